@@ -1,0 +1,21 @@
+// The CDK app: `npx cdk synth` (offline, no credentials, no Docker) or `npx cdk deploy --all -c stage=prod ...`
+// (docs/deploy.md). cdk-nag's AWS Solutions checks run on every synth; findings fail it.
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { createLoopcastStacks } from '../lib/loopcast-app';
+import type { StageConfig } from '../lib/stage';
+
+const app = new App();
+const context = (key: string): string | undefined => app.node.tryGetContext(key) ?? undefined;
+const config: StageConfig = {
+  stage: context('stage') ?? 'dev',
+  domain: context('domain'),
+  certificateArn: context('certificateArn'),
+  alarmEmail: context('alarmEmail'),
+  mailFrom: context('mailFrom'),
+};
+if (!/^[a-z][a-z0-9-]{0,15}$/.test(config.stage)) throw new Error(`stage "${config.stage}" must be lower-case letters, digits and dashes`);
+
+createLoopcastStacks(app, config, { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+app.synth();

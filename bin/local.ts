@@ -1,0 +1,73 @@
+// `npm start`: the whole product on this machine. Stops every child (java, nginx, ffmpeg) on Ctrl-C.
+import { existsSync } from 'node:fs';
+import { logger } from '../lambdas/adapters/logger';
+import { defaultDataDir, webBuildDir } from '../local/paths';
+import { PortInUseError } from '../local/ports';
+import { startLocalStack, type LocalPorts } from '../local/stack';
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    console.error(`${name}=${raw} is not a port number (1-65535).`);
+    process.exit(1);
+  }
+  return value;
+}
+
+const ports: LocalPorts = {
+  http: port('LOOPCAST_PORT', 8080),
+  dynamodb: port('LOOPCAST_DYNAMODB_PORT', 8000),
+  s3: port('LOOPCAST_S3_PORT', 4569),
+  rtmp: port('LOOPCAST_RTMP_PORT', 1935),
+  hls: port('LOOPCAST_HLS_PORT', 8088),
+};
+const dataDir = process.env.LOOPCAST_DATA_DIR ?? defaultDataDir;
+logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL as 'INFO' | undefined) ?? 'WARN');
+
+if (!existsSync(webBuildDir)) {
+  console.error(`The web app is not built (${webBuildDir}). Run "npm start", which builds it.`);
+  process.exit(1);
+}
+
+try {
+  const stack = await startLocalStack({
+    dataDir,
+    persistent: true,
+    ports,
+    namePrefix: 'loopcast-local-',
+    rtmp: true,
+    webDir: webBuildDir,
+  });
+  const rows: [string, string][] = [
+    ['Web app', stack.urls.web],
+    ['API', stack.urls.api],
+    ['API health', `${stack.urls.api}/health`],
+    ['RTMP test destination', `${stack.urls.rtmp}/<stream key>`],
+    ['HLS preview', `${stack.urls.hls}/<stream key>.m3u8`],
+    ['DynamoDB Local', stack.urls.dynamodb],
+    ['S3 (s3rver)', stack.urls.s3],
+    ['Data folder', stack.dataDir],
+    ['Logs', `${stack.dataDir}/logs`],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  console.log('\nLoopcast is running locally:\n');
+  for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
+  console.log('\nPress Ctrl-C to stop everything.\n');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the local stack...`);
+    await stack.stop();
+    console.log('Stopped. Data is kept in', stack.dataDir);
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+} catch (error) {
+  if (error instanceof PortInUseError) console.error(`\n${error.message}\n`);
+  else console.error('\nThe local stack could not start:', (error as Error).message, '\n');
+  process.exit(1);
+}

@@ -1,0 +1,43 @@
+// One runner for everything: jest in native ESM mode (Node's --experimental-vm-modules, set by
+// scripts/run.mjs) with @swc/jest compiling TypeScript. The global setup starts the real stand-ins once per run
+// (DynamoDB Local in memory, s3rver) and fails the whole run when a real component is missing.
+import type { Config } from 'jest';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2023',
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'es6' },
+  },
+];
+
+const project = (displayName: string, roots: string[], extra: Partial<Config> = {}) => ({
+  displayName,
+  roots: roots.map((r) => `<rootDir>/${r}`),
+  testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: { '^.+\\.tsx?$': swc },
+  testEnvironment: 'node',
+  ...extra,
+});
+
+const config: Config = {
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 30_000,
+  maxWorkers: 2,
+  projects: [
+    project('cdk', ['lib']),
+    project('lambdas', ['lambdas', 'test/api']),
+    project('stream-task', ['stream-task']),
+    project('local', ['local']),
+    project('web', ['web/src']),
+    project('e2e', ['test/e2e']),
+  ],
+};
+
+export default config;

@@ -1,0 +1,36 @@
+// The HTTP route table, defined once. CDK makes one HttpApi route per entry and one Lambda function per
+// handler group (entry file lambdas/http/<group>.ts); the local stack's HTTP server dispatches real requests to
+// the same group handlers with API Gateway v2 events built from this table. docs/api.md describes each route.
+
+export const API_BASE = '/api';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route:
+ * - `public`: anyone;
+ * - `session`: a signed-in user (Bearer session token), otherwise 401;
+ * - `signature`: no session, the handler verifies a provider signature itself (Stripe webhooks).
+ */
+export type RouteAuth = 'public' | 'session' | 'signature';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path below API_BASE with API Gateway placeholders, e.g. `/streams/{id}`. */
+  path: string;
+  group: string;
+  auth: RouteAuth;
+}
+
+export const routes = [
+  { method: 'GET', path: '/health', group: 'system', auth: 'public' },
+] as const satisfies readonly RouteDefinition[];
+
+export type Route = (typeof routes)[number];
+export type HandlerGroup = Route['group'];
+export type RouteKey = `${Route['method']} ${typeof API_BASE}${Route['path']}`;
+
+/** API Gateway's route key for a route, e.g. `GET /api/streams/{id}`. */
+export const routeKeyOf = (route: RouteDefinition): string => `${route.method} ${API_BASE}${route.path}`;
+
+export const handlerGroups = (): HandlerGroup[] => [...new Set(routes.map((r) => r.group))];

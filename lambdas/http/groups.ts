@@ -1,0 +1,9 @@
+// Every HTTP handler group with its factory, for the local stack (CDK bundles lambdas/http/<group>.ts itself).
+import type { Deps } from '../adapters/deps';
+import type { HandlerGroup } from '../contract/routes';
+import type { HttpHandler } from './handler';
+import { createSystemHandler } from './system';
+
+export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
+  system: createSystemHandler,
+};

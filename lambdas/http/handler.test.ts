@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Deps } from '../adapters/deps';
+import { logger } from '../adapters/logger';
+import { AppError } from '../core/errors';
+import type { RouteDefinition } from '../contract/routes';
+import { apiEvent, testContext } from '../../test/helpers/api-event';
+import { json, publicRoute, userRoute } from './api';
+import { createHttpHandler } from './handler';
+
+const table: RouteDefinition[] = [
+  { method: 'POST', path: '/echo', group: 'test', auth: 'public' },
+  { method: 'GET', path: '/me', group: 'test', auth: 'session' },
+  { method: 'GET', path: '/boom', group: 'test', auth: 'public' },
+  { method: 'GET', path: '/busy', group: 'test', auth: 'public' },
+];
+
+const echo = publicRoute({
+  body: z.object({ email: z.email({ message: 'validation.bad_email' }), name: z.string().min(1).max(20) }),
+  maxBodyBytes: 200,
+  async handle({ body }) {
+    return json(200, body);
+  },
+});
+
+const handler = createHttpHandler({
+  group: 'test',
+  routeTable: table,
+  deps: () => ({}) as Deps,
+  authenticate: async (token) => (token === 'good-token' ? { userId: 'u1', sessionId: 's1' } : undefined),
+  routes: {
+    'POST /api/echo': echo,
+    'GET /api/me': userRoute({ async handle({ auth }) { return json(200, { userId: auth.userId }); } }),
+    'GET /api/boom': publicRoute({ async handle() { throw new Error('database password is hunter2'); } }),
+    'GET /api/busy': publicRoute({ async handle() { throw new AppError('too many requests', undefined, { 'retry-after': '30' }); } }),
+  },
+});
+
+const call = async (routeKey: string, init: Parameters<typeof apiEvent>[1] = {}) => {
+  const result = await handler(apiEvent(routeKey, init), testContext());
+  return { status: result.statusCode, headers: result.headers ?? {}, body: result.body ? JSON.parse(result.body) : undefined };
+};
+const jsonHeaders = { 'content-type': 'application/json' };
+
+beforeAll(() => logger.setLogLevel('SILENT'));
+
+describe('HTTP handler stack', () => {
+  test('a valid JSON body reaches the route, parsed and validated', async () => {
+    const response = await call('POST /api/echo', { body: '{"email":"a@b.co","name":"Ann"}', headers: jsonHeaders });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ email: 'a@b.co', name: 'Ann' });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-request-id']).toBe('req-1');
+  });
+
+  test('a schema message naming a catalogue key becomes that error', async () => {
+    const response = await call('POST /api/echo', { body: '{"email":"nope","name":"Ann"}', headers: jsonHeaders });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ error: 'validation.bad_email', message: 'Invalid email address', details: { fields: { email: 'validation.bad_email' } } });
+  });
+
+  test('other validation failures are "invalid request" with the fields', async () => {
+    const response = await call('POST /api/echo', { body: '{"email":"a@b.co","name":""}', headers: jsonHeaders });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid request');
+    expect(Object.keys(response.body.details.fields)).toEqual(['name']);
+  });
+
+  test.each([
+    ['malformed JSON', '{"email":', jsonHeaders, 400, 'malformed json'],
+    ['a body over the limit', JSON.stringify({ email: 'a@b.co', name: 'x'.repeat(300) }), jsonHeaders, 413, 'payload too large'],
+    ['a non-JSON content type', 'email=a@b.co', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'unsupported media type'],
+  ])('%s is refused with a catalogued 4xx', async (_, body, headers, status, key) => {
+    const response = await call('POST /api/echo', { body, headers });
+    expect(response.status).toBe(status);
+    expect(response.body.error).toBe(key);
+  });
+
+  test('session routes need a valid Bearer token', async () => {
+    expect((await call('GET /api/me')).status).toBe(401);
+    expect((await call('GET /api/me', { headers: { authorization: 'Bearer wrong' } })).body.error).toBe('unauthorized');
+    const ok = await call('GET /api/me', { headers: { authorization: 'Bearer good-token' } });
+    expect(ok).toMatchObject({ status: 200, body: { userId: 'u1' } });
+  });
+
+  test('unexpected errors are a 500 without any internal detail', async () => {
+    const response = await call('GET /api/boom');
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ error: 'internal error', message: 'Something went wrong on our side. Please try again' });
+    expect(JSON.stringify(response)).not.toContain('hunter2');
+  });
+
+  test('error headers (Retry-After) are kept beside the standard ones', async () => {
+    const response = await call('GET /api/busy');
+    expect(response.status).toBe(429);
+    expect(response.headers['retry-after']).toBe('30');
+    expect(response.headers['x-request-id']).toBe('req-1');
+  });
+
+  test('routes outside the table are "route not found"', async () => {
+    const response = await call('$default');
+    expect(response).toMatchObject({ status: 404, body: { error: 'route not found' } });
+  });
+
+  test('a group must implement exactly its routes of the table', () => {
+    expect(() => createHttpHandler({ group: 'test', routeTable: table, deps: () => ({}) as Deps, routes: { 'POST /api/echo': echo } }))
+      .toThrow(/has no implementation/);
+  });
+});

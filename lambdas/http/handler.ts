@@ -1,0 +1,168 @@
+// The cross-cutting stack around every HTTP handler group: middy with header normalisation, Powertools logging
+// with the request id, JSON bodies with a size limit, zod validation, session authentication, and one error
+// responder that turns anything thrown into `{ error, message }` from the catalogue (never a stack trace).
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import type { Deps } from '../adapters/deps';
+import { logger } from '../adapters/logger';
+import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
+import { routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
+import { DEFAULT_MAX_BODY_BYTES, type ApiResponse, type AuthContext, type RouteImplementation } from './api';
+
+export type Authenticate = (bearerToken: string, deps: Deps) => Promise<AuthContext | undefined>;
+
+export interface HttpGroupOptions {
+  group: string;
+  /** Implementations by API Gateway route key, e.g. `GET /api/health`. */
+  routes: Record<string, RouteImplementation>;
+  deps: () => Deps | Promise<Deps>;
+  /** Resolves a Bearer token to its session; required when the group has `session` routes. */
+  authenticate?: Authenticate;
+  /** The route table to check against; the real one unless a test brings its own. */
+  routeTable?: readonly RouteDefinition[];
+}
+
+export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const baseHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Checks at load time that a group implements exactly its routes of the table, with the same auth. */
+function checkAgainstRouteTable(options: HttpGroupOptions): void {
+  const table = options.routeTable ?? appRoutes;
+  const declared = new Map(table.filter((r) => r.group === options.group).map((r) => [routeKeyOf(r), r]));
+  for (const [key, implementation] of Object.entries(options.routes)) {
+    const route = declared.get(key);
+    if (!route) throw new Error(`${options.group}: ${key} is not in the route table`);
+    if (route.auth !== implementation.auth) throw new Error(`${options.group}: ${key} is ${route.auth} in the table`);
+    if (route.auth === 'session' && !options.authenticate) throw new Error(`${options.group}: no authenticate for ${key}`);
+  }
+  for (const key of declared.keys()) {
+    if (!options.routes[key]) throw new Error(`${options.group}: ${key} has no implementation`);
+  }
+}
+
+function decodeBody(event: APIGatewayProxyEventV2): string {
+  if (event.body === undefined || event.body === null) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function parseJsonBody(event: APIGatewayProxyEventV2, implementation: RouteImplementation): unknown {
+  const raw = decodeBody(event);
+  if (Buffer.byteLength(raw) > (implementation.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) throw new AppError('payload too large');
+  if (!implementation.body) return undefined;
+  if (raw.trim() === '') return implementation.body.parse({});
+  const contentType = event.headers['content-type'] ?? '';
+  if (!/^application\/(.+\+)?json\b/i.test(contentType)) throw new AppError('unsupported media type');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new AppError('malformed json');
+  }
+  return implementation.body.parse(parsed);
+}
+
+function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of event.cookies ?? []) {
+    const at = pair.indexOf('=');
+    if (at > 0) cookies[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
+const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
+
+function toResult(response: ApiResponse, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: response.status,
+    headers: { ...baseHeaders, 'x-request-id': requestId, ...response.headers },
+    ...(response.cookies ? { cookies: response.cookies } : {}),
+    body: response.body === undefined ? '' : JSON.stringify(response.body),
+  };
+}
+
+/** Zod issues to the catalogue: a schema may name a catalogue key as its message (e.g. 'validation.bad_email'). */
+function fromValidation(error: z.ZodError): AppError {
+  const fields: Record<string, string> = {};
+  let key: ErrorKey = 'invalid request';
+  for (const issue of error.issues) {
+    const path = issue.path.join('.') || '(body)';
+    if (isErrorKey(issue.message)) {
+      if (key === 'invalid request') key = issue.message;
+      fields[path] ??= issue.message;
+    } else {
+      fields[path] ??= issue.message;
+    }
+  }
+  return new AppError(key, { fields });
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof z.ZodError) return fromValidation(error);
+  return new AppError('internal error');
+}
+
+export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
+  checkAgainstRouteTable(options);
+
+  const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext.requestId;
+    const implementation = options.routes[event.routeKey];
+    if (!implementation) throw new AppError('route not found');
+    logger.appendKeys({ route: event.routeKey });
+    const deps = await options.deps();
+
+    let auth: AuthContext | undefined;
+    if (implementation.auth === 'session') {
+      const token = bearerToken(event);
+      auth = token && options.authenticate ? await options.authenticate(token, deps) : undefined;
+      if (!auth) throw new AppError('unauthorized');
+      logger.appendKeys({ userId: auth.userId });
+    }
+
+    const body = implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);
+    const rawQuery = event.queryStringParameters ?? {};
+    const query = implementation.query ? implementation.query.parse(rawQuery) : rawQuery;
+    const response = await implementation.handle(
+      {
+        body,
+        query,
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        headers: event.headers,
+        cookies: parseCookies(event),
+        requestId,
+        sourceIp: event.requestContext.http.sourceIp,
+        userAgent: event.requestContext.http.userAgent,
+        auth,
+      },
+      deps,
+    );
+    return toResult(response, requestId);
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(httpHeaderNormalizer())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({
+      onError: (request) => {
+        const appError = toAppError(request.error);
+        if (appError.key === 'internal error') logger.error('unhandled error', request.error as Error);
+        else logger.info('request refused', { error: appError.key, status: appError.status });
+        request.response = toResult(
+          { status: appError.status, body: errorBody(appError), headers: appError.headers },
+          request.event.requestContext?.requestId ?? '',
+        );
+      },
+    })
+    .handler(dispatch) as unknown as HttpHandler;
+}

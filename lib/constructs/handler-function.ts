@@ -1,0 +1,64 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+
+export const repoRoot = join(import.meta.dirname, '..', '..');
+
+export interface HandlerFunctionProps {
+  /** Entry file below lambdas/, e.g. `http/system.ts`; it exports `handler`. */
+  entry: string;
+  environment: Record<string, string>;
+  memorySize?: number;
+  timeout?: Duration;
+  description: string;
+}
+
+/**
+ * Every Loopcast Lambda: Node 24 on ARM64, bundled by the local esbuild as ESM (no Docker), JSON logs with
+ * Powertools, X-Ray tracing, and a log group with a retention so logs do not grow for ever.
+ */
+export class HandlerFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    // Our own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group and nothing else.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      role,
+      entry: join(repoRoot, 'lambdas', props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(15),
+      tracing: Tracing.ACTIVE,
+      loggingFormat: LoggingFormat.JSON,
+      logGroup,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'loopcast',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        // ESM bundles of CommonJS dependencies still call require() for Node built-ins.
+        banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+        forceDockerBundling: false,
+      },
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { Tags, type App, type Environment } from 'aws-cdk-lib';
+import { ApiStack } from './api-stack';
+import { DataStack } from './data-stack';
+import { MediaStack } from './media-stack';
+import { OpsStack } from './ops-stack';
+import type { StageConfig } from './stage';
+import { StreamingStack } from './streaming-stack';
+import { WebStack } from './web-stack';
+
+export interface LoopcastStacks {
+  data: DataStack;
+  media: MediaStack;
+  api: ApiStack;
+  web: WebStack;
+  streaming: StreamingStack;
+  ops: OpsStack;
+}
+
+/** All stacks of one stage, named `Loopcast-<stage>-<Part>` so several stages can share an account. */
+export function createLoopcastStacks(app: App, config: StageConfig, env?: Environment): LoopcastStacks {
+  const name = (part: string) => `Loopcast-${config.stage}-${part}`;
+  const common = { env };
+  const data = new DataStack(app, name('Data'), config, common);
+  const media = new MediaStack(app, name('Media'), config, { ...common, accessLogs: data.accessLogs });
+  const api = new ApiStack(app, name('Api'), config, { ...common, table: data.table, mediaBucket: media.bucket });
+  const web = new WebStack(app, name('Web'), config, { ...common, httpApi: api.httpApi, accessLogs: data.accessLogs });
+  const streaming = new StreamingStack(app, name('Streaming'), config, common);
+  const ops = new OpsStack(app, name('Ops'), config, { ...common, httpApi: api.httpApi });
+  Tags.of(app).add('project', 'loopcast');
+  Tags.of(app).add('stage', config.stage);
+  return { data, media, api, web, streaming, ops };
+}

@@ -1,0 +1,171 @@
+import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HttpVersion,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { Construct } from 'constructs';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './constructs/handler-function';
+import { acknowledgeFindings } from './constructs/nag';
+import { publicUrlParameterName, type StageConfig } from './stage';
+
+export const webBuildDir = join(repoRoot, 'web', 'build', 'client');
+export const viewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'viewer-request.js');
+
+export interface WebStackProps extends StackProps {
+  httpApi: HttpApi;
+  accessLogs: IBucket;
+}
+
+/** The product's one origin: CloudFront in front of the prerendered SPA in S3 and of the HTTP API at /api/*. */
+export class WebStack extends Stack {
+  readonly distribution: Distribution;
+  readonly siteBucket: Bucket;
+
+  constructor(scope: Construct, id: string, config: StageConfig, props: WebStackProps) {
+    super(scope, id, props);
+    if (!existsSync(webBuildDir)) throw new Error(`The web app is not built (${webBuildDir}): run "npm run build:web" first.`);
+
+    this.siteBucket = new Bucket(this, 'SiteBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 'site/',
+      // Build output only, redeployed from the repository: never worth keeping.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          override: true,
+          contentSecurityPolicy: [
+            "default-src 'self'",
+            // React Router's prerendered pages hydrate from inline scripts.
+            "script-src 'self' 'unsafe-inline' https://www.googletagmanager.com",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob: https:",
+            "media-src 'self' blob: https:",
+            "connect-src 'self' https: wss:",
+            "frame-ancestors 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+          ].join('; '),
+        },
+        strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { override: true, frameOption: HeadersFrameOption.DENY },
+        referrerPolicy: { override: true, referrerPolicy: 'strict-origin-when-cross-origin' as never },
+      },
+    });
+
+    const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromFile({ filePath: viewerRequestFunctionFile }),
+      comment: 'Clean URLs to prerendered HTML; /app/* to the SPA shell',
+    });
+
+    const apiDomain = `${props.httpApi.apiId}.execute-api.${props.httpApi.env.region}.amazonaws.com`;
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `Loopcast ${config.stage}`,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_ALL,
+      enableLogging: true,
+      logBucket: props.accessLogs,
+      logFilePrefix: 'cloudfront/',
+      ...(config.domain && config.certificateArn
+        ? {
+            domainNames: [config.domain],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', config.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        functionAssociations: [{ function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: new HttpOrigin(apiDomain),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: securityHeaders,
+        },
+      },
+      // Unknown public paths: S3 has no object; answer a real 404 with the app shell, which shows the not-found page.
+      errorResponses: [
+        { httpStatus: 403, responseHttpStatus: 404, responsePagePath: '/__spa-fallback.html', ttl: Duration.minutes(1) },
+        { httpStatus: 404, responseHttpStatus: 404, responsePagePath: '/__spa-fallback.html', ttl: Duration.minutes(1) },
+      ],
+    });
+    if (!config.domain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason: 'Without a custom domain CloudFront serves its default certificate, whose TLS policy cannot be chosen; with -c domain it is TLSv1.2_2021.',
+      });
+    }
+    Validations.of(this.distribution).acknowledge({ id: 'AwsSolutions-CFR1', reason: 'A global creator product: no geo restriction.' });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: 'WAF is left to the operator (docs/deploy.md): the API rate-limits sign-in itself and API Gateway throttles.',
+    });
+
+    // Hashed assets are immutable; HTML and the rest must be revalidated so a deploy shows at once.
+    const deployments = [
+      { id: 'DeployAssets', include: ['assets/*'], exclude: ['*'], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] },
+      { id: 'DeployPages', include: [], exclude: ['assets/*'], cacheControl: [CacheControl.noCache()] },
+    ];
+    for (const deployment of deployments) {
+      new BucketDeployment(this, deployment.id, {
+        sources: [Source.asset(webBuildDir)],
+        destinationBucket: this.siteBucket,
+        include: deployment.include,
+        exclude: deployment.exclude,
+        cacheControl: deployment.cacheControl,
+        distribution: this.distribution,
+        distributionPaths: ['/*'],
+        memoryLimit: 512,
+      });
+    }
+
+    // BucketDeployment's singleton Lambda (CDK-owned code, not ours) copies the build into the bucket at deploy time.
+    const deployer = this.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (deployer) {
+      acknowledgeFindings(deployer, 'AwsSolutions-IAM4', "CDK's BucketDeployment handler logs with the basic execution role; it runs only during deploys.");
+      acknowledgeFindings(deployer, 'AwsSolutions-IAM5', "CDK's BucketDeployment needs object wildcards on the CDK asset bucket and on the site bucket it syncs.");
+      Validations.of(deployer).acknowledge({ id: 'AwsSolutions-L1', reason: 'CDK pins the BucketDeployment handler runtime; it moves with aws-cdk-lib.' });
+    }
+
+    new StringParameter(this, 'PublicUrl', {
+      parameterName: publicUrlParameterName(config),
+      description: 'Where users open Loopcast; read by the API for links in e-mails',
+      stringValue: `https://${config.domain ?? this.distribution.distributionDomainName}`,
+    });
+  }
+}

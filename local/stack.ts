@@ -1,0 +1,122 @@
+// The local stack: the real AWS stand-ins plus the same handlers as in AWS, on one machine.
+// Used by `npm start` (bin/local.ts, data on disk) and by the tests (test/helpers/stack.ts, data in memory).
+import { join } from 'node:path';
+import { createDeps, type Deps } from '../lambdas/adapters/deps';
+import type { RuntimeConfig } from '../lambdas/adapters/config';
+import { appTable } from '../lambdas/contract/tables';
+import { mediaBucket } from '../lambdas/contract/buckets';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { startHttpOrigin } from './http-server';
+import { startNginxRtmp } from './nginx-rtmp';
+import { assertPortFree } from './ports';
+import { createBucket, createTable } from './provision';
+import { startS3Server } from './s3-server';
+
+export interface LocalPorts {
+  http: number;
+  dynamodb: number;
+  s3: number;
+  rtmp: number;
+  hls: number;
+}
+
+export interface LocalStackOptions {
+  /** Where data, logs and nginx's files go. */
+  dataDir: string;
+  /** DynamoDB on disk (npm start) or in memory (tests). */
+  persistent: boolean;
+  ports: LocalPorts;
+  /** Prefix of table and bucket names, so several stacks can share one DynamoDB Local and s3rver. */
+  namePrefix: string;
+  /** Stand-ins already running (the test run's global setup starts them once); started here otherwise. */
+  dynamodbEndpoint?: string;
+  s3Endpoint?: string;
+  /** Start nginx-rtmp as a local RTMP destination. */
+  rtmp: boolean;
+  /** Built web app to serve at `/`. */
+  webDir?: string;
+}
+
+export interface LocalStack {
+  urls: { web: string; api: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  dataDir: string;
+  config: RuntimeConfig;
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+    stoppers.length = 0;
+  };
+  const logs = join(options.dataDir, 'logs');
+
+  try {
+    let dynamodbEndpoint = options.dynamodbEndpoint;
+    if (!dynamodbEndpoint) {
+      await assertPortFree(options.ports.dynamodb, 'DynamoDB Local', 'LOOPCAST_DYNAMODB_PORT');
+      const dynamo = await startDynamoDbLocal({
+        port: options.ports.dynamodb,
+        logFile: join(logs, 'dynamodb-local.log'),
+        ...(options.persistent ? { dataDir: join(options.dataDir, 'dynamodb') } : {}),
+      });
+      stoppers.push(dynamo.stop);
+      dynamodbEndpoint = dynamo.endpoint;
+    }
+
+    let s3Endpoint = options.s3Endpoint;
+    if (!s3Endpoint) {
+      const s3 = await startS3Server({ port: options.ports.s3, directory: join(options.dataDir, 's3') });
+      stoppers.push(s3.stop);
+      s3Endpoint = s3.endpoint;
+    }
+
+    const config: RuntimeConfig = {
+      stage: 'local',
+      region: 'us-east-1',
+      tables: { app: `${options.namePrefix}${appTable.id}` },
+      buckets: { media: `${options.namePrefix}${mediaBucket.id}` },
+      endpoints: { dynamodb: dynamodbEndpoint, s3: s3Endpoint },
+      publicUrl: `http://localhost:${options.ports.http}`,
+    };
+    const deps = createDeps(config);
+    await createTable(deps.db, config.tables.app, appTable);
+    await createBucket(deps.s3, config.buckets.media);
+
+    let rtmp: { rtmpUrl: string; hlsUrl: string } | undefined;
+    if (options.rtmp) {
+      const nginx = await startNginxRtmp({
+        dir: join(options.dataDir, 'nginx'),
+        rtmpPort: options.ports.rtmp,
+        hlsPort: options.ports.hls,
+        logFile: join(logs, 'nginx-rtmp.log'),
+      });
+      stoppers.push(nginx.stop);
+      rtmp = nginx;
+    }
+
+    const origin = await startHttpOrigin({ port: options.ports.http, deps, ...(options.webDir ? { webDir: options.webDir } : {}) });
+    stoppers.push(origin.stop);
+    // With port 0 (tests) the real port is only known now.
+    config.publicUrl = origin.url;
+
+    return {
+      urls: {
+        web: origin.url,
+        api: `${origin.url}/api`,
+        dynamodb: dynamodbEndpoint,
+        s3: s3Endpoint,
+        ...(rtmp ? { rtmp: rtmp.rtmpUrl, hls: rtmp.hlsUrl } : {}),
+      },
+      dataDir: options.dataDir,
+      config,
+      deps,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+// Entry point of `npm start`, `npm test` and the other npm scripts: set the machine up, then run the real
+// command on Node 24 with the project's binaries on PATH.
+//   node scripts/run.mjs start            the whole local stack
+//   node scripts/run.mjs test [jest args]  type checks, web build, then the jest suite
+//   node scripts/run.mjs <bin> [args]      any project binary or script (cdk, tsx, vite, ...) on Node 24
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, setup, toolEnv } from './setup.mjs';
+
+const [command = 'start', ...rest] = process.argv.slice(2);
+const nodeBin = setup();
+const env = toolEnv(nodeBin);
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, entry) => Math.max(max, newestMtime(join(path, entry))), stat.mtimeMs);
+}
+
+/** Builds the web app unless its output is newer than every source it depends on. */
+function buildWebIfStale() {
+  const stamp = join(root, 'web', 'build', '.built');
+  const sources = ['web/src', 'web/public', 'web/edge', 'web/vite.config.ts', 'web/react-router.config.ts', 'lambdas/core', 'lambdas/contract', 'package-lock.json'];
+  const newestSource = Math.max(...sources.map((s) => newestMtime(join(root, s))));
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource) return;
+  process.stderr.write('[setup] building the web app\n');
+  const result = spawnSync(bin('react-router'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: join(root, 'web'), env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  writeFileSync(stamp, new Date().toISOString());
+}
+
+function runOrExit(node, args, nodeFlags = []) {
+  const result = spawnSync(node, [...nodeFlags, ...args], { stdio: 'inherit', cwd: root, env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** Runs the final command as our only child; Ctrl-C reaches it too (same process group), and we wait for it. */
+function handOver(file, args) {
+  const child = spawn(file, args, { stdio: 'inherit', cwd: root, env });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + 1 : 1)));
+}
+
+switch (command) {
+  case 'start':
+    buildWebIfStale();
+    handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', 'local.ts'), ...rest]);
+    break;
+  case 'test':
+    runOrExit(nodeBin, [bin('tsc'), '-p', 'tsconfig.json', '--noEmit']);
+    runOrExit(nodeBin, [bin('tsc'), '-p', 'web/tsconfig.json', '--noEmit']);
+    buildWebIfStale();
+    handOver(nodeBin, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning',
+      join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...rest]);
+    break;
+  case 'build-web':
+    buildWebIfStale();
+    break;
+  case 'cdk-app':
+    // The CDK app as cdk.json runs it: the web build is one of its assets.
+    buildWebIfStale();
+    handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', 'app.ts'), ...rest]);
+    break;
+  default:
+    handOver(existsSync(bin(command)) ? bin(command) : command, rest);
+}

@@ -1,0 +1,24 @@
+// Once per test run: check every real component is there (fail loudly, never skip), then start the shared
+// stand-ins: DynamoDB Local in memory and s3rver in a temporary folder. Each test file makes its own tables and
+// bucket (unique name prefix) on them, so files run in parallel without seeing each other's data.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { freePort } from '../../local/ports';
+import { startS3Server } from '../../local/s3-server';
+import { missingComponents } from './components';
+
+export default async function globalSetup(): Promise<void> {
+  const missing = missingComponents();
+  if (missing.length) {
+    throw new Error(`The test suite needs real components that are missing:\n  - ${missing.join('\n  - ')}\nRun "npm test", which installs them (as root), or install them by hand.`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'loopcast-test-'));
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), logFile: join(dir, 'dynamodb-local.log') });
+  const s3 = await startS3Server({ port: await freePort(), directory: join(dir, 's3') });
+  process.env.LOOPCAST_TEST_DYNAMODB = dynamo.endpoint;
+  process.env.LOOPCAST_TEST_S3 = s3.endpoint;
+  process.env.LOOPCAST_TEST_DIR = dir;
+  (globalThis as { loopcastTestStandIns?: unknown }).loopcastTestStandIns = [dynamo, s3];
+}

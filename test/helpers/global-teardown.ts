@@ -1,0 +1,7 @@
+import { rmSync } from 'node:fs';
+
+export default async function globalTeardown(): Promise<void> {
+  const standIns = (globalThis as { loopcastTestStandIns?: { stop(): Promise<void> }[] }).loopcastTestStandIns ?? [];
+  for (const standIn of standIns) await standIn.stop();
+  if (process.env.LOOPCAST_TEST_DIR) rmSync(process.env.LOOPCAST_TEST_DIR, { recursive: true, force: true });
+}

@@ -1,0 +1,32 @@
+// A local stack for one test file: its own tables and bucket on the run's shared DynamoDB Local and s3rver,
+// its own HTTP origin on a free port, and optionally its own nginx-rtmp and the built web app.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logger } from '../../lambdas/adapters/logger';
+import { webBuildDir } from '../../local/paths';
+import { freePort } from '../../local/ports';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+
+export interface TestStackOptions {
+  rtmp?: boolean;
+  web?: boolean;
+}
+
+export async function startTestStack(options: TestStackOptions = {}): Promise<LocalStack> {
+  const dynamodbEndpoint = process.env.LOOPCAST_TEST_DYNAMODB;
+  const s3Endpoint = process.env.LOOPCAST_TEST_S3;
+  if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
+  logger.setLogLevel('SILENT');
+  return startLocalStack({
+    dataDir: mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
+    persistent: false,
+    namePrefix: `t${randomBytes(4).toString('hex')}-`,
+    ports: { http: 0, dynamodb: 0, s3: 0, rtmp: options.rtmp ? await freePort() : 0, hls: options.rtmp ? await freePort() : 0 },
+    dynamodbEndpoint,
+    s3Endpoint,
+    rtmp: options.rtmp ?? false,
+    ...(options.web ? { webDir: webBuildDir } : {}),
+  });
+}
