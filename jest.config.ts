@@ -22,6 +22,7 @@ const project = (displayName: string, roots: string[], extra: Partial<Config> = 
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.tsx?$': swc },
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
   ...extra,
 });
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManagedProcess } from './managed-process';
 import { dynamoDbLocalDir } from './paths';
@@ -19,6 +19,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   if (!existsSync(jar)) {
     throw new Error(`DynamoDB Local is missing (${jar}). Run "npm run setup" (npm start and npm test do it for you).`);
   }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   const proc = new ManagedProcess({
     name: 'dynamodb-local',

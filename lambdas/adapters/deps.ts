@@ -22,7 +22,7 @@ export function createDeps(config: RuntimeConfig, overrides: Partial<Omit<Deps, 
   };
 }
 
-let lambdaDeps: Deps | undefined;
+let lambdaDeps: Promise<Deps> | undefined;
 
 /** Deps of a Lambda container: made once from the environment on first use, reused by warm invocations. */
-export const depsFromEnvironment = (): Deps => (lambdaDeps ??= createDeps(configFromEnv()));
+export const depsFromEnvironment = (): Promise<Deps> => (lambdaDeps ??= configFromEnv().then((config) => createDeps(config)));

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Deps } from '../adapters/deps';
-import { logger } from '../adapters/logger';
 import { AppError } from '../core/errors';
 import type { RouteDefinition } from '../contract/routes';
 import { apiEvent, testContext } from '../../test/helpers/api-event';
@@ -41,7 +40,6 @@ const call = async (routeKey: string, init: Parameters<typeof apiEvent>[1] = {})
 };
 const jsonHeaders = { 'content-type': 'application/json' };
 
-beforeAll(() => logger.setLogLevel('SILENT'));
 
 describe('HTTP handler stack', () => {
   test('a valid JSON body reaches the route, parsed and validated', async () => {

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logger } from '../../lambdas/adapters/logger';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -18,7 +17,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
   const dynamodbEndpoint = process.env.LOOPCAST_TEST_DYNAMODB;
   const s3Endpoint = process.env.LOOPCAST_TEST_S3;
   if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
-  logger.setLogLevel('SILENT');
   return startLocalStack({
     dataDir: mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,

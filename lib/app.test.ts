@@ -1,0 +1,99 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { handlerGroups, routes } from '../lambdas/contract/routes';
+import { appTable } from '../lambdas/contract/tables';
+import { synthesizeForTest } from './test-app';
+
+const { app, stacks } = synthesizeForTest();
+const template = (stack: keyof typeof stacks) => Template.fromStack(stacks[stack]);
+
+describe('CDK app', () => {
+  test('cdk-nag AWS Solutions: no unacknowledged finding in any stack', () => {
+    const report = new AwsSolutionsChecks(app).validateScope(app);
+    const findings = report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  test('the table follows the shared definition, with PITR and TTL', () => {
+    template('data').hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: appTable.partitionKey, KeyType: 'HASH' },
+        { AttributeName: appTable.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: appTable.ttlAttribute, Enabled: true },
+      GlobalSecondaryIndexes: appTable.indexes.map((index) => Match.objectLike({ IndexName: index.name })),
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+    });
+  });
+
+  test('the media bucket is private, encrypted, TLS-only and aborts abandoned multipart uploads', () => {
+    const media = template('media');
+    media.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 }, Status: 'Enabled' })]) },
+    });
+    media.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('data is retained in prod and destroyed in other stages', () => {
+    const prod = synthesizeForTest({ stage: 'prod' }).stacks;
+    Template.fromStack(prod.data).hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain' });
+    Template.fromStack(prod.media).hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+    template('data').hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
+  });
+
+  test('one Node 24 ARM64 function per handler group, one API route per table entry plus $default', () => {
+    const api = template('api');
+    api.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'] }, handlerGroups().length);
+    for (const route of routes) {
+      api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} /api${route.path}` });
+    }
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
+  });
+
+  test('functions use their own role, not the AWS managed basic execution role', () => {
+    const roles = template('api').findResources('AWS::IAM::Role');
+    for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  test('CloudFront serves the site from S3 through OAC and /api/* from the HTTP API, uncached', () => {
+    const web = template('web');
+    web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST', 'DELETE']) })],
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+          ViewerProtocolPolicy: 'redirect-to-https',
+        }),
+        CustomErrorResponses: Match.arrayWith([Match.objectLike({ ErrorCode: 404, ResponseCode: 404, ResponsePagePath: '/__spa-fallback.html' })]),
+      }),
+    });
+    web.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: { ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"), Override: true },
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 63072000 }),
+          ContentTypeOptions: { Override: true },
+        }),
+      },
+    });
+  });
+
+  test('stream tasks get a VPC without NAT gateways', () => {
+    const streaming = template('streaming');
+    streaming.resourceCountIs('AWS::EC2::NatGateway', 0);
+    streaming.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+  });
+
+  test('5xx alarms notify the alarm topic, which e-mails the operator when configured', () => {
+    const ops = Template.fromStack(synthesizeForTest({ alarmEmail: 'ops@example.com' }).stacks.ops);
+    ops.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    ops.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmActions: [Match.anyValue()], Threshold: 5 });
+  });
+});

@@ -1,0 +1,121 @@
+// `npm start` as a user runs it (bin/local.ts): the banner, a green health check, data kept across restarts,
+// a clear message for a busy port, and no orphaned java or nginx after Ctrl-C.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { repoRoot } from './paths';
+import { freePort } from './ports';
+
+interface Started { child: ChildProcess; output: () => string; exit: Promise<number | null>; exited: () => boolean }
+
+function startLocal(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bin', 'local.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); });
+  let exited = false;
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { exited = true; resolve(code); }));
+  return { child, output: () => text, exit, exited: () => exited };
+}
+
+async function waitForBanner(run: Started, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!run.output().includes('Press Ctrl-C')) {
+    if (run.exited() || Date.now() > deadline) throw new Error(`no banner; the output was:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every process below `pid`, from /proc. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch { /* gone meanwhile */ }
+  }
+  const found: number[] = [];
+  const walk = (p: number) => { for (const c of parents.get(p) ?? []) { found.push(c); walk(c); } };
+  walk(pid);
+  return found;
+}
+
+/** Running (not gone, not a zombie waiting for a reaper that this sandbox may lack). */
+function alive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function portsEnv(dataDir: string): Promise<Record<string, string>> {
+  return {
+    LOOPCAST_PORT: String(await freePort()),
+    LOOPCAST_DYNAMODB_PORT: String(await freePort()),
+    LOOPCAST_S3_PORT: String(await freePort()),
+    LOOPCAST_RTMP_PORT: String(await freePort()),
+    LOOPCAST_HLS_PORT: String(await freePort()),
+    LOOPCAST_DATA_DIR: dataDir,
+  };
+}
+
+test('starts everything, keeps data across restarts and leaves no process behind on Ctrl-C', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));
+  const env = await portsEnv(dataDir);
+  const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${env.LOOPCAST_DYNAMODB_PORT}`, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  const item = { TableName: 'loopcast-local-app', Item: { pk: { S: 'TEST' }, sk: { S: 'PERSISTED' } } };
+
+  const first = startLocal(env);
+  await waitForBanner(first);
+  for (const row of ['Web app', 'API', 'RTMP test destination', 'Data folder']) expect(first.output()).toContain(row);
+  expect(first.output()).toContain(`http://localhost:${env.LOOPCAST_PORT}`);
+
+  const health = await fetch(`http://localhost:${env.LOOPCAST_PORT}/api/health`);
+  expect(await health.json()).toMatchObject({ status: 'ok' });
+  const page = await fetch(`http://localhost:${env.LOOPCAST_PORT}/`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('<h1');
+
+  const children = descendants(first.child.pid!);
+  expect(children.length).toBeGreaterThanOrEqual(2); // java (DynamoDB Local) and nginx
+  await dynamo.send(new PutItemCommand(item));
+
+  first.child.kill('SIGINT');
+  expect(await first.exit).toBe(0);
+  expect(children.filter(alive)).toEqual([]);
+
+  const second = startLocal(env);
+  await waitForBanner(second);
+  const kept = await dynamo.send(new GetItemCommand({ TableName: item.TableName, Key: item.Item }));
+  expect(kept.Item).toEqual(item.Item);
+  const secondChildren = descendants(second.child.pid!);
+  second.child.kill('SIGINT');
+  expect(await second.exit).toBe(0);
+  expect(secondChildren.filter(alive)).toEqual([]);
+  dynamo.destroy();
+}, 120_000);
+
+test('a port in use gives a clear message, no stack trace, and starts nothing', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));
+  const env = await portsEnv(dataDir);
+  const blocker: Server = createServer();
+  await new Promise<void>((resolve) => blocker.listen(Number(env.LOOPCAST_DYNAMODB_PORT), '127.0.0.1', resolve));
+  try {
+    const run = startLocal(env);
+    expect(await run.exit).toBe(1);
+    expect(run.output()).toContain(`Port ${env.LOOPCAST_DYNAMODB_PORT} (DynamoDB Local) is already in use`);
+    expect(run.output()).toContain('LOOPCAST_DYNAMODB_PORT=');
+    expect(run.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+  } finally {
+    blocker.close();
+  }
+}, 60_000);
