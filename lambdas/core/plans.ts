@@ -1,0 +1,130 @@
+// The subscription plans, defined once: limits enforced by the API, prices charged through Stripe, and what the
+// pricing pages show (web/), all read from here. Values and their reasoning: docs/plans.md.
+
+export const billingPeriods = ['month', '3months', '6months', 'year'] as const;
+export type BillingPeriod = (typeof billingPeriods)[number];
+
+/** Months in each billing period, and the discount for paying that far ahead (a visible saving). */
+export const periodTerms: Record<BillingPeriod, { months: number; discountPercent: number }> = {
+  month: { months: 1, discountPercent: 0 },
+  '3months': { months: 3, discountPercent: 10 },
+  '6months': { months: 6, discountPercent: 15 },
+  year: { months: 12, discountPercent: 25 },
+};
+
+/** Spec section 3's feature labels. */
+export const featureKeys = [
+  'multistreaming',
+  'youtubeIntegration',
+  'streamByKey',
+  'noWatermark',
+  'loop247',
+  'fullHd',
+  'resumableUpload',
+  'transcoding',
+  'optimisation',
+  'scheduledStart',
+  'autoRestart',
+  'splitAudioVideo',
+  'multiplatform',
+] as const;
+export type FeatureKey = (typeof featureKeys)[number];
+
+/** `soon`: announced, not built yet (spec: scheduled start and 5+ platforms are marked "soon"). */
+export type FeatureAvailability = 'included' | 'soon' | 'not included';
+
+export interface PlanLimits {
+  /** Bytes of stored media (sources kept until transcoded, stream-ready files, thumbnails). */
+  storageBytes: number;
+  /** Streams running (pending, encoding or started) at the same time. */
+  concurrentStreams: number;
+  /** New uploads per billing cycle (the trial counts as one cycle). */
+  uploadsPerCycle: number;
+  /** Destinations (RTMP targets or YouTube channels) one stream may go to at once. */
+  destinationsPerStream: number;
+  /** Connected YouTube accounts. */
+  youtubeChannels: number;
+}
+
+export const planIds = ['trial', 'basic', 'pro', 'custom'] as const;
+export type PlanId = (typeof planIds)[number];
+
+export interface Plan {
+  id: PlanId;
+  /** USD cents per month before any period discount; undefined: free (trial) or priced by agreement (custom). */
+  monthlyPriceCents?: number;
+  /** Sold through Stripe checkout (Basic, Pro); the trial needs no card, Custom goes through support. */
+  selfServe: boolean;
+  limits: PlanLimits;
+  features: Record<FeatureKey, FeatureAvailability>;
+}
+
+const GB = 1024 ** 3;
+
+export const TRIAL_DAYS = 3;
+
+const everyPlanHas: Record<FeatureKey, FeatureAvailability> = {
+  multistreaming: 'not included',
+  youtubeIntegration: 'included',
+  streamByKey: 'included',
+  noWatermark: 'included',
+  loop247: 'included',
+  fullHd: 'included',
+  resumableUpload: 'included',
+  transcoding: 'included',
+  optimisation: 'included',
+  scheduledStart: 'soon',
+  autoRestart: 'included',
+  splitAudioVideo: 'included',
+  multiplatform: 'soon',
+};
+
+export const plans: Record<PlanId, Plan> = {
+  trial: {
+    id: 'trial',
+    selfServe: false,
+    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1 },
+    features: everyPlanHas,
+  },
+  basic: {
+    id: 'basic',
+    monthlyPriceCents: 899,
+    selfServe: true,
+    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1 },
+    features: everyPlanHas,
+  },
+  pro: {
+    id: 'pro',
+    monthlyPriceCents: 2499,
+    selfServe: true,
+    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5 },
+    features: { ...everyPlanHas, multistreaming: 'included' },
+  },
+  custom: {
+    id: 'custom',
+    selfServe: false,
+    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50 },
+    features: { ...everyPlanHas, multistreaming: 'included' },
+  },
+};
+
+export const isPlanId = (value: unknown): value is PlanId => typeof value === 'string' && (planIds as readonly string[]).includes(value);
+export const isBillingPeriod = (value: unknown): value is BillingPeriod =>
+  typeof value === 'string' && (billingPeriods as readonly string[]).includes(value);
+
+/** What one billing period of a plan costs in USD cents, after its discount (rounded to the cent). */
+export function periodPriceCents(plan: Plan, period: BillingPeriod): number | undefined {
+  if (plan.monthlyPriceCents === undefined) return undefined;
+  const { months, discountPercent } = periodTerms[period];
+  return Math.round((plan.monthlyPriceCents * months * (100 - discountPercent)) / 100);
+}
+
+/** Cents saved against paying monthly for the same months. */
+export function periodSavingCents(plan: Plan, period: BillingPeriod): number {
+  const price = periodPriceCents(plan, period);
+  if (price === undefined || plan.monthlyPriceCents === undefined) return 0;
+  return plan.monthlyPriceCents * periodTerms[period].months - price;
+}
+
+/** The Stripe Price lookup key checkout uses for a plan and period (docs/deploy.md lists them). */
+export const stripeLookupKey = (plan: PlanId, period: BillingPeriod): string => `loopcast_${plan}_${period}`;
