@@ -7,12 +7,13 @@ import type { StageConfig } from '../lib/stage';
 
 const app = new App();
 const context = (key: string): string | undefined => app.node.tryGetContext(key) ?? undefined;
+const domain = context('domain');
 const config: StageConfig = {
   stage: context('stage') ?? 'dev',
-  domain: context('domain'),
+  domain,
   certificateArn: context('certificateArn'),
   alarmEmail: context('alarmEmail'),
-  mailFrom: context('mailFrom'),
+  mailFrom: context('mailFrom') ?? `no-reply@${domain ?? 'loopcast.example.com'}`,
 };
 if (!/^[a-z][a-z0-9-]{0,15}$/.test(config.stage)) throw new Error(`stage "${config.stage}" must be lower-case letters, digits and dashes`);
 

@@ -39,6 +39,7 @@ try {
     namePrefix: 'loopcast-local-',
     rtmp: true,
     webDir: webBuildDir,
+    mailLog: (line) => console.log(line),
   });
   const rows: [string, string][] = [
     ['Web app', stack.urls.web],
@@ -48,6 +49,7 @@ try {
     ['HLS preview', `${stack.urls.hls}/<stream key>.m3u8`],
     ['DynamoDB Local', stack.urls.dynamodb],
     ['S3 (s3rver)', stack.urls.s3],
+    ['E-mail outbox', stack.outbox],
     ['Data folder', stack.dataDir],
     ['Logs', `${stack.dataDir}/logs`],
   ];

@@ -8,6 +8,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { envFromConfig } from '../lambdas/adapters/config';
 import { API_BASE, handlerGroups, routes, type HandlerGroup } from '../lambdas/contract/routes';
+import { appTable } from '../lambdas/contract/tables';
 import { HandlerFunction } from './constructs/handler-function';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
@@ -16,13 +17,36 @@ export interface ApiStackProps extends StackProps {
   mediaBucket: IBucket;
 }
 
+/** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
+const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+
+function grantTableData(fn: HandlerFunction, table: ITableV2): void {
+  fn.addToRolePolicy(new PolicyStatement({
+    actions: tableDataActions,
+    resources: [table.tableArn, ...appTable.indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
+  }));
+}
+
+/** SES identities a sender may use: the address itself and its domain (whichever one is verified). */
+function grantSendEmail(fn: HandlerFunction, stack: Stack, mailFrom: string): void {
+  const domain = mailFrom.split('@')[1] ?? mailFrom;
+  fn.addToRolePolicy(new PolicyStatement({
+    actions: ['ses:SendEmail'],
+    resources: [mailFrom, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
+  }));
+}
+
 /** What each handler group may do beyond logging: least privilege, one place. */
-type Grant = (fn: HandlerFunction, props: ApiStackProps) => void;
+type Grant = (fn: HandlerFunction, props: ApiStackProps, stack: Stack, config: StageConfig) => void;
 const groupGrants: Record<HandlerGroup, Grant> = {
   system: (fn, { table, mediaBucket }) => {
     // The health check only: DescribeTable on the table, HeadBucket (s3:ListBucket) on the bucket, no data access.
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] }));
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [mediaBucket.bucketArn] }));
+  },
+  auth: (fn, { table }, stack, config) => {
+    grantTableData(fn, table);
+    grantSendEmail(fn, stack, config.mailFrom);
   },
 };
 
@@ -39,6 +63,7 @@ export class ApiStack extends Stack {
     const environment = {
       ...envFromConfig({ stage: config.stage, tables: { app: props.table.tableName }, buckets: { media: props.mediaBucket.bucketName } }),
       ...(config.domain ? { PUBLIC_URL: `https://${config.domain}` } : { PUBLIC_URL_PARAMETER: publicUrlParameterName(config) }),
+      MAIL_FROM: config.mailFrom,
     };
 
     this.functions = {};
@@ -48,7 +73,7 @@ export class ApiStack extends Stack {
         description: `Loopcast ${config.stage} API: ${group} routes`,
         environment,
       });
-      groupGrants[group](fn, props);
+      groupGrants[group](fn, props, this, config);
       if (!config.domain) {
         fn.addToRolePolicy(new PolicyStatement({
           actions: ['ssm:GetParameter'],

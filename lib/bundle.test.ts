@@ -41,6 +41,7 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       APP_TABLE: stack.config.tables.app,
       MEDIA_BUCKET: stack.config.buckets.media,
       PUBLIC_URL: 'https://example.test',
+      MAIL_FROM: 'no-reply@example.test',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
       LOOPCAST_S3_ENDPOINT: stack.urls.s3,
       AWS_REGION: 'us-east-1',

@@ -8,8 +8,8 @@ export interface StageConfig {
   certificateArn?: string;
   /** Where alarms are e-mailed. */
   alarmEmail?: string;
-  /** Verified SES identity (domain or address) e-mails are sent from. */
-  mailFrom?: string;
+  /** Address e-mails are sent from; it (or its domain) must be a verified SES identity. */
+  mailFrom: string;
 }
 
 export const isProduction = (config: StageConfig): boolean => config.stage === 'prod';

@@ -10,6 +10,6 @@ export function synthesizeForTest(config: Partial<StageConfig> = {}, options: { 
       ...(options.bundle ? { 'aws:cdk:enable-asset-metadata': true } : { 'aws:cdk:bundling-stacks': [] }),
     },
   });
-  const stacks = createLoopcastStacks(app, { stage: 'test', ...config });
+  const stacks = createLoopcastStacks(app, { stage: 'test', mailFrom: 'no-reply@loopcast.test', ...config });
   return { app, stacks };
 }

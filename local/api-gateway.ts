@@ -60,6 +60,9 @@ export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteM
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // As CloudFront does: the viewer's address, overwriting whatever the client sent.
+  const peer = request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+  headers['cloudfront-viewer-address'] = `${peer.includes(':') ? `[${peer}]` : peer}:${request.socket.remotePort ?? 0}`;
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   const cookies = (request.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);
@@ -84,7 +87,7 @@ export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteM
         method: request.method ?? 'GET',
         path: url.pathname,
         protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        sourceIp: peer,
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),

@@ -2,6 +2,7 @@
 // Used by `npm start` (bin/local.ts, data on disk) and by the tests (test/helpers/stack.ts, data in memory).
 import { join } from 'node:path';
 import { createDeps, type Deps } from '../lambdas/adapters/deps';
+import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
@@ -35,10 +36,14 @@ export interface LocalStackOptions {
   rtmp: boolean;
   /** Built web app to serve at `/`. */
   webDir?: string;
+  /** Where the local outbox reports each e-mail's link (npm start prints it; tests read the outbox folder). */
+  mailLog?: (line: string) => void;
 }
 
 export interface LocalStack {
   urls: { web: string; api: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  /** The local e-mail outbox (one JSON file per message). */
+  outbox: string;
   dataDir: string;
   config: RuntimeConfig;
   deps: Deps;
@@ -81,7 +86,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints: { dynamodb: dynamodbEndpoint, s3: s3Endpoint },
       publicUrl: `http://localhost:${options.ports.http}`,
     };
-    const deps = createDeps(config);
+    const deps = createDeps(config, { mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)) });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 
@@ -111,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ...(rtmp ? { rtmp: rtmp.rtmpUrl, hls: rtmp.hlsUrl } : {}),
       },
       dataDir: options.dataDir,
+      outbox: join(options.dataDir, 'outbox'),
       config,
       deps,
       stop: stopAll,

@@ -24,6 +24,15 @@ export interface RouteDefinition {
 
 export const routes = [
   { method: 'GET', path: '/health', group: 'system', auth: 'public' },
+
+  { method: 'POST', path: '/register', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/confirm', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/confirm/resend', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/login', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/logout', group: 'auth', auth: 'session' },
+  { method: 'GET', path: '/me', group: 'auth', auth: 'session' },
+  { method: 'POST', path: '/forgot-password', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/reset-password', group: 'auth', auth: 'public' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

@@ -2,8 +2,10 @@
 import type { Deps } from '../adapters/deps';
 import type { HandlerGroup } from '../contract/routes';
 import type { HttpHandler } from './handler';
+import { createAuthHandler } from './auth';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
   system: createSystemHandler,
+  auth: createAuthHandler,
 };

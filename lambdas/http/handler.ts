@@ -78,6 +78,13 @@ function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
   return cookies;
 }
 
+/** The browser's IP: behind CloudFront the TCP peer is an edge server, so CloudFront's own
+ * `cloudfront-viewer-address` header (ip:port, forwarded by the /api/* origin request policy) is preferred. */
+function viewerIp(event: APIGatewayProxyEventV2): string {
+  const viewer = event.headers['cloudfront-viewer-address'];
+  return viewer ? viewer.slice(0, viewer.lastIndexOf(':')).replace(/^\[|\]$/g, '') : event.requestContext.http.sourceIp;
+}
+
 const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
 
@@ -141,7 +148,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
         headers: event.headers,
         cookies: parseCookies(event),
         requestId,
-        sourceIp: event.requestContext.http.sourceIp,
+        sourceIp: viewerIp(event),
         userAgent: event.requestContext.http.userAgent,
         auth,
       },

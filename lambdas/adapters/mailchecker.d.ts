@@ -1,0 +1,4 @@
+declare module 'mailchecker' {
+  const MailChecker: { isValid(email: string): boolean };
+  export default MailChecker;
+}
