@@ -1,0 +1,274 @@
+// The /v1 endpoints Loopcast uses, each reading its parameters the way Stripe validates them.
+import { mergeMetadata, type Billing } from './billing';
+import { stripeErrors } from './errors';
+import type { RequestRef } from './events';
+import { expand } from './expand';
+import type { FormTree } from './form';
+import { checkoutSessionObject, lineItemObject, listOf, newId, portalSessionObject, type List } from './objects';
+import { Params } from './params';
+import type { StripeState } from './state';
+import { randomString } from '../shared/random';
+
+export interface ApiRequest {
+  params: FormTree;
+  request: RequestRef;
+  now: number;
+  /** The fake's own origin: hosted checkout and portal pages live there. */
+  origin: string;
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  pattern: RegExp;
+  handle(request: ApiRequest, id: string): object;
+}
+
+export function apiRoutes(state: StripeState, billing: Billing): Route[] {
+  const customer = (id: string) => state.customers.get(id) ?? notFound('customer', id);
+  const subscription = (id: string) => state.subscriptions.get(id) ?? notFound('subscription', id);
+
+  return [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers$/,
+      handle({ params }) {
+        const p = Params.of(params, ['email', 'name', 'metadata']);
+        const metadata = p.metadata();
+        const created = billing.createCustomer({
+          email: p.string('email') ?? null,
+          name: p.string('name') ?? null,
+          metadata: metadata === 'clear' || metadata === undefined ? {} : metadata,
+        });
+        return expand(created, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/customers\/([^/]+)$/,
+      handle: ({ params }, id) => expand(customer(id), Params.of(params, []).expand(), state),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers\/([^/]+)$/,
+      handle({ params }, id) {
+        const p = Params.of(params, ['email', 'name', 'metadata']);
+        const found = customer(id);
+        const email = p.string('email');
+        const name = p.string('name');
+        const metadata = p.metadata();
+        if (email !== undefined) found.email = email === '' ? null : email;
+        if (name !== undefined) found.name = name === '' ? null : name;
+        if (metadata !== undefined) found.metadata = mergeMetadata(found.metadata, metadata);
+        return expand(found, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/prices$/,
+      handle({ params }) {
+        const p = Params.of(params, ['lookup_keys', 'active', 'product', 'type', 'limit', 'starting_after', 'ending_before']);
+        const lookupKeys = p.strings('lookup_keys');
+        const active = p.boolean('active');
+        const product = p.string('product');
+        const type = p.oneOf('type', ['one_time', 'recurring'] as const);
+        const prices = [...state.prices.values()].filter(
+          (price) =>
+            (lookupKeys === undefined || (price.lookup_key !== null && lookupKeys.includes(price.lookup_key))) &&
+            (active === undefined || price.active === active) &&
+            (product === undefined || price.product === product) &&
+            (type === undefined || price.type === type),
+        );
+        return expand(page(prices, p, '/v1/prices', 'price'), p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/prices\/([^/]+)$/,
+      handle: ({ params }, id) => expand(state.prices.get(id) ?? notFound('price', id), Params.of(params, []).expand(), state),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/checkout\/sessions$/,
+      handle({ params, now, origin }) {
+        const p = Params.of(params, [
+          'mode',
+          'line_items',
+          'customer',
+          'customer_email',
+          'client_reference_id',
+          'metadata',
+          'subscription_data',
+          'success_url',
+          'cancel_url',
+          'locale',
+          'allow_promotion_codes',
+        ]);
+        const mode = p.oneOf('mode', ['payment', 'setup', 'subscription'] as const);
+        if (mode === undefined) throw stripeErrors.missingParam('mode');
+        if (mode !== 'subscription') throw stripeErrors.invalidRequest(`[fake Stripe] mode=${mode} is not modelled; only subscription mode is.`);
+        const customerId = p.string('customer');
+        const customerEmail = p.string('customer_email');
+        if (customerId !== undefined && customerEmail !== undefined) {
+          throw stripeErrors.invalidRequest('You may only specify one of these parameters: customer, customer_email.');
+        }
+        if (customerId !== undefined && !state.customers.has(customerId)) throw stripeErrors.noSuchParamObject('customer', customerId, 'customer');
+        const items = p.hashes('line_items', ['price', 'quantity']);
+        if (!items || items.length === 0) throw stripeErrors.missingParam('line_items');
+        const lineItems = items.map((item, i) => {
+          const priceId = item.requiredString('price');
+          const price = state.prices.get(priceId);
+          if (!price) throw stripeErrors.noSuchParamObject('price', priceId, `line_items[${i}][price]`);
+          if (!price.active) throw stripeErrors.invalidValue(`line_items[${i}][price]`, 'The price specified is inactive. This field only accepts active prices.');
+          const quantity = item.integer('quantity');
+          if (quantity === undefined) throw stripeErrors.missingParam(`line_items[${i}][quantity]`);
+          return lineItemObject(price, quantity);
+        });
+        if (!lineItems.some((item) => item.price?.type === 'recurring')) {
+          throw stripeErrors.invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.');
+        }
+        const subscriptionData = p.hash('subscription_data', ['metadata', 'description']);
+        const clientReferenceId = p.string('client_reference_id');
+        if (clientReferenceId !== undefined && clientReferenceId.length > 200) {
+          throw stripeErrors.invalidValue('client_reference_id', 'client_reference_id must be at most 200 characters.');
+        }
+        const id = newId('cs_test', 58);
+        const metadata = p.metadata();
+        const session = checkoutSessionObject({
+          id,
+          url: `${origin}/c/pay/${id}`,
+          created: now,
+          mode,
+          lineItems,
+          customer: customerId ?? null,
+          customerEmail: customerEmail ?? null,
+          clientReferenceId: clientReferenceId ?? null,
+          metadata: metadata === 'clear' || metadata === undefined ? {} : metadata,
+          successUrl: urlParam(p, 'success_url'),
+          cancelUrl: urlParam(p, 'cancel_url'),
+          locale: p.string('locale') ?? null,
+          allowPromotionCodes: p.boolean('allow_promotion_codes') ?? null,
+        });
+        state.checkoutSessions.set(id, session);
+        state.checkoutLineItems.set(id, lineItems);
+        const subscriptionMetadata = subscriptionData?.metadata();
+        if (subscriptionMetadata && subscriptionMetadata !== 'clear') state.checkoutSubscriptionMetadata.set(id, subscriptionMetadata);
+        return expand(session, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/,
+      handle: ({ params }, id) =>
+        expand(state.checkoutSessions.get(id) ?? notFound('checkout.session', id), Params.of(params, []).expand(), state),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/billing_portal\/sessions$/,
+      handle({ params, now, origin }) {
+        const p = Params.of(params, ['customer', 'return_url', 'locale']);
+        const customerId = p.requiredString('customer');
+        if (!state.customers.has(customerId)) throw stripeErrors.noSuchParamObject('customer', customerId, 'customer');
+        const session = portalSessionObject({
+          id: newId('bps'),
+          url: `${origin}/p/session/test_${randomString(40)}`,
+          created: now,
+          customer: customerId,
+          returnUrl: urlParam(p, 'return_url'),
+          locale: p.string('locale') ?? null,
+        });
+        state.portalSessions.set(session.id, session);
+        return expand(session, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/subscriptions$/,
+      handle({ params }) {
+        const p = Params.of(params, ['customer', 'price', 'status', 'limit', 'starting_after', 'ending_before']);
+        const customerId = p.string('customer');
+        const priceId = p.string('price');
+        const status = p.oneOf('status', [
+          'active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid',
+        ] as const);
+        const matches = [...state.subscriptions.values()].filter(
+          (sub) =>
+            (customerId === undefined || sub.customer === customerId) &&
+            (priceId === undefined || sub.items.data.some((item) => item.price.id === priceId)) &&
+            // Without a status filter Stripe lists every subscription that is not canceled.
+            (status === 'all' ||
+              (status === undefined && sub.status !== 'canceled') ||
+              (status === 'ended' && sub.status === 'canceled') ||
+              sub.status === status),
+        );
+        return expand(page(matches, p, '/v1/subscriptions', 'subscription'), p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle: ({ params }, id) => expand(subscription(id), Params.of(params, []).expand(), state),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle({ params, request }, id) {
+        const p = Params.of(params, ['cancel_at_period_end', 'metadata']);
+        const cancelAtPeriodEnd = p.boolean('cancel_at_period_end');
+        const metadata = p.metadata();
+        const { subscription: updated } = billing.updateSubscription(
+          id,
+          { ...(cancelAtPeriodEnd === undefined ? {} : { cancelAtPeriodEnd }), ...(metadata === undefined ? {} : { metadata }) },
+          request,
+        );
+        return expand(updated, p.expand(), state);
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/v1\/subscriptions\/([^/]+)$/,
+      handle({ params, request }, id) {
+        const p = Params.of(params, []);
+        return expand(billing.cancelNow(id, request).subscription, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/invoices\/([^/]+)$/,
+      handle: ({ params }, id) => expand(state.invoices.get(id) ?? notFound('invoice', id), Params.of(params, []).expand(), state),
+    },
+  ];
+}
+
+function notFound(objectName: string, id: string): never {
+  throw stripeErrors.noSuchObject(objectName, id);
+}
+
+function urlParam(p: Params, key: string): string | null {
+  const value = p.string(key);
+  if (value === undefined) return null;
+  // Stripe keeps the {CHECKOUT_SESSION_ID} template as is; it must still parse as a URL.
+  if (!URL.canParse(value)) throw stripeErrors.invalidValue(key, 'Not a valid URL');
+  return value;
+}
+
+/** Stripe's cursor pagination over a list ordered newest first. */
+function page<T extends { id: string; created: number }>(items: T[], p: Params, url: string, objectName: string): List<T> {
+  const limit = p.integer('limit') ?? 10;
+  if (limit < 1 || limit > 100) throw stripeErrors.invalidValue('limit', 'This value must be between 1 and 100 (inclusive).');
+  const ordered = items.map((item, index) => ({ item, index })).sort((a, b) => b.item.created - a.item.created || b.index - a.index).map(({ item }) => item);
+  const after = p.string('starting_after');
+  const before = p.string('ending_before');
+  const position = (cursor: string, param: string) => {
+    const index = ordered.findIndex((item) => item.id === cursor);
+    if (index < 0) throw stripeErrors.noSuchParamObject(objectName, cursor, param);
+    return index;
+  };
+  if (before !== undefined) {
+    const end = position(before, 'ending_before');
+    const start = Math.max(0, end - limit);
+    return listOf(ordered.slice(start, end), url, start > 0);
+  }
+  const start = after === undefined ? 0 : position(after, 'starting_after') + 1;
+  return listOf(ordered.slice(start, start + limit), url, start + limit < ordered.length);
+}
+

@@ -1,0 +1,34 @@
+// `expand[]=customer`, `expand[]=latest_invoice`, `expand[]=data.customer` (lists), `expand[]=line_items`
+// (checkout sessions): ids in the answer are replaced by the objects they name, on a copy of the stored object.
+import { stripeErrors } from './errors';
+import { listOf, type LineItem } from './objects';
+import type { StripeState } from './state';
+
+export function expand<T extends object>(answer: T, paths: string[], state: StripeState): T {
+  const copy = structuredClone(answer);
+  for (const path of paths) expandPath(copy, path.split('.'), path, state);
+  return copy;
+}
+
+function expandPath(node: unknown, segments: string[], path: string, state: StripeState): void {
+  if (Array.isArray(node)) {
+    for (const item of node) expandPath(item, segments, path, state);
+    return;
+  }
+  const [head, ...rest] = segments;
+  if (head === undefined || typeof node !== 'object' || node === null) return;
+  const record = node as Record<string, unknown>;
+  if (head === 'line_items' && record.object === 'checkout.session') {
+    const items: LineItem[] = state.checkoutLineItems.get(String(record.id)) ?? [];
+    record.line_items = listOf(items, `/v1/checkout/sessions/${String(record.id)}/line_items`);
+  } else if (!(head in record)) {
+    throw stripeErrors.cannotExpand(path);
+  } else if (typeof record[head] === 'string') {
+    const found = state.find(record[head]);
+    if (!found) throw stripeErrors.cannotExpand(path);
+    record[head] = structuredClone(found);
+  } else if (rest.length === 0 && record[head] !== null) {
+    throw stripeErrors.cannotExpand(path);
+  }
+  if (rest.length > 0) expandPath(record[head], rest, path, state);
+}
