@@ -10,6 +10,9 @@ export function expand<T extends object>(answer: T, paths: string[], state: Stri
   return copy;
 }
 
+/** Fields that hold the id of another object (Stripe's expandable fields among those the fake models). */
+const REFERENCES = new Set(['customer', 'product', 'price', 'latest_invoice', 'subscription', 'invoice', 'line_items']);
+
 function expandPath(node: unknown, segments: string[], path: string, state: StripeState): void {
   if (Array.isArray(node)) {
     for (const item of node) expandPath(item, segments, path, state);
@@ -18,17 +21,18 @@ function expandPath(node: unknown, segments: string[], path: string, state: Stri
   const [head, ...rest] = segments;
   if (head === undefined || typeof node !== 'object' || node === null) return;
   const record = node as Record<string, unknown>;
-  if (head === 'line_items' && record.object === 'checkout.session') {
-    const items: LineItem[] = state.checkoutLineItems.get(String(record.id)) ?? [];
-    record.line_items = listOf(items, `/v1/checkout/sessions/${String(record.id)}/line_items`);
-  } else if (!(head in record)) {
-    throw stripeErrors.cannotExpand(path);
-  } else if (typeof record[head] === 'string') {
-    const found = state.find(record[head]);
-    if (!found) throw stripeErrors.cannotExpand(path);
-    record[head] = structuredClone(found);
-  } else if (rest.length === 0 && record[head] !== null) {
-    throw stripeErrors.cannotExpand(path);
+  const value = record[head];
+  const passesThrough = rest.length > 0 && typeof value === 'object' && value !== null;
+  if (!passesThrough) {
+    if (!REFERENCES.has(head) || !(head in record || head === 'line_items')) throw stripeErrors.cannotExpand(path);
+    if (head === 'line_items' && record.object === 'checkout.session') {
+      const items: LineItem[] = state.checkoutLineItems.get(String(record.id)) ?? [];
+      record.line_items = listOf(items, `/v1/checkout/sessions/${String(record.id)}/line_items`);
+    } else if (typeof value === 'string') {
+      const found = state.find(value);
+      if (!found) throw stripeErrors.cannotExpand(path);
+      record[head] = structuredClone(found);
+    }
   }
   if (rest.length > 0) expandPath(record[head], rest, path, state);
 }

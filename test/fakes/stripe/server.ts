@@ -233,13 +233,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       // A lookup key names one price at a time: seeding it again moves it, like `transfer_lookup_key`.
       for (const other of state.prices.values()) if (other.lookup_key === seed.lookupKey) other.lookup_key = null;
       state.prices.set(price.id, price);
-      return price;
+      return structuredClone(price);
     },
-    completeCheckout: (sessionId, details) => billing.completeCheckout(sessionId, details),
-    advancePeriod: (subscriptionId) => billing.advancePeriod(subscriptionId),
-    failRenewal: (subscriptionId) => billing.failRenewal(subscriptionId),
-    recoverPayment: (subscriptionId) => billing.recoverPayment(subscriptionId),
-    cancelAtPeriodEnd: (subscriptionId) => billing.updateSubscription(subscriptionId, { cancelAtPeriodEnd: true }),
+    // Helpers hand out copies: the stored objects keep changing as the account moves on.
+    completeCheckout: (sessionId, details) => structuredClone(billing.completeCheckout(sessionId, details)),
+    advancePeriod: (subscriptionId) => structuredClone(billing.advancePeriod(subscriptionId)),
+    failRenewal: (subscriptionId) => structuredClone(billing.failRenewal(subscriptionId)),
+    recoverPayment: (subscriptionId) => structuredClone(billing.recoverPayment(subscriptionId)),
+    cancelAtPeriodEnd: (subscriptionId) => structuredClone(billing.updateSubscription(subscriptionId, { cancelAtPeriodEnd: true })),
     sign: (payload, timestamp) => events.sign(payload, timestamp),
     deliver,
     settled: () => deliveryQueue,
