@@ -1,0 +1,188 @@
+// The imperative shell around the state machine: feeds it events (ffmpeg's progress and exit, a tick every
+// 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
+import { cleanStderrLine, ffmpegArgs, teeSlaveFailure, type Destination, type FfmpegInputs } from './ffmpeg';
+import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
+import type { PreparedMedia } from './media';
+import { ProgressParser } from './progress';
+import { childProcessRunner, systemClock, tcpReachabilityProbe, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
+import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState, type SupervisorPolicy } from './state-machine';
+
+export interface StreamSupervisorOptions {
+  streamId: string;
+  destinations: readonly Destination[];
+  /** Normalised "HH:MM" times (lambdas/core/restart-schedule.ts) in `timeZone`. */
+  restartTimes: readonly string[];
+  timeZone: string;
+  /** Gets the inputs to local disk and probes them, once; aborted if the stream is stopped meanwhile. */
+  prepare(signal: AbortSignal): Promise<PreparedMedia>;
+  sink: HeartbeatSink;
+  policy?: SupervisorPolicy;
+  heartbeatIntervalMs?: number;
+  tickMs?: number;
+  clock?: Clock;
+  runner?: ProcessRunner;
+  probe?: ReachabilityProbe;
+  random?: () => number;
+  log?: (message: string) => void;
+  ffmpegPath?: string;
+}
+
+export class StreamSupervisor {
+  private machine: MachineState;
+  private readonly clock: Clock;
+  private readonly runner: ProcessRunner;
+  private readonly probe: ReachabilityProbe;
+  private readonly random: () => number;
+  private readonly log: (message: string) => void;
+  private readonly heartbeats: HeartbeatPublisher;
+  private readonly children = new Map<number, ChildHandle>();
+  private readonly preparation = new AbortController();
+  private files?: FfmpegInputs;
+  private readonly queue: MachineEvent[] = [];
+  private dispatching = false;
+  private stopTimers: (() => void)[] = [];
+  private exitCode?: number;
+  private resolveRun?: (code: number) => void;
+
+  constructor(private readonly options: StreamSupervisorOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.runner = options.runner ?? childProcessRunner;
+    this.probe = options.probe ?? tcpReachabilityProbe();
+    this.random = options.random ?? Math.random;
+    this.log = options.log ?? (() => {});
+    this.heartbeats = new HeartbeatPublisher(options.sink, this.log);
+    if (new Set(options.destinations.map((d) => d.id)).size !== options.destinations.length) throw new Error('destination ids must be unique');
+    this.machine = initialState(
+      {
+        destinationIds: options.destinations.map((d) => d.id),
+        restartTimes: options.restartTimes,
+        timeZone: options.timeZone,
+        policy: options.policy ?? defaultPolicy,
+      },
+      this.clock.now(),
+    );
+  }
+
+  /** The machine's current state, read-only (tests, the bench). */
+  get state(): Readonly<MachineState> {
+    return this.machine;
+  }
+
+  /** Pids of the ffmpeg processes alive right now. */
+  get ffmpegPids(): number[] {
+    return [...this.children.values()].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+  }
+
+  /** Runs until stopped (exit code 0) or until the inputs cannot be prepared (1). */
+  run(): Promise<number> {
+    const finished = new Promise<number>((resolve) => (this.resolveRun = resolve));
+    this.stopTimers = [
+      this.clock.every(this.options.tickMs ?? 250, () => this.dispatch({ type: 'tick' })),
+      this.clock.every(this.options.heartbeatIntervalMs ?? 10_000, () => this.publishHeartbeat()),
+    ];
+    this.publishHeartbeat();
+    this.options.prepare(this.preparation.signal).then(
+      (media) => {
+        this.files = media.files;
+        this.dispatch({ type: 'prepared', inputs: { loopDurationUs: media.loopDurationUs, inputBitrateKbps: media.inputBitrateKbps } });
+      },
+      (error: Error) => this.dispatch({ type: 'prepareFailed', error: `inputs not ready: ${error.message}` }),
+    );
+    return finished;
+  }
+
+  /** Desired state becomes stopped: ffmpeg gets SIGTERM, then SIGKILL after the grace period. Idempotent. */
+  stop(): void {
+    this.dispatch({ type: 'stop' });
+  }
+
+  private dispatch(event: MachineEvent): void {
+    this.queue.push(event);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        const result = step(this.machine, next, { now: this.clock.now(), random: this.random() });
+        this.machine = result.state;
+        for (const command of result.commands) this.execute(command);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+    if (this.exitCode !== undefined) this.finish(this.exitCode);
+  }
+
+  private execute(command: Command): void {
+    switch (command.type) {
+      case 'spawn':
+        this.spawn(command.runId);
+        return;
+      case 'kill':
+        this.log(`sending ${command.signal} to ffmpeg run ${command.runId}`);
+        this.children.get(command.runId)?.kill(command.signal);
+        return;
+      case 'probe': {
+        const urls = this.options.destinations.filter((d) => command.destinationIds.includes(d.id)).map((d) => d.url);
+        this.probe.anyReachable(urls).then(
+          (reachable) => this.dispatch({ type: 'reachability', seq: command.seq, reachable }),
+          () => this.dispatch({ type: 'reachability', seq: command.seq, reachable: false }),
+        );
+        return;
+      }
+      case 'abortPreparation':
+        this.preparation.abort();
+        return;
+      case 'report': {
+        const m = this.machine;
+        this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`);
+        this.publishHeartbeat();
+        return;
+      }
+      case 'finish':
+        this.exitCode = command.exitCode;
+        return;
+    }
+  }
+
+  private spawn(runId: number): void {
+    const parser = new ProgressParser();
+    let lastStderr = '';
+    let gone = false;
+    const args = ffmpegArgs(this.files!, this.options.destinations);
+    const child = this.runner.spawn(this.options.ffmpegPath ?? 'ffmpeg', args, {
+      onStdoutLine: (line) => {
+        const block = parser.pushLine(line);
+        if (block) this.dispatch({ type: 'progress', runId, block });
+      },
+      onStderrLine: (raw) => {
+        const line = cleanStderrLine(raw);
+        if (!line) return;
+        lastStderr = line;
+        this.log(`ffmpeg run ${runId}: ${line}`);
+        const failure = teeSlaveFailure(raw);
+        const destination = failure && this.options.destinations[failure.index];
+        if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });
+      },
+      onExit: ({ code, signal, error }) => {
+        gone = true;
+        this.children.delete(runId);
+        const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
+        this.dispatch({ type: 'exited', runId, detail: lastStderr ? `${how}: ${lastStderr}` : how });
+      },
+    });
+    if (!gone) this.children.set(runId, child);
+    this.log(`ffmpeg run ${runId} spawned (pid ${child.pid})`);
+  }
+
+  private publishHeartbeat(): void {
+    this.heartbeats.publish(heartbeatOf(this.options.streamId, this.machine, this.clock.now()));
+  }
+
+  private finish(exitCode: number): void {
+    if (!this.resolveRun) return;
+    const resolve = this.resolveRun;
+    this.resolveRun = undefined;
+    for (const stopTimer of this.stopTimers) stopTimer();
+    void this.heartbeats.flush().then(() => resolve(exitCode));
+  }
+}
