@@ -1,6 +1,5 @@
 // `npm start`: the whole product on this machine. Stops every child (java, nginx, ffmpeg) on Ctrl-C.
 import { existsSync } from 'node:fs';
-import { logger } from '../lambdas/adapters/logger';
 import { defaultDataDir, webBuildDir } from '../local/paths';
 import { PortInUseError } from '../local/ports';
 import { startLocalStack, type LocalPorts } from '../local/stack';
@@ -18,13 +17,13 @@ function port(name: string, fallback: number): number {
 
 const ports: LocalPorts = {
   http: port('LOOPCAST_PORT', 8080),
+  realtime: port('LOOPCAST_REALTIME_PORT', 8081),
   dynamodb: port('LOOPCAST_DYNAMODB_PORT', 8000),
   s3: port('LOOPCAST_S3_PORT', 4569),
   rtmp: port('LOOPCAST_RTMP_PORT', 1935),
   hls: port('LOOPCAST_HLS_PORT', 8088),
 };
 const dataDir = process.env.LOOPCAST_DATA_DIR ?? defaultDataDir;
-logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL as 'INFO' | undefined) ?? 'WARN');
 
 if (!existsSync(webBuildDir)) {
   console.error(`The web app is not built (${webBuildDir}). Run "npm start", which builds it.`);
@@ -45,6 +44,7 @@ try {
     ['Web app', stack.urls.web],
     ['API', stack.urls.api],
     ['API health', `${stack.urls.api}/health`],
+    ['Realtime WebSocket', stack.urls.realtime],
     ['RTMP test destination', `${stack.urls.rtmp}/<stream key>`],
     ['HLS preview', `${stack.urls.hls}/<stream key>.m3u8`],
     ['DynamoDB Local', stack.urls.dynamodb],

@@ -1,10 +1,20 @@
 import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  WebSocketApi,
+  WebSocketStage,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { envFromConfig } from '../lambdas/adapters/config';
 import { API_BASE, handlerGroups, routes, type HandlerGroup } from '../lambdas/contract/routes';
@@ -20,72 +30,119 @@ export interface ApiStackProps extends StackProps {
 /** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
 const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
-function grantTableData(fn: HandlerFunction, table: ITableV2): void {
-  fn.addToRolePolicy(new PolicyStatement({
-    actions: tableDataActions,
-    resources: [table.tableArn, ...appTable.indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
-  }));
-}
+const REALTIME_STAGE = 'live';
 
-/** SES identities a sender may use: the address itself and its domain (whichever one is verified). */
-function grantSendEmail(fn: HandlerFunction, stack: Stack, mailFrom: string): void {
-  const domain = mailFrom.split('@')[1] ?? mailFrom;
-  fn.addToRolePolicy(new PolicyStatement({
-    actions: ['ses:SendEmail'],
-    resources: [mailFrom, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
-  }));
-}
-
-/** What each handler group may do beyond logging: least privilege, one place. */
-type Grant = (fn: HandlerFunction, props: ApiStackProps, stack: Stack, config: StageConfig) => void;
-const groupGrants: Record<HandlerGroup, Grant> = {
-  system: (fn, { table, mediaBucket }) => {
-    // The health check only: DescribeTable on the table, HeadBucket (s3:ListBucket) on the bucket, no data access.
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [mediaBucket.bucketArn] }));
-  },
-  auth: (fn, { table }, stack, config) => {
-    grantTableData(fn, table);
-    grantSendEmail(fn, stack, config.mailFrom);
-  },
-};
-
-/** The HTTP API: one route per entry of lambdas/contract/routes.ts, one function per handler group. */
+/**
+ * The APIs: the HTTP API (one route per entry of lambdas/contract/routes.ts, one function per handler group)
+ * and the realtime WebSocket API on its own host (spec: a separate realtime service host).
+ */
 export class ApiStack extends Stack {
   readonly httpApi: HttpApi;
-  readonly functions: Record<string, HandlerFunction>;
+  readonly realtimeApi: WebSocketApi;
+  readonly realtimeStage: WebSocketStage;
+  readonly functions: Record<string, HandlerFunction> = {};
+  private readonly handlerEnvironment: Record<string, string>;
+  private readonly realtimeSigningKey: Secret;
 
-  constructor(scope: Construct, id: string, config: StageConfig, props: ApiStackProps) {
+  constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
     super(scope, id, props);
     this.httpApi = new HttpApi(this, 'HttpApi', { description: `Loopcast ${config.stage} API` });
-    this.configureStage();
+    const httpStage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    this.logAccess(httpStage, 'ApiAccessLogs', { method: '$context.httpMethod', latencyMs: '$context.responseLatency' });
+    httpStage.defaultRouteSettings = { throttlingBurstLimit: 200, throttlingRateLimit: 100 };
 
-    const environment = {
+    this.realtimeApi = new WebSocketApi(this, 'RealtimeApi', { description: `Loopcast ${config.stage} realtime` });
+    this.realtimeStage = new WebSocketStage(this, 'RealtimeStage', {
+      webSocketApi: this.realtimeApi,
+      stageName: REALTIME_STAGE,
+      autoDeploy: true,
+      throttle: { burstLimit: 500, rateLimit: 200 },
+    });
+    this.logAccess(this.realtimeStage.node.defaultChild as CfnStage, 'RealtimeAccessLogs', { eventType: '$context.eventType', connectionId: '$context.connectionId' });
+    this.realtimeSigningKey = new Secret(this, 'RealtimeSigningKey', {
+      description: 'HMAC key of the short-lived realtime tokens (GET /api/ws)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.realtimeSigningKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Signs 5-minute realtime tokens only; rotating it means redeploying, which invalidates at most five minutes of tokens.',
+    });
+
+    this.handlerEnvironment = {
       ...envFromConfig({ stage: config.stage, tables: { app: props.table.tableName }, buckets: { media: props.mediaBucket.bucketName } }),
       ...(config.domain ? { PUBLIC_URL: `https://${config.domain}` } : { PUBLIC_URL_PARAMETER: publicUrlParameterName(config) }),
       MAIL_FROM: config.mailFrom,
+      REALTIME_URL: this.realtimeStage.url,
+      REALTIME_MANAGEMENT_URL: this.realtimeStage.callbackUrl,
+      REALTIME_SECRET_ARN: this.realtimeSigningKey.secretArn,
     };
 
-    this.functions = {};
-    for (const group of handlerGroups()) {
-      const fn = new HandlerFunction(this, `${pascal(group)}Function`, {
-        entry: `http/${group}.ts`,
-        description: `Loopcast ${config.stage} API: ${group} routes`,
-        environment,
-      });
-      groupGrants[group](fn, props, this, config);
-      if (!config.domain) {
-        fn.addToRolePolicy(new PolicyStatement({
-          actions: ['ssm:GetParameter'],
-          resources: [this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: publicUrlParameterName(config).slice(1) })],
-        }));
-      }
-      this.functions[group] = fn;
-    }
+    this.addHttpRoutes();
+    this.addRealtimeRoutes();
+  }
 
-    const integrations = new Map(
-      Object.entries(this.functions).map(([group, fn]) => [group, new HttpLambdaIntegration(`${pascal(group)}Integration`, fn)]),
-    );
+  /** A Loopcast function with the common environment and the right to read the public URL parameter. */
+  private handlerFunction(id: string, entry: string, description: string): HandlerFunction {
+    const fn = new HandlerFunction(this, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment });
+    if (!this.config.domain) {
+      fn.addToRolePolicy(new PolicyStatement({
+        actions: ['ssm:GetParameter'],
+        resources: [this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: publicUrlParameterName(this.config).slice(1) })],
+      }));
+    }
+    return fn;
+  }
+
+  private grantTableData(fn: HandlerFunction): void {
+    fn.addToRolePolicy(new PolicyStatement({
+      actions: tableDataActions,
+      resources: [this.props.table.tableArn, ...appTable.indexes.map((index) => `${this.props.table.tableArn}/index/${index.name}`)],
+    }));
+  }
+
+  /** SES identities a sender may use: the address itself and its domain (whichever one is verified). */
+  private grantSendEmail(fn: HandlerFunction): void {
+    const domain = this.config.mailFrom.split('@')[1] ?? this.config.mailFrom;
+    fn.addToRolePolicy(new PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [this.config.mailFrom, domain].map((identity) => this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
+    }));
+  }
+
+  /** PostToConnection for functions that push realtime events. */
+  grantRealtimePublish(fn: HandlerFunction): void {
+    this.realtimeStage.grantManagementApiAccess(fn);
+    Validations.of(fn.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${this.getLogicalId(this.realtimeApi.node.defaultChild as never)}>/${REALTIME_STAGE}/*/@connections/*]`,
+      reason: 'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
+    });
+    this.grantTableData(fn);
+  }
+
+  /** What each handler group may do beyond logging: least privilege, one place. */
+  private grantGroup(group: HandlerGroup, fn: HandlerFunction): void {
+    switch (group) {
+      case 'system':
+        // The health check only: DescribeTable on the table, HeadBucket (s3:ListBucket) on the bucket, no data.
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [this.props.table.tableArn] }));
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn] }));
+        break;
+      case 'auth':
+        this.grantTableData(fn);
+        this.grantSendEmail(fn);
+        this.realtimeSigningKey.grantRead(fn);
+        break;
+    }
+  }
+
+  private addHttpRoutes(): void {
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const group of handlerGroups()) {
+      const fn = this.handlerFunction(`${pascal(group)}Function`, `http/${group}.ts`, `API ${group} routes`);
+      this.grantGroup(group, fn);
+      this.functions[group] = fn;
+      integrations.set(group, new HttpLambdaIntegration(`${pascal(group)}Integration`, fn));
+    }
     const addRoute = (id: string, routeKey: HttpRouteKey, group: string) => {
       const route = new HttpRoute(this, id, { httpApi: this.httpApi, routeKey, integration: integrations.get(group)! });
       Validations.of(route).acknowledge({
@@ -100,23 +157,40 @@ export class ApiStack extends Stack {
     addRoute('DefaultRoute', HttpRouteKey.DEFAULT, 'system');
   }
 
-  /** Access logs and throttling on the $default stage (HttpApi's L2 has no props for them). */
-  private configureStage(): void {
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
-    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+  private addRealtimeRoutes(): void {
+    const authorizerFunction = this.handlerFunction('RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
+    this.realtimeSigningKey.grantRead(authorizerFunction);
+    const connectionsFunction = this.handlerFunction('RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
+    this.grantTableData(connectionsFunction);
+    this.functions['realtime-authorizer'] = authorizerFunction;
+    this.functions['realtime-connections'] = connectionsFunction;
+
+    const connections = new WebSocketLambdaIntegration('RealtimeConnections', connectionsFunction);
+    this.realtimeApi.addRoute('$connect', {
+      integration: connections,
+      authorizer: new WebSocketLambdaAuthorizer('RealtimeAuthorizer', authorizerFunction, { identitySource: ['route.request.querystring.token'] }),
+    });
+    const disconnect = this.realtimeApi.addRoute('$disconnect', { integration: connections });
+    Validations.of(disconnect).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: '$disconnect cannot carry an authorizer; it only removes the connection API Gateway closed.',
+    });
+  }
+
+  /** JSON access logs for an API stage (neither L2 stage construct has props for them). */
+  private logAccess(stage: CfnStage, id: string, fields: Record<string, string>): void {
+    const accessLogs = new LogGroup(this, id, { retention: RetentionDays.THREE_MONTHS });
     stage.accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({
         requestId: '$context.requestId',
         ip: '$context.identity.sourceIp',
-        method: '$context.httpMethod',
         routeKey: '$context.routeKey',
         status: '$context.status',
-        latencyMs: '$context.responseLatency',
         integrationError: '$context.integrationErrorMessage',
+        ...fields,
       }),
     };
-    stage.defaultRouteSettings = { throttlingBurstLimit: 200, throttlingRateLimit: 100 };
   }
 }
 

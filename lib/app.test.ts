@@ -1,3 +1,4 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { handlerGroups, routes } from '../lambdas/contract/routes';
@@ -46,14 +47,27 @@ describe('CDK app', () => {
     template('data').hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
   });
 
-  test('one Node 24 ARM64 function per handler group, one API route per table entry plus $default', () => {
+  test('Node 24 ARM64 functions, one per handler group, one API route per table entry plus $default', () => {
     const api = template('api');
-    api.resourcePropertiesCountIs('AWS::Lambda::Function', { Runtime: 'nodejs24.x', Architectures: ['arm64'] }, handlerGroups().length);
+    const functions = Object.values(api.findResources('AWS::Lambda::Function'));
+    for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+    for (const group of handlerGroups()) {
+      expect(functions.filter((fn) => fn.Properties.Description === `Loopcast test: API ${group} routes`)).toHaveLength(1);
+    }
     for (const route of routes) {
       api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} /api${route.path}` });
     }
     api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
-    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
+    const httpApiId = stacks.api.getLogicalId(stacks.api.httpApi.node.defaultChild as CfnElement);
+    api.resourcePropertiesCountIs('AWS::ApiGatewayV2::Route', { ApiId: { Ref: httpApiId } }, routes.length + 1);
+  });
+
+  test('the realtime WebSocket API authorizes $connect with the token in the query string', () => {
+    const api = template('api');
+    api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { AuthorizerType: 'REQUEST', IdentitySource: ['route.request.querystring.token'] });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$connect', AuthorizationType: 'CUSTOM' });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$disconnect' });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'live', AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }) });
   });
 
   test('functions use their own role, not the AWS managed basic execution role', () => {

@@ -1,5 +1,6 @@
 // The local stack: the real AWS stand-ins plus the same handlers as in AWS, on one machine.
 // Used by `npm start` (bin/local.ts, data on disk) and by the tests (test/helpers/stack.ts, data in memory).
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createDeps, type Deps } from '../lambdas/adapters/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
@@ -9,12 +10,14 @@ import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpOrigin } from './http-server';
 import { startNginxRtmp } from './nginx-rtmp';
+import { startRealtimeServer } from './realtime-server';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
 import { startS3Server } from './s3-server';
 
 export interface LocalPorts {
   http: number;
+  realtime: number;
   dynamodb: number;
   s3: number;
   rtmp: number;
@@ -41,7 +44,7 @@ export interface LocalStackOptions {
 }
 
 export interface LocalStack {
-  urls: { web: string; api: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  urls: { web: string; api: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
   /** The local e-mail outbox (one JSON file per message). */
   outbox: string;
   dataDir: string;
@@ -78,6 +81,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       s3Endpoint = s3.endpoint;
     }
 
+    // The realtime server runs the same handlers as AWS, which need the deps made below: hence the getter.
+    let deps: Deps | undefined;
+    const realtime = await startRealtimeServer({
+      port: options.ports.realtime,
+      deps: () => {
+        if (!deps) throw new Error('the local stack is still starting');
+        return deps;
+      },
+    });
+    stoppers.push(realtime.stop);
+
     const config: RuntimeConfig = {
       stage: 'local',
       region: 'us-east-1',
@@ -85,8 +99,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       buckets: { media: `${options.namePrefix}${mediaBucket.id}` },
       endpoints: { dynamodb: dynamodbEndpoint, s3: s3Endpoint },
       publicUrl: `http://localhost:${options.ports.http}`,
+      realtime: { url: realtime.url, managementUrl: realtime.managementUrl },
     };
-    const deps = createDeps(config, { mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)) });
+    const realtimeSecret = randomBytes(32).toString('base64url');
+    deps = createDeps(config, {
+      mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
+      realtimeSecret: async () => realtimeSecret,
+    });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 
@@ -111,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       urls: {
         web: origin.url,
         api: `${origin.url}/api`,
+        realtime: realtime.url,
         dynamodb: dynamodbEndpoint,
         s3: s3Endpoint,
         ...(rtmp ? { rtmp: rtmp.rtmpUrl, hls: rtmp.hlsUrl } : {}),

@@ -60,6 +60,7 @@ function alive(pid: number): boolean {
 async function portsEnv(dataDir: string): Promise<Record<string, string>> {
   return {
     LOOPCAST_PORT: String(await freePort()),
+    LOOPCAST_REALTIME_PORT: String(await freePort()),
     LOOPCAST_DYNAMODB_PORT: String(await freePort()),
     LOOPCAST_S3_PORT: String(await freePort()),
     LOOPCAST_RTMP_PORT: String(await freePort()),

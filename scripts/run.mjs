@@ -10,7 +10,8 @@ import { root, setup, toolEnv } from './setup.mjs';
 
 const [command = 'start', ...rest] = process.argv.slice(2);
 const nodeBin = setup();
-const env = toolEnv(nodeBin);
+// Handler logs are JSON lines for CloudWatch; locally only warnings and errors are worth printing.
+const env = { POWERTOOLS_LOG_LEVEL: 'WARN', ...toolEnv(nodeBin) };
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function newestMtime(path) {

@@ -4,7 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { RuntimeConfig } from './config';
 
 /** Credentials for the local stand-ins (s3rver's fixed pair; DynamoDB Local takes any). Never used in AWS. */
-const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export function createDynamoClient(config: RuntimeConfig): DynamoDBDocumentClient {
   const endpoint = config.endpoints.dynamodb;

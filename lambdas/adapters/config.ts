@@ -13,6 +13,8 @@ export interface RuntimeConfig {
   endpoints: { dynamodb?: string; s3?: string };
   /** Where users open the app, for links in e-mails and redirects (e.g. https://loopcast.app). */
   publicUrl: string;
+  /** The realtime WebSocket API: `url` for browsers (wss://...), `managementUrl` for PostToConnection. */
+  realtime: { url: string; managementUrl: string };
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -44,6 +46,7 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
       ...(env.LOOPCAST_S3_ENDPOINT ? { s3: env.LOOPCAST_S3_ENDPOINT } : {}),
     },
     publicUrl: await publicUrlFrom(env, region),
+    realtime: { url: required(env, 'REALTIME_URL'), managementUrl: required(env, 'REALTIME_MANAGEMENT_URL') },
   };
 }
 

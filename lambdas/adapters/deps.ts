@@ -1,8 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { RealtimePublisher } from '../contract/realtime-events';
 import type { Mailer } from '../core/accounts/ports';
-import { createDynamoClient, createS3Client } from './aws-clients';
+import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
+import { ConnectionsStore } from './dynamo/connections-store';
+import { ManagementApiPublisher } from './realtime/management-api-publisher';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
 
@@ -13,21 +18,35 @@ export interface Deps {
   db: DynamoDBDocumentClient;
   s3: S3Client;
   mailer: Mailer;
+  realtime: RealtimePublisher;
+  /** The key realtime tokens are signed with (Secrets Manager in AWS, random per start locally). */
+  realtimeSecret: () => Promise<string>;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
 /** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer'>;
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'realtimeSecret'>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
-  return {
+  const db = overrides.db ?? createDynamoClient(config);
+  const deps: Deps = {
     config,
-    db: overrides.db ?? createDynamoClient(config),
+    db,
     s3: overrides.s3 ?? createS3Client(config),
     now: overrides.now ?? (() => new Date()),
     ...adapters,
+    realtime: new ManagementApiPublisher(
+      new ApiGatewayManagementApiClient({
+        region: config.region,
+        endpoint: config.realtime.managementUrl,
+        ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
+      }),
+      new ConnectionsStore(db, config.tables.app),
+      () => deps.now(),
+    ),
   };
+  return deps;
 }
 
 function required(name: string): string {
@@ -41,5 +60,18 @@ let lambdaDeps: Promise<Deps> | undefined;
 /** Deps of a Lambda container: made once from the environment on first use, reused by warm invocations. */
 export const depsFromEnvironment = (): Promise<Deps> =>
   (lambdaDeps ??= configFromEnv().then((config) =>
-    createDeps(config, { mailer: new SesMailer(new SESv2Client({ region: config.region }), required('MAIL_FROM')) }),
+    createDeps(config, {
+      mailer: new SesMailer(new SESv2Client({ region: config.region }), required('MAIL_FROM')),
+      realtimeSecret: secretValue(config.region, required('REALTIME_SECRET_ARN')),
+    }),
   ));
+
+/** A Secrets Manager value, fetched on first use and kept for the container's life. */
+function secretValue(region: string, secretId: string): () => Promise<string> {
+  let value: Promise<string> | undefined;
+  return () =>
+    (value ??= new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretId })).then((result) => {
+      if (!result.SecretString) throw new Error(`secret ${secretId} has no string value`);
+      return result.SecretString;
+    }));
+}

@@ -31,6 +31,7 @@ export const routes = [
   { method: 'POST', path: '/login', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/logout', group: 'auth', auth: 'session' },
   { method: 'GET', path: '/me', group: 'auth', auth: 'session' },
+  { method: 'GET', path: '/ws', group: 'auth', auth: 'session' },
   { method: 'POST', path: '/forgot-password', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/reset-password', group: 'auth', auth: 'public' },
 ] as const satisfies readonly RouteDefinition[];

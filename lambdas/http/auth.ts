@@ -7,6 +7,7 @@ import { DynamoRateLimiter } from '../adapters/dynamo/rate-limiter';
 import * as accounts from '../core/accounts/accounts';
 import { PASSWORD_MAX_LENGTH } from '../core/accounts/passwords';
 import { languageCodes } from '../core/languages';
+import { issueRealtimeToken } from '../core/realtime-token';
 import { json, noContent, publicRoute, userRoute, type ApiRequest } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
@@ -78,6 +79,13 @@ const me = userRoute({
   },
 });
 
+const realtimeToken = userRoute({
+  async handle(request, deps) {
+    const token = issueRealtimeToken(request.auth.userId, await deps.realtimeSecret(), deps.now());
+    return json(200, { token, url: deps.config.realtime.url });
+  },
+});
+
 const forgotPassword = publicRoute({
   body: z.object({ email }),
   async handle(request, deps) {
@@ -105,6 +113,7 @@ export const createAuthHandler = (deps: () => Deps | Promise<Deps>): HttpHandler
       'POST /api/login': login,
       'POST /api/logout': logout,
       'GET /api/me': me,
+      'GET /api/ws': realtimeToken,
       'POST /api/forgot-password': forgotPassword,
       'POST /api/reset-password': resetPassword,
     },

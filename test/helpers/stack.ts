@@ -21,7 +21,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     dataDir: mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,
     namePrefix: `t${randomBytes(4).toString('hex')}-`,
-    ports: { http: 0, dynamodb: 0, s3: 0, rtmp: options.rtmp ? await freePort() : 0, hls: options.rtmp ? await freePort() : 0 },
+    ports: { http: 0, realtime: 0, dynamodb: 0, s3: 0, rtmp: options.rtmp ? await freePort() : 0, hls: options.rtmp ? await freePort() : 0 },
     dynamodbEndpoint,
     s3Endpoint,
     rtmp: options.rtmp ?? false,

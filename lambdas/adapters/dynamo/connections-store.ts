@@ -1,0 +1,49 @@
+import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { connectionKey, connectionsOfUser } from './keys';
+
+/** API Gateway closes WebSockets after 2 hours; a connection item outlives that a little, then TTL removes
+ * it even when $disconnect never ran. */
+const CONNECTION_TTL_SECONDS = 2 * 3600 + 15 * 60;
+
+/** Open realtime connections per user. */
+export class ConnectionsStore {
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async add(connectionId: string, userId: string, now: Date): Promise<void> {
+    await this.db.send(new PutCommand({
+      TableName: this.table,
+      Item: {
+        ...connectionKey(connectionId),
+        entity: 'connection',
+        gsi1pk: connectionsOfUser(userId),
+        gsi1sk: connectionId,
+        userId,
+        connectedAt: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS,
+      },
+    }));
+  }
+
+  async remove(connectionId: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: connectionKey(connectionId) }));
+  }
+
+  async ofUser(userId: string, now: Date): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :owner',
+        FilterExpression: 'expiresAt > :now',
+        ExpressionAttributeValues: { ':owner': connectionsOfUser(userId), ':now': Math.floor(now.getTime() / 1000) },
+        ProjectionExpression: 'gsi1sk',
+        ExclusiveStartKey: startKey,
+      }));
+      ids.push(...(page.Items ?? []).map((item) => item.gsi1sk as string));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
+  }
+}

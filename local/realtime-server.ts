@@ -1,0 +1,150 @@
+// The local stand-in for API Gateway's WebSocket API: a `ws` server that runs the same $connect authorizer and
+// connection handlers as AWS, and serves the WebSocket management API's wire protocol
+// (POST/GET/DELETE /@connections/{id}) so the same ManagementApiPublisher delivers events locally.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Deps } from '../lambdas/adapters/deps';
+import { createRealtimeAuthorizer } from '../lambdas/realtime/authorizer';
+import { createConnectionsHandler, type WebSocketEvent } from '../lambdas/realtime/connections';
+import { readBody } from './api-gateway';
+import { PortInUseError } from './ports';
+
+export interface RealtimeServer {
+  /** What browsers connect to (ws://...). */
+  url: string;
+  /** The management API endpoint for publishers (http://...). */
+  managementUrl: string;
+  /** Open sockets, by API Gateway-style connection id. */
+  connections: Map<string, WebSocket>;
+  stop(): Promise<void>;
+}
+
+const API_ID = 'local';
+const STAGE = 'local';
+
+function requestContext(request: IncomingMessage, connectionId: string, routeKey: string, eventType: 'CONNECT' | 'DISCONNECT') {
+  const now = Date.now();
+  return {
+    routeKey,
+    eventType,
+    messageDirection: 'IN' as const,
+    connectionId,
+    connectedAt: now,
+    requestId: randomUUID(),
+    extendedRequestId: randomUUID(),
+    requestTime: new Date(now).toUTCString(),
+    requestTimeEpoch: now,
+    stage: STAGE,
+    apiId: API_ID,
+    domainName: request.headers.host ?? 'localhost',
+    identity: { sourceIp: request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', userAgent: request.headers['user-agent'] ?? '' },
+  };
+}
+
+function refuse(socket: Socket, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export async function startRealtimeServer(options: { port: number; deps: () => Deps }): Promise<RealtimeServer> {
+  const authorizer = createRealtimeAuthorizer(options.deps);
+  const connectionsHandler = createConnectionsHandler(options.deps);
+  const connections = new Map<string, WebSocket>();
+  const sockets = new WebSocketServer({ noServer: true });
+
+  async function management(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const match = /^\/@connections\/([^/?]+)/.exec(request.url ?? '');
+    const connectionId = match ? decodeURIComponent(match[1]!) : '';
+    const socket = connections.get(connectionId);
+    if (!match) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+      return;
+    }
+    if (!socket) {
+      response.writeHead(410, { 'content-type': 'application/json', 'x-amzn-errortype': 'GoneException' }).end('{"message":"Gone"}');
+      return;
+    }
+    if (request.method === 'POST') {
+      const body = await readBody(request, 128 * 1024);
+      if (!body) {
+        response.writeHead(413, { 'content-type': 'application/json', 'x-amzn-errortype': 'PayloadTooLargeException' }).end('{"message":"Payload too large"}');
+        return;
+      }
+      socket.send(body.toString('utf8'));
+      response.writeHead(200).end();
+    } else if (request.method === 'DELETE') {
+      socket.close(1000);
+      response.writeHead(204).end();
+    } else {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ connectedAt: new Date().toISOString() }));
+    }
+  }
+
+  async function upgrade(request: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const connectionId = randomBytes(12).toString('base64');
+    const context = requestContext(request, connectionId, '$connect', 'CONNECT');
+    const query = Object.fromEntries(url.searchParams);
+    const authorization = await authorizer({
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:${API_ID}/${STAGE}/$connect`,
+      resource: '$connect',
+      path: url.pathname,
+      httpMethod: 'GET',
+      headers: request.headers as Record<string, string>,
+      multiValueHeaders: {},
+      pathParameters: null,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: null,
+      stageVariables: null,
+      requestContext: context,
+    } as unknown as APIGatewayRequestAuthorizerEvent);
+    const allowed = authorization.policyDocument.Statement.every((s) => s.Effect === 'Allow');
+    // API Gateway answers 403 when the authorizer denies.
+    if (!allowed) return refuse(socket, 403, 'Forbidden');
+
+    const connectEvent = { requestContext: { ...context, authorizer: authorization.context }, headers: request.headers, queryStringParameters: query, isBase64Encoded: false };
+    const connected = await connectionsHandler(connectEvent as unknown as WebSocketEvent);
+    if (typeof connected === 'object' && connected.statusCode !== 200) return refuse(socket, connected.statusCode ?? 500, 'Refused');
+
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      connections.set(connectionId, ws);
+      ws.on('close', (code, reason) => {
+        connections.delete(connectionId);
+        const disconnect = { requestContext: { ...requestContext(request, connectionId, '$disconnect', 'DISCONNECT'), disconnectStatusCode: code, disconnectReason: reason.toString() }, isBase64Encoded: false };
+        void connectionsHandler(disconnect as unknown as WebSocketEvent).catch(() => undefined);
+      });
+    });
+  }
+
+  const server: Server = createServer((request, response) => {
+    management(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    upgrade(request, socket, head).catch(() => refuse(socket, 500, 'Internal Server Error'));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port, 'realtime WebSocket', 'LOOPCAST_REALTIME_PORT') : error),
+    );
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `ws://localhost:${port}`,
+    managementUrl: `http://127.0.0.1:${port}`,
+    connections,
+    stop: () =>
+      new Promise((resolve) => {
+        for (const ws of connections.values()) ws.terminate();
+        sockets.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
