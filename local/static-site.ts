@@ -1,9 +1,13 @@
-// Serves the built web app the way the CloudFront distribution does (lib/web-stack.ts): prerendered public pages
-// as real HTML, hashed assets with a long cache, the SPA shell for /app/* only, and a real 404 elsewhere.
-import { createReadStream } from 'node:fs';
+// Serves the built web app the way the CloudFront distribution does (lib/web-stack.ts): every request first goes
+// through the distribution's CloudFront Function, evaluated from its very file (web/edge/viewer-request.js), which
+// redirects (301 legal pages, 302 language), maps clean URLs to prerendered HTML and /app/* to the SPA shell; then
+// the file is served like S3 does (hashed assets with a long cache, the rest revalidated), and the function's
+// viewer-response step sets the status (404 for unknown pages).
+import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { repoRoot } from './paths';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,8 +27,45 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** The SPA shell React Router writes for client-rendered routes. */
-export const SPA_FALLBACK = '__spa-fallback.html';
+export const viewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'viewer-request.js');
+
+interface EdgeValue { value: string; attributes?: string; multiValue?: EdgeValue[] }
+interface EdgeRequest { method: string; uri: string; querystring: Record<string, EdgeValue>; headers: Record<string, EdgeValue>; cookies: Record<string, EdgeValue> }
+interface EdgeResponse { statusCode: number; statusDescription?: string; headers?: Record<string, EdgeValue>; cookies?: Record<string, EdgeValue> }
+type EdgeEvent = { context: { eventType: 'viewer-request' | 'viewer-response' }; request: EdgeRequest; response?: EdgeResponse };
+type EdgeFunction = (event: EdgeEvent) => EdgeRequest | EdgeResponse;
+
+/** The CloudFront Function, compiled once from its file: a global `handler(event)`, as CloudFront runs it. */
+export const edgeFunction = new Function(`${readFileSync(viewerRequestFunctionFile, 'utf8')}; return handler;`)() as EdgeFunction;
+
+/** A Node request as the CloudFront Functions event object represents it (lower-case headers, cookies apart). */
+export function edgeRequest(request: IncomingMessage): EdgeRequest {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const querystring: Record<string, EdgeValue> = {};
+  for (const [name, value] of url.searchParams) {
+    const existing = querystring[name];
+    if (existing) existing.multiValue = [...(existing.multiValue ?? [{ value: existing.value }]), { value }];
+    else querystring[name] = { value };
+  }
+  const headers: Record<string, EdgeValue> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name !== 'cookie' && value !== undefined) headers[name] = { value: Array.isArray(value) ? value.join(', ') : value };
+  }
+  const cookies: Record<string, EdgeValue> = {};
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) cookies[pair.slice(0, at).trim()] = { value: decodeURIComponent(pair.slice(at + 1).trim()) };
+  }
+  return { method: request.method ?? 'GET', uri: decodeURIComponent(url.pathname), querystring, headers, cookies };
+}
+
+function sendEdgeResponse(response: ServerResponse, answer: EdgeResponse): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, header] of Object.entries(answer.headers ?? {})) headers[name] = header.value;
+  const cookies = Object.entries(answer.cookies ?? {}).map(([name, c]) => `${name}=${c.value}${c.attributes ? `; ${c.attributes}` : ''}`);
+  if (cookies.length) headers['set-cookie'] = cookies;
+  response.writeHead(answer.statusCode, answer.statusDescription ?? '', headers).end();
+}
 
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
@@ -48,18 +89,30 @@ export async function serveStatic(request: IncomingMessage, response: ServerResp
     response.end(webDir ? 'Method not allowed' : 'This stack serves no web app');
     return;
   }
-  const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-  const target = normalize(join(webDir, path));
+  let viewerRequest: EdgeRequest;
+  try {
+    viewerRequest = edgeRequest(request);
+  } catch {
+    response.writeHead(400).end(); // an undecodable path (%E0%A4%A)
+    return;
+  }
+  const answer = edgeFunction({ context: { eventType: 'viewer-request' }, request: structuredClone(viewerRequest) });
+  if ('statusCode' in answer) return sendEdgeResponse(response, answer);
+
+  const target = normalize(join(webDir, answer.uri));
   if (target !== webDir && !target.startsWith(webDir + sep)) {
     response.writeHead(400).end();
     return;
   }
-  for (const candidate of [target, join(target, 'index.html')]) {
-    if (await isFile(candidate)) return send(response, candidate, 200, method);
+  // S3 (with list permission for CloudFront) answers a missing object with 404; the function does not run then.
+  if (!(await isFile(target))) {
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+    return;
   }
-  const isAppRoute = path === '/app' || path.startsWith('/app/');
-  const fallback = join(webDir, SPA_FALLBACK);
-  if (isAppRoute && (await isFile(fallback))) return send(response, fallback, 200, method);
-  // Unknown public path: real 404 status, with the app shell so the browser still shows the not-found page.
-  return send(response, (await isFile(fallback)) ? fallback : join(webDir, 'index.html'), 404, method);
+  const viewerResponse = edgeFunction({
+    context: { eventType: 'viewer-response' },
+    request: { ...viewerRequest, uri: answer.uri },
+    response: { statusCode: 200, headers: {}, cookies: {} },
+  }) as EdgeResponse;
+  return send(response, target, viewerResponse.statusCode, method);
 }

@@ -1,37 +1,126 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from 'react-router';
-import { i18nFor } from './i18n/i18n';
+import { useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  UNSAFE_FrameworkContext,
+  useLocation,
+  useMatches,
+} from 'react-router';
+import { englishErrorScreen, ErrorScreen } from './components/error-screen';
+import { NotFound } from './components/not-found';
+import { PageLoading } from './components/page-loading';
+import { showToast } from './components/toasts/toast-store';
+import { Toaster } from './components/toasts/toaster';
+import { usePageViews } from './features/analytics/hooks/use-page-views';
+import { useOutdatedBuild } from './features/updates/hooks/use-outdated-build';
+import { isChunkLoadError, reloadPageAfterChunkError } from './app/chunk-reload';
+import { messagesOfMatches } from './app/page-meta';
+import { publicPageScript } from './app/public-page-script';
+import { I18nProvider, useI18n } from './i18n/i18n-context';
 import { languageOfPath } from './i18n/languages';
+import './styles/app.css';
+
+/**
+ * Routes whose handle says `hydrate: false` (the public pages) ship as static HTML with one small inline script.
+ * The SPA shell is rendered at build time for `/` too (React Router's "SPA mode" render): it always hydrates.
+ */
+function useHydration(): boolean {
+  const matches = useMatches();
+  const spaShell = useContext(UNSAFE_FrameworkContext)?.isSpaMode ?? false;
+  return spaShell || matches.every((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
+}
+/** The route's name for page views (spec section 2: the route name or a meta value). */
+const usePageName = () => (useMatches().at(-1)?.handle as { pageName?: string } | undefined)?.pageName;
 
 export function Layout({ children }: { children: ReactNode }) {
   const language = languageOfPath(useLocation().pathname);
+  const hydrate = useHydration();
+  const pageName = usePageName();
   return (
     <html lang={language.htmlLang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f1023" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {pageName && <meta name="loopcast-page" content={pageName} />}
         <Meta />
         <Links />
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : (
+          <script dangerouslySetInnerHTML={{ __html: publicPageScript }} />
+        )}
       </body>
     </html>
   );
 }
 
+/** The texts of the current page, gathered from what its routes' loaders brought. */
+function usePageMessages() {
+  const matches = useMatches();
+  return useMemo(() => messagesOfMatches(matches), [matches]);
+}
+
+function AppServices() {
+  const { t } = useI18n();
+  usePageViews();
+  const offerReload = useCallback(
+    () => showToast({ message: t('update.available'), durationMs: Infinity, action: { label: t('update.reload'), onClick: () => window.location.reload() } }),
+    [t],
+  );
+  useOutdatedBuild(offerReload);
+  useEffect(() => {
+    // Vite reports a failed preload of a code-split chunk here (a deploy replaced the files): reload, rate-limited.
+    const onPreloadError = (event: Event) => {
+      if (reloadPageAfterChunkError()) event.preventDefault();
+    };
+    window.addEventListener('vite:preloadError', onPreloadError);
+    return () => window.removeEventListener('vite:preloadError', onPreloadError);
+  }, []);
+  return <Toaster dismissLabel={t('common.dismiss')} />;
+}
+
 export default function App() {
   const language = languageOfPath(useLocation().pathname);
-  const [queryClient] = useState(() => new QueryClient());
+  const messages = usePageMessages();
   return (
-    <I18nextProvider i18n={i18nFor(language.code)}>
-      <QueryClientProvider client={queryClient}>
-        <Outlet />
-      </QueryClientProvider>
-    </I18nextProvider>
+    <I18nProvider language={language} messages={messages}>
+      <Outlet />
+      <AppServices />
+    </I18nProvider>
+  );
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
+}
+
+export function ErrorBoundary({ error }: { error: unknown }) {
+  const { pathname } = useLocation();
+  const language = languageOfPath(pathname);
+  const messages = usePageMessages();
+  useEffect(() => {
+    if (isChunkLoadError(error)) reloadPageAfterChunkError();
+    else console.error(error);
+  }, [error]);
+  return (
+    <I18nProvider language={language} messages={messages}>
+      {isRouteErrorResponse(error) && error.status === 404 ? (
+        <NotFound path={pathname} />
+      ) : (
+        <ErrorScreen texts={messages.errorScreen ?? englishErrorScreen} />
+      )}
+    </I18nProvider>
   );
 }

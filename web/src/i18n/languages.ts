@@ -24,10 +24,15 @@ export function languageOfPath(pathname: string): Language {
   return languages.find((l) => l.prefix === `/${first}`) ?? defaultLanguage;
 }
 
+/** The path without its language prefix: `/ru/pricing` -> `/pricing`, `/ru` -> `/`. */
+export function barePath(pathname: string): string {
+  const current = languageOfPath(pathname);
+  return current.prefix ? pathname.slice(current.prefix.length) || '/' : pathname;
+}
+
 /** The same page in another language: `/ru/pricing` -> `/es/pricing`, `/pricing` -> `/hi/pricing`. */
 export function localizePath(pathname: string, target: Language): string {
-  const current = languageOfPath(pathname);
-  const bare = current.prefix ? pathname.slice(current.prefix.length) || '/' : pathname;
+  const bare = barePath(pathname);
   if (!target.prefix) return bare;
   return bare === '/' ? target.prefix : `${target.prefix}${bare}`;
 }

@@ -1,0 +1,39 @@
+import { Link, useLocation } from 'react-router';
+import { buttonClasses } from '../../components/button/button';
+import { Logo } from '../../components/logo';
+import { LanguageSwitcher } from '../../features/language/components/language-switcher';
+import { useI18n } from '../../i18n/i18n-context';
+import { barePath, localizePath } from '../../i18n/languages';
+import { isLegalPage } from '../site-map';
+
+export function PublicHeader() {
+  const { t, language } = useI18n();
+  const { pathname } = useLocation();
+  const home = localizePath('/', language);
+  const section = (id: string) => `${home}#${id}`;
+  return (
+    <header className="site-header">
+      <div className="container site-header__inner">
+        <Link to={home} className="site-header__brand" aria-label={t('common.brand')}>
+          <Logo label={t('common.brand')} />
+        </Link>
+        <nav className="site-nav" aria-label={t('nav.main')}>
+          <a href={section('features')}>{t('nav.features')}</a>
+          <a href={section('how-to-use')}>{t('nav.howItWorks')}</a>
+          <Link to={localizePath('/pricing', language)}>{t('nav.pricing')}</Link>
+          <a href={section('faq')}>{t('nav.faq')}</a>
+          <a href={section('support')}>{t('nav.support')}</a>
+        </nav>
+        <div className="site-header__actions">
+          <LanguageSwitcher englishOnlyPage={isLegalPage(barePath(pathname))} />
+          <Link to={localizePath('/app/auth/login', language)} className={buttonClasses({ variant: 'transparent', size: 'small' })}>
+            {t('nav.signIn')}
+          </Link>
+          <Link to={localizePath('/app/auth/register', language)} className={buttonClasses({ size: 'small' }, 'site-header__cta')}>
+            {t('nav.getStarted')}
+          </Link>
+        </div>
+      </div>
+    </header>
+  );
+}
