@@ -1,0 +1,272 @@
+// The local transcoder end to end: real ffmpeg, real s3rver. Sources are generated here (a few seconds each) and
+// every output is checked with ffprobe against the media spec.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { audioOutput, videoOutput, type MediaKind } from '../../core/media-spec';
+import { FfmpegTranscoder } from './ffmpeg-transcoder';
+import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, topLevelBoxes, type ProbedStream } from './test-support';
+import type { TranscodeUpdate } from './transcoder';
+
+const aacFrameSeconds = 1024 / audioOutput.sampleRate;
+
+let s3: S3Client;
+let bucket: string;
+let dir: string;
+let transcoder: FfmpegTranscoder;
+const updates = new Map<string, TranscodeUpdate[]>();
+const finished = new Map<string, (update: TranscodeUpdate) => void>();
+
+beforeAll(async () => {
+  ({ s3, bucket } = await createTestBucket());
+  dir = await mkdtemp(join(tmpdir(), 'loopcast-transcoder-test-'));
+  transcoder = new FfmpegTranscoder({
+    s3,
+    bucket,
+    workDir: join(dir, 'work'),
+    onUpdate: (update) => {
+      updates.set(update.jobId, [...(updates.get(update.jobId) ?? []), update]);
+      if (update.type !== 'progress') finished.get(update.jobId)?.(update);
+    },
+  });
+});
+
+afterAll(async () => {
+  await transcoder.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Uploads a source as the tus upload would leave it, transcodes it, and answers every update of the job. */
+async function transcode(sourceFile: string, kind: MediaKind): Promise<{ updates: TranscodeUpdate[]; outputPrefix: string }> {
+  const userId = `u${randomBytes(3).toString('hex')}`;
+  const videoId = `v${randomBytes(3).toString('hex')}`;
+  const outputPrefix = `media/${userId}/${videoId}/`;
+  const sourceKey = `${outputPrefix}source`;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: sourceKey, Body: await readFile(sourceFile) }));
+  const jobId = await transcoder.start({ userId, videoId, kind, sourceKey, outputPrefix });
+  await new Promise<void>((resolve) => {
+    finished.set(jobId, () => resolve());
+    if (updates.get(jobId)?.some((u) => u.type !== 'progress')) resolve();
+  });
+  return { updates: updates.get(jobId) ?? [], outputPrefix };
+}
+
+async function download(key: string): Promise<string> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const file = join(dir, key.replaceAll('/', '_'));
+  await writeFile(file, await object.Body!.transformToByteArray());
+  return file;
+}
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (listed.Contents ?? []).map((object) => object.Key!).sort();
+}
+
+const streamOf = (streams: ProbedStream[], type: string) => {
+  const stream = streams.find((s) => s.codec_type === type);
+  if (!stream) throw new Error(`no ${type} stream`);
+  return stream;
+};
+
+/** Everything DESIGN.md step 3 promises about a stream-ready video file. */
+async function expectStreamReady(file: string, expectedSeconds: number): Promise<void> {
+  const { streams, format } = await probeStreams(file);
+  const video = streamOf(streams, 'video');
+  const audio = streamOf(streams, 'audio');
+  expect(streams).toHaveLength(2);
+  expect(video).toMatchObject({ codec_name: 'h264', profile: 'High', level: 41, pix_fmt: 'yuv420p', width: 1920, height: 1080, r_frame_rate: '30/1' });
+  // Constant 6 Mbit/s: filler keeps it from going below; above only by what the HRD buffer held at the start,
+  // which a clip of a few seconds spends visibly (a long video does not).
+  const bitrate = Number(video.bit_rate);
+  expect(bitrate).toBeGreaterThan(0.97 * videoOutput.bitrate);
+  expect(bitrate).toBeLessThan(videoOutput.bitrate + (videoOutput.bufferInitialFill * videoOutput.bufferBits) / expectedSeconds);
+  expect(audio).toMatchObject({ codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
+  expect(Number(video.duration)).toBeCloseTo(expectedSeconds, 3);
+  // Equal lengths make the loop seamless: audio ends within one AAC frame of the video's end.
+  expect(Math.abs(Number(audio.duration) - Number(video.duration))).toBeLessThanOrEqual(aacFrameSeconds);
+  expect(Number(format.duration)).toBeLessThanOrEqual(expectedSeconds + aacFrameSeconds);
+
+  const keyframes = await keyframeTimes(file);
+  const expected = Array.from({ length: Math.ceil(expectedSeconds / 2) }, (_, i) => 2 * i);
+  expect(keyframes).toEqual(expected);
+
+  const boxes = topLevelBoxes(await readFile(file));
+  expect(boxes.indexOf('moov')).toBeGreaterThan(-1);
+  expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+}
+
+/** Mean brightness of a column range of a grey frame (0-255). */
+function meanBrightness(frame: Buffer, width: number, fromColumn: number, toColumn: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let row = 0; row < frame.length / width; row++) {
+    for (let column = fromColumn; column < toColumn; column++) {
+      sum += frame[row * width + column]!;
+      count++;
+    }
+  }
+  return sum / count;
+}
+
+async function expectThumbnail(key: string): Promise<void> {
+  const file = await download(key);
+  const bytes = await readFile(file);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  const { streams } = await probeStreams(file);
+  expect(streamOf(streams, 'video')).toMatchObject({ codec_name: 'mjpeg', width: 1280, height: 720 });
+}
+
+function finalUpdate(jobUpdates: TranscodeUpdate[]): TranscodeUpdate {
+  const final = jobUpdates.filter((u) => u.type !== 'progress');
+  expect(final).toHaveLength(1);
+  expect(jobUpdates.at(-1)).toBe(final[0]);
+  return final[0]!;
+}
+
+function expectProgress(jobUpdates: TranscodeUpdate[]): void {
+  const percents = jobUpdates.flatMap((u) => (u.type === 'progress' ? [u.percent] : []));
+  expect(percents.length).toBeGreaterThan(0);
+  expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  expect(new Set(percents).size).toBe(percents.length);
+  expect(Math.max(...percents)).toBeLessThan(100);
+}
+
+describe('video', () => {
+  test('4:3 640x480 at 25 fps with a longer audio track: pillarboxed to 1920x1080 at 30 fps, audio cut to the video', async () => {
+    const source = join(dir, 'four-three.mp4');
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=25',
+      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+      '-filter_complex', '[0:v]trim=end=5[v];[1:a]atrim=end=7,aformat=channel_layouts=stereo[a]',
+      '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+    ]);
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+
+    expectProgress(jobUpdates);
+    const final = finalUpdate(jobUpdates);
+    expect(final).toMatchObject({ type: 'completed', job: { kind: 'video' } });
+    if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error('not completed');
+    const { result } = final;
+    expect(result).toMatchObject({ width: 1920, height: 1080, outputKey: `${outputPrefix}stream.mp4`, thumbnailKey: `${outputPrefix}thumb.jpg` });
+    expect(result.durationSeconds).toBeCloseTo(5, 2);
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.outputKey }));
+    expect(result.sizeBytes).toBe(head.ContentLength);
+    expect(head.ContentType).toBe('video/mp4');
+
+    const output = await download(result.outputKey);
+    await expectStreamReady(output, 5);
+    // 640x480 scaled to 1440x1080 in the middle: black bars of 240 px left and right (1/8 of the width each).
+    const frame = await greyFrame(output, 1, 192, 108);
+    expect(meanBrightness(frame, 192, 0, 22)).toBeLessThan(20);
+    expect(meanBrightness(frame, 192, 170, 192)).toBeLessThan(20);
+    expect(meanBrightness(frame, 192, 30, 162)).toBeGreaterThan(40);
+    await expectThumbnail(result.thumbnailKey);
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`, `${outputPrefix}stream.mp4`, `${outputPrefix}thumb.jpg`]);
+  }, 180_000);
+
+  test('a 16:9 720p 30 fps MOV without sound and with 5 s GOPs is normalised: full frame, 2 s GOPs, a silent stereo track', async () => {
+    const source = join(dir, 'silent.mov');
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '3',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-g', '150', source,
+    ]);
+    const { updates: jobUpdates } = await transcode(source, 'video');
+    const final = finalUpdate(jobUpdates);
+    if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
+
+    const output = await download(final.result.outputKey);
+    await expectStreamReady(output, 3);
+    const frame = await greyFrame(output, 1, 192, 108);
+    expect(meanBrightness(frame, 192, 0, 8)).toBeGreaterThan(40);
+    // The added track is silence.
+    expect(await peakVolumeDb(output)).toBeLessThan(-90);
+  }, 180_000);
+
+  test('a portrait MKV with a shorter 5.1 track: pillarboxed, audio padded with silence to the video length', async () => {
+    const source = join(dir, 'portrait.mkv');
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30',
+      '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=48000',
+      '-filter_complex', '[0:v]trim=end=4[v];[1:a]atrim=end=2,aformat=channel_layouts=5.1[a]',
+      '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+    ]);
+    const { updates: jobUpdates } = await transcode(source, 'video');
+    const final = finalUpdate(jobUpdates);
+    if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
+
+    const output = await download(final.result.outputKey);
+    await expectStreamReady(output, 4);
+    // The 5.1 tone is heard on both sides for its 2 s, then silence to the end.
+    expect(await peakVolumeDb(output, { channel: 0, from: 0.2, to: 1.8 })).toBeGreaterThan(-40);
+    expect(await peakVolumeDb(output, { channel: 1, from: 0.2, to: 1.8 })).toBeGreaterThan(-40);
+    expect(await peakVolumeDb(output, { from: 2.2, to: 4 })).toBeLessThan(-90);
+    // 360x640 becomes 608x1080 in the middle of 1920.
+    const frame = await greyFrame(output, 1, 192, 108);
+    expect(meanBrightness(frame, 192, 0, 60)).toBeLessThan(20);
+    expect(meanBrightness(frame, 192, 70, 122)).toBeGreaterThan(40);
+    expect(meanBrightness(frame, 192, 132, 192)).toBeLessThan(20);
+  }, 180_000);
+});
+
+describe('audio only', () => {
+  test.each([
+    ['MP3 stereo 48 kHz', 'tone.mp3', ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', '-ac', '2', '-c:a', 'libmp3lame'], 3],
+    ['WAV mono 48 kHz', 'voice.wav', ['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000:duration=2', '-c:a', 'pcm_s16le'], 2],
+  ])('%s becomes AAC-LC 128k 44.1 kHz stereo in an .m4a', async (_name, fileName, args, seconds) => {
+    const source = join(dir, fileName);
+    await ffmpeg([...args, source]);
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'audio');
+    const final = finalUpdate(jobUpdates);
+    if (final.type !== 'completed') throw new Error(`not completed: ${JSON.stringify(final)}`);
+    expect(final.result).toEqual({
+      kind: 'audio',
+      durationSeconds: expect.any(Number),
+      sizeBytes: expect.any(Number),
+      outputKey: `${outputPrefix}stream.m4a`,
+    });
+    expect(final.result.durationSeconds).toBeCloseTo(seconds, 1);
+
+    const output = await download(final.result.outputKey);
+    const { streams, format } = await probeStreams(output);
+    expect(streams).toHaveLength(1);
+    expect(streams[0]).toMatchObject({ codec_type: 'audio', codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
+    expect(Math.abs(Number(streams[0]!.bit_rate) - audioOutput.bitrate) / audioOutput.bitrate).toBeLessThan(0.15);
+    expect(format.format_name).toContain('mp4');
+    // Mono is heard on both sides.
+    expect(await peakVolumeDb(output, { channel: 0 })).toBeGreaterThan(-40);
+    expect(await peakVolumeDb(output, { channel: 1 })).toBeGreaterThan(-40);
+    expect(topLevelBoxes(await readFile(output)).indexOf('moov')).toBeLessThan(topLevelBoxes(await readFile(output)).indexOf('mdat'));
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`, `${outputPrefix}stream.m4a`]);
+  }, 120_000);
+});
+
+describe('files that are not what they claim', () => {
+  test('random bytes named .mp4 fail with the catalogued encode error, write nothing and touch nothing else', async () => {
+    const userId = 'u-corrupt';
+    const neighbour = `media/${userId}/earlier/stream.mp4`;
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: neighbour, Body: 'an earlier video' }));
+    const source = join(dir, 'corrupt.mp4');
+    await writeFile(source, randomBytes(256 * 1024));
+
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+    expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error', job: { kind: 'video' } });
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: neighbour }))).ContentLength).toBe('an earlier video'.length);
+  }, 60_000);
+
+  test('an MP3 uploaded as a video fails with the encode error: it has no picture', async () => {
+    const source = join(dir, 'song.mp3');
+    await ffmpeg(['-f', 'lavfi', '-i', 'sine=duration=2', '-c:a', 'libmp3lame', source]);
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+    expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error', reason: 'the file has no video track' });
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+  }, 60_000);
+
+  test('temporary files are removed after every job', async () => {
+    expect(await readdir(join(dir, 'work'))).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+// For tests only: a fresh bucket on the run's s3rver, sources generated with ffmpeg, and ffprobe readings of
+// outputs. Everything runs asynchronously (s3rver shares the test's event loop).
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createBucket } from '../../../local/provision';
+import { run } from './child-process';
+
+export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string }> {
+  const endpoint = process.env.LOOPCAST_TEST_S3;
+  if (!endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_S3 is unset)');
+  const s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  const bucket = `t${randomBytes(4).toString('hex')}-media`;
+  await createBucket(s3, bucket);
+  return { s3, bucket };
+}
+
+/** Runs ffmpeg to make a test source; fails the test with ffmpeg's message if it cannot. */
+export async function ffmpeg(args: string[]): Promise<void> {
+  const result = await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  if (result.exitCode !== 0) throw new Error(`ffmpeg ${args.join(' ')}: ${result.stderrTail}`);
+}
+
+async function ffprobeJson<T>(args: string[]): Promise<T> {
+  const result = await run('ffprobe', ['-v', 'error', '-print_format', 'json', ...args]);
+  if (result.exitCode !== 0) throw new Error(`ffprobe ${args.join(' ')}: ${result.stderrTail}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+export interface ProbedStream {
+  codec_type: string;
+  codec_name: string;
+  profile?: string;
+  level?: number;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  r_frame_rate?: string;
+  sample_rate?: string;
+  channels?: number;
+  duration?: string;
+  bit_rate?: string;
+}
+
+export async function probeStreams(file: string): Promise<{ streams: ProbedStream[]; format: { duration: string; format_name: string } }> {
+  return ffprobeJson(['-show_streams', '-show_format', file]);
+}
+
+/** Presentation times of the video's keyframes (packets flagged K). */
+export async function keyframeTimes(file: string): Promise<number[]> {
+  const { packets } = await ffprobeJson<{ packets: { pts_time: string; flags: string }[] }>([
+    '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags', file,
+  ]);
+  return packets.filter((p) => p.flags.startsWith('K')).map((p) => Number(p.pts_time)).sort((a, b) => a - b);
+}
+
+/** One frame, scaled down and grey, as bytes (row by row), to look at where the picture and the black bars are. */
+export async function greyFrame(file: string, atSeconds: number, width: number, height: number): Promise<Buffer> {
+  const frame = `${file}.${atSeconds}.gray`;
+  await ffmpeg(['-ss', String(atSeconds), '-i', file, '-frames:v', '1', '-vf', `scale=${width}:${height}:flags=neighbor,format=gray`, '-f', 'rawvideo', frame]);
+  return readFile(frame);
+}
+
+/** Top-level MP4 boxes in file order (ftyp, moov, mdat, ...). */
+export function topLevelBoxes(file: Buffer): string[] {
+  const boxes: string[] = [];
+  for (let offset = 0; offset + 8 <= file.length; ) {
+    const size32 = file.readUInt32BE(offset);
+    boxes.push(file.toString('latin1', offset + 4, offset + 8));
+    const size = size32 === 1 ? Number(file.readBigUInt64BE(offset + 8)) : size32 === 0 ? file.length - offset : size32;
+    if (size < 8) break;
+    offset += size;
+  }
+  return boxes;
+}
+
+/** Peak level in dBFS of the first audio track, or of one channel of it, optionally between two times
+ * (ffmpeg reports digital silence as -91 dB). */
+export async function peakVolumeDb(file: string, part: { channel?: number; from?: number; to?: number } = {}): Promise<number> {
+  const filters = [
+    ...(part.from !== undefined || part.to !== undefined ? [`atrim=start=${part.from ?? 0}${part.to !== undefined ? `:end=${part.to}` : ''}`] : []),
+    ...(part.channel !== undefined ? [`pan=mono|c0=c${part.channel}`] : []),
+    'volumedetect',
+  ];
+  const result = await run('ffmpeg', ['-nostdin', '-hide_banner', '-i', file, '-map', '0:a:0', '-af', filters.join(','), '-f', 'null', '-']);
+  const match = /max_volume: (-?[\d.]+|-inf) dB/.exec(result.stderrTail);
+  if (!match) throw new Error(`no volume for ${file}: ${result.stderrTail}`);
+  return match[1] === '-inf' ? -Infinity : Number(match[1]);
+}
