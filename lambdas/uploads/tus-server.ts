@@ -1,0 +1,270 @@
+// The tus 1.0.0 upload endpoint, `/api/uploads`: @tus/server writing S3 multipart uploads through @tus/s3-store,
+// behind ONE web-standard handler (Request -> Response) shared by the Lambda behind its Function URL
+// (function-url.ts) and the local HTTP origin (local/uploads-mount.ts).
+//
+// - Every request but OPTIONS needs `Authorization: Bearer <token>`; the upload's S3 key carries its owner
+//   (uploads/<userId>/<uploadId>) and is derived from the authenticated user, so another user's request for the
+//   same URL names a different key and finds nothing (404).
+// - Locks and the S3 store's metadata cache live in DynamoDB: any container can serve any request of an upload.
+// - Every refusal is `{ error, message }` from the error catalogue, with tus's status where the protocol needs it
+//   (409 offset conflict, 410 expired, 412 version), never a stack trace.
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { S3Store, type MetadataValue } from '@tus/s3-store';
+import { Server } from '@tus/server';
+import { Uid } from '@tus/utils';
+import { z } from 'zod';
+import { localCredentials } from '../adapters/aws-clients';
+import type { RuntimeConfig } from '../adapters/config';
+import type { Deps } from '../adapters/deps';
+import { logger } from '../adapters/logger';
+import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
+import { DynamoLocker } from '../adapters/tus/dynamo-locker';
+import { API_BASE } from '../contract/routes';
+import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
+
+export const UPLOADS_PATH = `${API_BASE}/uploads`;
+/** The client's PATCH size: a Function URL takes 6 MB per request, and binary bodies arrive base64-encoded. */
+export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+/** S3 parts of two client chunks; the store keeps what is left below S3's 5 MiB minimum as a `.part` object. */
+const PART_BYTES = 8 * 1024 * 1024;
+/** 10,000 parts of PART_BYTES (about 84 GB). Beyond, the store would grow the parts and re-copy ever larger
+ * leftovers at each 4 MiB chunk. */
+const MAX_UPLOAD_BYTES = PART_BYTES * 10_000;
+const DEFAULT_EXPIRATION_MS = 7 * 24 * 60 * 60 * 1000;
+
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const USER_ID = /^[\w-]{1,128}$/;
+
+export const uploadKinds = ['video', 'audio'] as const;
+
+const uploadMetadataSchema = z.object({
+  filename: z.string().trim().min(1).max(255),
+  // Browsers leave the type empty for formats they do not know (often .mkv): accepted, the transcoder probes.
+  filetype: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^([\w.+-]+\/[\w.+-]+(\s*;.*)?)?$/, 'not a media type')
+    .nullish()
+    .transform((type) => type ?? ''),
+  kind: z.enum(uploadKinds),
+});
+
+export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
+
+export interface FinishedUpload {
+  userId: string;
+  uploadId: string;
+  /** The complete object in the media bucket. */
+  key: string;
+  size: number;
+  metadata: UploadMetadata;
+}
+
+/** What the rest of the product decides; injected so the upload server knows nothing of accounts or plans. */
+export interface UploadHooks {
+  /** The user a Bearer token belongs to, or undefined when it is not a valid session. */
+  authenticate(bearerToken: string): Promise<{ userId: string } | undefined>;
+  /** Before an upload is created: throw an AppError ('video upload limit', 'storage limit', 'no active
+   * subscription', ...) to refuse it; the client receives it as `{ error, message }`. */
+  authorizeCreation(request: { userId: string; uploadLength: number; metadata: UploadMetadata }): Promise<void>;
+  /** Once the last byte is stored, before the client's last PATCH is answered. When it throws, that PATCH gets
+   * the error but the object stays complete, and a client resuming later finds the upload done: make it
+   * reliable (and idempotent, for a second caller with the same upload). */
+  onUploadFinished(upload: FinishedUpload): Promise<void>;
+}
+
+/** The part of the runtime configuration uploads need. */
+export type UploadConfig = Pick<RuntimeConfig, 'region' | 'tables' | 'buckets' | 'endpoints'>;
+
+export interface UploadServerOptions {
+  deps: Pick<Deps, 'db'> & { config: UploadConfig };
+  hooks: UploadHooks;
+  /** Unfinished uploads answer 410 after this long (S3 lifecycle rules remove what is left). */
+  expirationMs?: number;
+  /** How long a request that must give way to a newer one for the same upload may take to stop (tus's default: 3 s). */
+  lockDrainTimeoutMs?: number;
+  maxUploadBytes?: number;
+}
+
+export interface UploadServer {
+  handleWeb(request: Request): Promise<Response>;
+}
+
+export const uploadKey = (userId: string, uploadId: string) => `uploads/${userId}/${uploadId}`;
+const uploadIdOf = (key: string) => key.slice(key.lastIndexOf('/') + 1);
+
+/** The S3 store makes its own client; the same settings as lambdas/adapters/aws-clients.ts. */
+function s3StoreClientConfig(config: UploadConfig): S3ClientConfig & { bucket: string } {
+  const endpoint = config.endpoints.s3;
+  return {
+    bucket: config.buckets.media,
+    region: config.region,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials } : {}),
+  };
+}
+
+/** The S3 store, but termination also removes the leftover `.part` object and waits for the cache entry to go
+ * (the base class forgets the first and does not await the second, which a frozen Lambda may never finish). */
+class StagingS3Store extends S3Store {
+  override async remove(id: string): Promise<void> {
+    await super.remove(id);
+    await Promise.all([this.deleteIncompletePart(id), this.clearCache(id)]);
+  }
+}
+
+function parseMetadata(metadata: Record<string, string | null> | undefined): UploadMetadata {
+  const parsed = uploadMetadataSchema.safeParse(metadata ?? {});
+  if (parsed.success) return parsed.data;
+  const fields = Object.fromEntries(parsed.error.issues.map((issue) => [`Upload-Metadata.${issue.path.join('.')}`, issue.message]));
+  throw new AppError('invalid request', { fields });
+}
+
+interface Refusal {
+  status: number;
+  body: ErrorBody;
+}
+
+const refusal = (error: AppError, status = error.status): Refusal => ({ status, body: errorBody(error) });
+
+/** A tus protocol answer (status and plain-text reason) as a catalogued refusal. */
+function fromTus(status: number, reason: string): Refusal {
+  if (status === 404) return refusal(new AppError('upload not found'));
+  if (status === 410) return refusal(new AppError('upload not found'), 410);
+  if (status === 413) return refusal(new AppError('payload too large'));
+  if (status === 409 || status === 412) return refusal(new AppError('invalid request', { reason }), status);
+  if (status < 500) return refusal(new AppError('invalid request', { reason }));
+  // tus's own 5xx: the lock could not be had in time. Clients retry 5xx.
+  logger.warn('tus upload request failed', { status, reason });
+  return refusal(new AppError('service unavailable'));
+}
+
+const isTusError = (error: unknown): error is { status_code: number; body: string } =>
+  typeof error === 'object' && error !== null && typeof (error as { status_code?: unknown }).status_code === 'number';
+
+function refusalOf(error: unknown): Refusal {
+  if (error instanceof AppError) return refusal(error);
+  if (isTusError(error)) return fromTus(error.status_code, error.body.trim());
+  logger.error('tus upload request failed', { error: error as Error });
+  // AWS SDK errors (S3, DynamoDB) carry $metadata: a dependency failed, which the client may retry.
+  return refusal(new AppError(typeof error === 'object' && error !== null && '$metadata' in error ? 'service unavailable' : 'internal error'));
+}
+
+function jsonResponse({ status, body }: Refusal, headers: Headers = new Headers()): Response {
+  const merged = new Headers(headers);
+  merged.delete('content-length');
+  merged.set('content-type', 'application/json; charset=utf-8');
+  merged.set('cache-control', 'no-store');
+  merged.set('tus-resumable', '1.0.0');
+  return new Response(JSON.stringify(body), { status, headers: merged });
+}
+
+/** tus writes some refusals itself as plain text (missing Tus-Resumable, malformed headers): catalogue them too. */
+async function withCataloguedError(response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const catalogued = typeof parsed === 'object' && parsed !== null && isErrorKey((parsed as { error?: unknown }).error);
+  return jsonResponse(catalogued ? { status: response.status, body: parsed as ErrorBody } : fromTus(response.status, text.trim()), response.headers);
+}
+
+function bearerToken(request: Request): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+}
+
+export function createUploadServer(options: UploadServerOptions): UploadServer {
+  const { deps, hooks } = options;
+  const table = deps.config.tables.app;
+  const expirationMs = options.expirationMs ?? DEFAULT_EXPIRATION_MS;
+  // The authenticated user of each request in flight, for tus's callbacks that only get the request.
+  const owners = new WeakMap<Request, string>();
+  const ownerOf = (request: Request): string => {
+    const userId = owners.get(request);
+    if (!userId) throw new Error('tus request without an authenticated user');
+    return userId;
+  };
+
+  const store = new StagingS3Store({
+    partSize: PART_BYTES,
+    expirationPeriodInMilliseconds: expirationMs,
+    cache: new DynamoKvStore<MetadataValue>({ db: deps.db, table, ttlSeconds: Math.ceil(expirationMs / 1000) }),
+    s3ClientConfig: s3StoreClientConfig(deps.config),
+  });
+  // Upload-Length is required: the deferred length the S3 store could handle is not offered.
+  store.extensions = store.extensions.filter((extension) => extension !== 'creation-defer-length');
+
+  const tus = new Server({
+    path: UPLOADS_PATH,
+    datastore: store,
+    locker: new DynamoLocker({ db: deps.db, table }),
+    maxSize: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
+    ...(options.lockDrainTimeoutMs !== undefined ? { lockDrainTimeout: options.lockDrainTimeoutMs } : {}),
+    // A finished upload belongs to its video now (deleted through the videos API).
+    disableTerminationForFinishedUploads: true,
+    namingFunction: (request) => uploadKey(ownerOf(request), Uid.rand()),
+    getFileIdFromRequest: (request, lastPath) => {
+      const userId = owners.get(request);
+      return userId && lastPath && UPLOAD_ID.test(lastPath) ? uploadKey(userId, lastPath) : undefined;
+    },
+    // Relative, so the Location works behind CloudFront (whose Host is the Function URL's) and locally.
+    generateUrl: (_request, { path, id }) => `${path}/${uploadIdOf(id)}`,
+    onUploadCreate: async (request, upload) => {
+      const metadata = parseMetadata(upload.metadata);
+      await hooks.authorizeCreation({ userId: ownerOf(request), uploadLength: upload.size ?? 0, metadata });
+      return { metadata };
+    },
+    onUploadFinish: async (request, upload) => {
+      await hooks.onUploadFinished({
+        userId: ownerOf(request),
+        uploadId: uploadIdOf(upload.id),
+        key: upload.id,
+        size: upload.size ?? upload.offset,
+        metadata: parseMetadata(upload.metadata),
+      });
+      return {};
+    },
+    onResponseError: (_request, error) => {
+      const { status, body } = refusalOf(error);
+      return { status_code: status, body: JSON.stringify(body) };
+    },
+  });
+
+  async function handleWeb(request: Request): Promise<Response> {
+    try {
+      const path = new URL(request.url).pathname;
+      const isCollection = path === UPLOADS_PATH;
+      if (!isCollection && !(path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) {
+        throw new AppError('route not found');
+      }
+      // CORS preflight and tus capability discovery carry no credentials.
+      if (request.method === 'OPTIONS') return await withCataloguedError(await tus.handleWeb(request));
+      const allowed = isCollection ? ['POST'] : ['HEAD', 'PATCH', 'DELETE'];
+      if (!allowed.includes(request.method)) throw new AppError('method not allowed', undefined, { allow: ['OPTIONS', ...allowed].join(', ') });
+
+      const token = bearerToken(request);
+      const user = token ? await hooks.authenticate(token) : undefined;
+      if (!user) throw new AppError('uploader token error');
+      if (!USER_ID.test(user.userId)) throw new Error('authenticate returned a user id unfit for an S3 key');
+      owners.set(request, user.userId);
+
+      if (request.method === 'POST' && request.headers.get('upload-length') === null) {
+        throw new AppError('invalid request', { fields: { 'Upload-Length': 'required: the size must be known when the upload starts' } });
+      }
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_CHUNK_BYTES) throw new AppError('payload too large');
+
+      return await withCataloguedError(await tus.handleWeb(request));
+    } catch (error) {
+      const answer = refusalOf(error);
+      return jsonResponse(answer, new Headers(error instanceof AppError ? error.headers : undefined));
+    }
+  }
+
+  return { handleWeb };
+}
