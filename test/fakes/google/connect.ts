@@ -26,6 +26,10 @@ export function oauthClient(fake: FakeGoogle): OAuth2Client {
   return new OAuth2Client({ clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: REDIRECT_URI, endpoints: fake.endpoints });
 }
 
+/**
+ * The service-wide rootUrl reaches every JSON call, but googleapis does not apply it to media upload URLs
+ * (thumbnails.set): pass `{ rootUrl: fake.youtubeRootUrl }` as that call's own options too.
+ */
 export function youtubeClient(fake: FakeGoogle, auth: OAuth2Client): youtube_v3.Youtube {
   // No retries: a fake answering 5xx is a bug to see at once, not to retry.
   return google.youtube({ version: 'v3', auth, rootUrl: fake.youtubeRootUrl, retry: false });

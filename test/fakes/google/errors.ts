@@ -24,8 +24,6 @@ export class YouTubeApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: YouTubeErrorBody,
-    /** Requests the quota system never saw (bad credentials, quota already spent) cost nothing. */
-    readonly charged = true,
   ) {
     super(body.error.message);
   }
@@ -53,7 +51,7 @@ export const youtubeErrors = {
         errors: [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }],
         status: 'UNAUTHENTICATED',
       },
-    }, false),
+    }),
   invalidCredentials: () =>
     new YouTubeApiError(401, {
       error: {
@@ -62,7 +60,7 @@ export const youtubeErrors = {
         errors: [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }],
         status: 'UNAUTHENTICATED',
       },
-    }, false),
+    }),
   insufficientScopes: () =>
     new YouTubeApiError(403, {
       error: {
@@ -79,10 +77,10 @@ export const youtubeErrors = {
           },
         ],
       },
-    }, false),
+    }),
   quotaExceeded: () => {
     const message = 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
-    return new YouTubeApiError(403, { error: { code: 403, message, errors: [{ message, domain: 'youtube.quota', reason: 'quotaExceeded' }] } }, false);
+    return new YouTubeApiError(403, { error: { code: 403, message, errors: [{ message, domain: 'youtube.quota', reason: 'quotaExceeded' }] } });
   },
   requiredParameter: (name: string) =>
     youtubeError(400, 'global', 'required', `Required parameter: ${name}`, { location: name, locationType: 'parameter' }),

@@ -1,6 +1,6 @@
 // Connecting a YouTube account with google-auth-library's OAuth2Client against the fake: PKCE, granular consent,
 // refresh, revocation, id_tokens, and Google's OAuth error shapes surfacing as GaxiosError.
-import { gaxios } from 'google-auth-library';
+import { CodeChallengeMethod, gaxios } from 'google-auth-library';
 import { REDIRECT_URI, connect, consent, oauthClient, youtubeClient } from './connect';
 import { YOUTUBE_SCOPES } from './oauth';
 import { startFakeGoogle, type FakeGoogle } from './server';
@@ -55,7 +55,7 @@ describe('connect', () => {
   test('the code exchange checks the PKCE verifier and accepts a code once', async () => {
     const oauth = oauthClient(fake);
     const { codeChallenge } = await oauth.generateCodeVerifierAsync();
-    const url = oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: codeChallenge, code_challenge_method: 'S256' as never });
+    const url = oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: codeChallenge, code_challenge_method: CodeChallengeMethod.S256 });
     const code = (await consent(url)).searchParams.get('code') ?? '';
 
     const wrong = await gaxiosFailure(oauth.getToken({ code, codeVerifier: 'x'.repeat(43) }));
@@ -65,7 +65,7 @@ describe('connect', () => {
     expect(missing.response?.data).toEqual({ error: 'invalid_grant', error_description: 'Missing code verifier.' });
 
     const { codeVerifier: goodVerifier, codeChallenge: goodChallenge } = await oauth.generateCodeVerifierAsync();
-    const goodCode = (await consent(oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: goodChallenge, code_challenge_method: 'S256' as never })))
+    const goodCode = (await consent(oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: goodChallenge, code_challenge_method: CodeChallengeMethod.S256 })))
       .searchParams.get('code') ?? '';
     await expect(oauth.getToken({ code: goodCode, codeVerifier: goodVerifier })).resolves.toMatchObject({ tokens: { token_type: 'Bearer' } });
     const reused = await gaxiosFailure(oauth.getToken({ code: goodCode, codeVerifier: goodVerifier }));
