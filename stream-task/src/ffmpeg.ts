@@ -48,7 +48,7 @@ export function teeSlaveFailure(line: string): { index: number; reason: string }
 /** Stream keys follow the application name in an RTMP URL (rtmp://host/app/KEY, or a query string); whatever
  * follows the application is replaced wherever a URL appears in a text. */
 export function redactSecrets(text: string): string {
-  return text.replace(/rtmps?:\/\/[^\s'"|\]]+/gi, (url) => {
+  return text.replace(/rtmps?:\/\/[^\s'"|\]]+?(?=[:.,;]*(?:[\s'"|\]]|$))/gi, (url) => {
     const match = /^(rtmps?:\/\/[^/?]+\/[^/?]*)([/?]?)(.*)$/i.exec(url);
     return match && match[3] ? `${match[1]}${match[2]}***` : url;
   });

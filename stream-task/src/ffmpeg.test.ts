@@ -1,0 +1,64 @@
+import { cleanStderrLine, ffmpegArgs, redactSecrets, teeSlaveFailure } from './ffmpeg';
+
+const yt = { id: 'yt', url: 'rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop' };
+const twitch = { id: 'tw', url: 'rtmp://live.twitch.tv/app/live_123|weird\'key' };
+
+describe('ffmpeg command', () => {
+  test('one destination: looped input at native rate, stream copy, straight FLV', () => {
+    expect(ffmpegArgs({ videoPath: '/w/video/stream.mp4' }, [yt]).join(' ')).toBe(
+      '-hide_banner -nostdin -loglevel warning -nostats -progress pipe:1 -re -stream_loop -1 -i /w/video/stream.mp4 ' +
+        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
+    );
+  });
+
+  test('a separate audio track is a second looped input and replaces the video\'s own audio', () => {
+    const args = ffmpegArgs({ videoPath: 'v.mp4', audioPath: 'a.m4a' }, [yt]);
+    expect(args.join(' ')).toContain('-re -stream_loop -1 -i v.mp4 -re -stream_loop -1 -i a.m4a -map 0:v:0 -map 1:a:0 -c copy');
+  });
+
+  test('several destinations: tee with onfail=ignore, FLV codec tags, URLs escaped for the tee syntax', () => {
+    const args = ffmpegArgs({ videoPath: 'v.mp4' }, [yt, twitch]);
+    expect(args.slice(-7, -1)).toEqual(['-tag:v', '7', '-tag:a', '10', '-f', 'tee']);
+    expect(args.at(-1)).toBe(
+      '[f=flv:onfail=ignore:flvflags=no_duration_filesize]rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|' +
+        "[f=flv:onfail=ignore:flvflags=no_duration_filesize]rtmp://live.twitch.tv/app/live_123\\|weird\\'key",
+    );
+  });
+
+  test('never re-encodes', () => {
+    const args = ffmpegArgs({ videoPath: 'v.mp4', audioPath: 'a.m4a' }, [yt, twitch]);
+    expect(args[args.indexOf('-c') + 1]).toBe('copy');
+    expect(args.some((a) => /^-(c|codec):[av]$|^-[av]codec$|^-vf$|^-af$|^-filter/.test(a))).toBe(false);
+  });
+
+  test('needs a destination', () => {
+    expect(() => ffmpegArgs({ videoPath: 'v.mp4' }, [])).toThrow('at least one destination');
+  });
+});
+
+describe('ffmpeg stderr', () => {
+  test('a dropped tee destination is recognised with its index and reason', () => {
+    expect(teeSlaveFailure('[tee @ 0x55689f7c6340] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves.')).toEqual({
+      index: 1,
+      reason: 'Connection refused',
+    });
+    expect(teeSlaveFailure('[tee @ 0x55689f7c6340] All tee outputs failed.')).toBeUndefined();
+  });
+
+  test('stream keys never leave the task', () => {
+    expect(redactSecrets(`Slave '[f=flv:onfail=ignore]${yt.url}': error opening: Connection refused`)).toBe(
+      "Slave '[f=flv:onfail=ignore]rtmp://a.rtmp.youtube.com/live2/***': error opening: Connection refused",
+    );
+    expect(redactSecrets('rtmps://live-api-s.facebook.com:443/rtmp/FB-1234-0-Ab?s_bl=1&s_sw=0 failed')).toBe(
+      'rtmps://live-api-s.facebook.com:443/rtmp/*** failed',
+    );
+    expect(redactSecrets('rtmp://host/app?key=secret and rtmp://host/app')).toBe('rtmp://host/app?*** and rtmp://host/app');
+    expect(redactSecrets('Error writing to rtmp://127.0.0.1:1935/live/key-1: Broken pipe.')).toBe('Error writing to rtmp://127.0.0.1:1935/live/***: Broken pipe.');
+    expect(redactSecrets('Connection to tcp://127.0.0.1:1?tcp_nodelay=0 failed')).toBe('Connection to tcp://127.0.0.1:1?tcp_nodelay=0 failed');
+  });
+
+  test('lines lose the muxer prefix', () => {
+    expect(cleanStderrLine('[flv @ 0x563960aa27c0] Failed to update header with correct duration.')).toBe('Failed to update header with correct duration.');
+    expect(cleanStderrLine('   ')).toBe('');
+  });
+});

@@ -1,0 +1,196 @@
+import { FakeClock, FakeProbe, FakeRunner, settle } from '../test/fakes';
+import { InMemoryHeartbeatSink, type Heartbeat, type HeartbeatSink } from './heartbeat';
+import type { PreparedMedia } from './media';
+import { StreamSupervisor, type StreamSupervisorOptions } from './supervisor';
+
+const media: PreparedMedia = { files: { videoPath: '/work/video/stream.mp4' }, loopDurationUs: 6_000_000, inputBitrateKbps: 2_128 };
+const youtube = { id: 'yt', url: 'rtmp://a.rtmp.youtube.com/live2/SECRET-KEY-1' };
+const twitch = { id: 'tw', url: 'rtmp://live.twitch.tv/app/SECRET-KEY-2' };
+
+function setup(overrides: Partial<StreamSupervisorOptions> = {}) {
+  const clock = new FakeClock();
+  const runner = new FakeRunner();
+  const probe = new FakeProbe();
+  const sink = new InMemoryHeartbeatSink();
+  const logs: string[] = [];
+  const supervisor = new StreamSupervisor({
+    streamId: 'stream-1',
+    destinations: [youtube],
+    restartTimes: [],
+    timeZone: 'UTC',
+    prepare: async () => media,
+    sink,
+    clock,
+    runner,
+    probe,
+    random: () => 0.5,
+    log: (line) => logs.push(line),
+    ...overrides,
+  });
+  const exitCode = supervisor.run();
+  return { clock, runner, probe, sink, logs, supervisor, exitCode };
+}
+
+/** ffmpeg at real time for `ms`: a progress block every 500 ms. */
+async function stream(t: ReturnType<typeof setup>, ms: number, from = 0): Promise<number> {
+  let outTimeUs = from;
+  for (let elapsed = 0; elapsed < ms; elapsed += 500) {
+    await t.clock.advance(500);
+    outTimeUs += 500_000;
+    t.runner.last.progress(outTimeUs);
+  }
+  await settle();
+  return outTimeUs;
+}
+
+const latest = (sink: InMemoryHeartbeatSink): Heartbeat => sink.latest()!;
+
+describe('stream supervisor (fake clock and processes)', () => {
+  test('prepares, spawns ffmpeg with the spec, reports started with live figures, then a heartbeat every 10 s', async () => {
+    const t = setup();
+    await settle();
+    expect(t.runner.processes).toHaveLength(1);
+    expect(t.runner.last.command).toBe('ffmpeg');
+    expect(t.runner.last.args).toEqual(expect.arrayContaining(['-i', '/work/video/stream.mp4', youtube.url]));
+    expect(latest(t.sink).actual).toBe('starting');
+    await stream(t, 13_000);
+    // At once when started (first block, at 0.5 s), then the periodic one at 10 s.
+    expect(t.sink.heartbeats.map((h) => h.actual)).toEqual(['starting', 'started', 'started']);
+    const heartbeat = latest(t.sink);
+    expect(heartbeat).toMatchObject({
+      streamId: 'stream-1',
+      desired: 'running',
+      actual: 'started',
+      uptimeSeconds: 9,
+      fps: 30,
+      speed: 1,
+      bitrateKbps: 2_128, // the tee gives no total_size: the input's bitrate at speed 1
+      loops: 1,
+      restarts: 0,
+      destinations: [{ id: 'yt', state: 'ok' }],
+    });
+    expect(Date.parse(heartbeat.at) - Date.parse(heartbeat.since)).toBe(9_500);
+    t.supervisor.stop();
+    expect(await t.exitCode).toBe(0);
+  });
+
+  test('a stalled ffmpeg that ignores SIGTERM is SIGKILLed and replaced after the backoff', async () => {
+    const t = setup();
+    await settle();
+    await stream(t, 3_000);
+    t.runner.ignoreSigterm = true;
+    const stalled = t.runner.last;
+    await t.clock.advance(5_000);
+    expect(stalled.signals).toEqual(['SIGKILL']);
+    expect(latest(t.sink)).toMatchObject({ actual: 'restarting', lastError: 'stalled: no progress from ffmpeg for 5 s', restarts: 0 });
+    await t.clock.advance(1_000);
+    expect(t.runner.processes).toHaveLength(2);
+    await stream(t, 1_000);
+    expect(latest(t.sink)).toMatchObject({ actual: 'started', restarts: 1 });
+    t.supervisor.stop();
+    await t.clock.advance(2_000);
+    expect(await t.exitCode).toBe(0);
+  });
+
+  test('SIGTERM of the task while ffmpeg is blocked: SIGTERM to ffmpeg, SIGKILL 2 s later, exit code 0', async () => {
+    const t = setup();
+    await settle();
+    await stream(t, 2_000);
+    t.runner.ignoreSigterm = true;
+    t.supervisor.stop();
+    await settle();
+    expect(t.runner.last.signals).toEqual(['SIGTERM']);
+    expect(latest(t.sink)).toMatchObject({ desired: 'stopped', actual: 'stopping' });
+    await t.clock.advance(2_000);
+    expect(t.runner.last.signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(await t.exitCode).toBe(0);
+    expect(latest(t.sink)).toMatchObject({ desired: 'stopped', actual: 'stopped' });
+    expect(t.supervisor.ffmpegPids).toEqual([]);
+  });
+
+  test('exit with the reason from stderr; stream keys never reach heartbeats or logs', async () => {
+    const t = setup({ destinations: [youtube, twitch] });
+    await settle();
+    await stream(t, 1_000);
+    t.runner.last.stderr(`[tee @ 0x55689f7c6340] Slave '[f=flv:onfail=ignore]${twitch.url}': error opening: Connection refused`);
+    t.runner.last.stderr('[tee @ 0x55689f7c6340] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves.');
+    await settle();
+    expect(latest(t.sink)).toMatchObject({
+      actual: 'started',
+      lastError: 'destination tw failed: Connection refused',
+      destinations: [{ id: 'yt', state: 'ok' }, { id: 'tw', state: 'failed' }],
+    });
+    t.runner.last.stderr(`[flv @ 0x1] Error writing to ${youtube.url}: Broken pipe`);
+    t.runner.last.exit({ code: 1, signal: null });
+    await settle();
+    expect(latest(t.sink).lastError).toBe('ffmpeg exited with code 1: Error writing to rtmp://a.rtmp.youtube.com/live2/***: Broken pipe');
+    const everything = JSON.stringify(t.sink.heartbeats) + t.logs.join('\n');
+    expect(everything).not.toContain('SECRET');
+    t.supervisor.stop();
+    expect(await t.exitCode).toBe(0);
+  });
+
+  test('a destination that is down is probed each second and ffmpeg respawned as soon as it is back', async () => {
+    const t = setup();
+    await settle();
+    await stream(t, 1_000);
+    t.probe.reachable = false;
+    t.runner.last.exit({ code: 1, signal: null });
+    // Several failures in a row: the backoff has grown to 8 s.
+    for (let i = 0; i < 3; i += 1) {
+      await t.clock.advance(t.supervisor.state.respawnAt! - t.clock.now());
+      t.runner.last.exit({ code: 1, signal: null });
+      await settle();
+    }
+    expect(t.supervisor.state.respawnAt! - t.clock.now()).toBe(8_000);
+    const spawned = t.runner.processes.length;
+    await t.clock.advance(3_000);
+    expect(t.runner.processes).toHaveLength(spawned);
+    t.probe.reachable = true;
+    await t.clock.advance(1_000);
+    expect(t.runner.processes).toHaveLength(spawned + 1);
+    expect(t.probe.asked.at(-1)).toEqual([youtube.url]);
+    t.supervisor.stop();
+    expect(await t.exitCode).toBe(0);
+  });
+
+  test('inputs that cannot be prepared: a failed heartbeat and exit code 1', async () => {
+    const t = setup({
+      prepare: async () => {
+        throw new Error('cannot fetch s3://media/x: no such object');
+      },
+    });
+    expect(await t.exitCode).toBe(1);
+    expect(latest(t.sink)).toMatchObject({ actual: 'failed', desired: 'running', lastError: 'inputs not ready: cannot fetch s3://media/x: no such object' });
+    expect(t.runner.processes).toEqual([]);
+  });
+
+  test('stop while the inputs are still downloading aborts the download', async () => {
+    let aborted = false;
+    const t = setup({
+      prepare: (signal) =>
+        new Promise<PreparedMedia>((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          }),
+        ),
+    });
+    await settle();
+    t.supervisor.stop();
+    expect(await t.exitCode).toBe(0);
+    expect(aborted).toBe(true);
+    expect(latest(t.sink)).toMatchObject({ actual: 'stopped' });
+  });
+
+  test('a failing heartbeat sink is logged and does not disturb streaming', async () => {
+    const failing: HeartbeatSink = { send: async () => Promise.reject(new Error('ProvisionedThroughputExceededException')) };
+    const t = setup({ sink: failing });
+    await settle();
+    await stream(t, 1_000);
+    expect(t.supervisor.state.actual).toBe('started');
+    expect(t.logs).toContain('heartbeat not sent: ProvisionedThroughputExceededException');
+    t.supervisor.stop();
+    expect(await t.exitCode).toBe(0);
+  });
+});
