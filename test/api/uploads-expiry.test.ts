@@ -1,0 +1,58 @@
+// Unfinished uploads expire: after the expiration period they answer 410 Gone (catalogued as 'upload not
+// found'), so the client starts over; S3 lifecycle rules remove what is left in AWS.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  createTestStorage,
+  MiB,
+  startTestOrigin,
+  testHooks,
+  tokens,
+  tusHeaders,
+  type TestOrigin,
+  type TestStorage,
+} from '../../lambdas/uploads/test-support';
+
+const EXPIRATION_MS = 1_000;
+let storage: TestStorage;
+let origin: TestOrigin;
+
+beforeAll(async () => {
+  storage = await createTestStorage();
+  origin = await startTestOrigin(storage, testHooks(), { expirationMs: EXPIRATION_MS });
+});
+afterAll(async () => {
+  await origin.stop();
+  storage.stop();
+});
+
+test('an unfinished upload answers 410 once expired, to HEAD and PATCH alike', async () => {
+  const before = Date.now();
+  const created = await fetch(origin.endpoint, {
+    method: 'POST',
+    headers: { ...tusHeaders(tokens.alice), 'Upload-Length': String(4 * MiB), 'Upload-Metadata': 'filename YS5tcDQ=,kind dmlkZW8=' },
+  });
+  expect(created.status).toBe(201);
+  // Upload-Expires: the creation time plus the expiration period, in whole seconds.
+  const expires = Date.parse(created.headers.get('upload-expires')!);
+  expect(expires).toBeGreaterThanOrEqual(Math.floor((before + EXPIRATION_MS) / 1000) * 1000);
+  expect(expires).toBeLessThanOrEqual(Date.now() + EXPIRATION_MS);
+  const url = new URL(created.headers.get('location')!, origin.endpoint);
+  const patch = (offset: number) =>
+    fetch(url, {
+      method: 'PATCH',
+      headers: { ...tusHeaders(tokens.alice), 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+      body: new Uint8Array(randomBytes(MiB)),
+    });
+  expect((await patch(0)).status).toBe(204);
+
+  // The expiry is whole seconds in the header: wait until past it.
+  await sleep(Math.max(0, expires + 1_000 - Date.now()));
+
+  const head = await fetch(url, { method: 'HEAD', headers: tusHeaders(tokens.alice) });
+  expect(head.status).toBe(410);
+  expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+  const refused = await patch(MiB);
+  expect(refused.status).toBe(410);
+  expect(await refused.json()).toEqual({ error: 'upload not found', message: 'This upload does not exist or has expired. Please start it again' });
+});
