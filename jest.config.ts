@@ -33,7 +33,7 @@ const config: Config = {
   maxWorkers: 2,
   projects: [
     project('cdk', ['lib']),
-    project('lambdas', ['lambdas', 'test/api']),
+    project('lambdas', ['lambdas', 'test/api', 'test/fakes']),
     project('stream-task', ['stream-task']),
     project('local', ['local']),
     project('web', ['web/src']),

@@ -39,6 +39,9 @@ try {
     rtmp: true,
     webDir: webBuildDir,
     mailLog: (line) => console.log(line),
+    ...(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET
+      ? { stripe: { secretKey: process.env.STRIPE_SECRET_KEY, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET } }
+      : {}),
   });
   const rows: [string, string][] = [
     ['Web app', stack.urls.web],
@@ -50,6 +53,7 @@ try {
     ['DynamoDB Local', stack.urls.dynamodb],
     ['S3 (s3rver)', stack.urls.s3],
     ['E-mail outbox', stack.outbox],
+    ['Payments', process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : 'off: free trial only (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET)'],
     ['Data folder', stack.dataDir],
     ['Logs', `${stack.dataDir}/logs`],
   ];

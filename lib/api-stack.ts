@@ -1,4 +1,4 @@
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   CfnStage,
   HttpApi,
@@ -43,6 +43,7 @@ export class ApiStack extends Stack {
   readonly functions: Record<string, HandlerFunction> = {};
   private readonly handlerEnvironment: Record<string, string>;
   private readonly realtimeSigningKey: Secret;
+  private readonly stripeKeys: Secret;
 
   constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
     super(scope, id, props);
@@ -68,6 +69,14 @@ export class ApiStack extends Stack {
       reason: 'Signs 5-minute realtime tokens only; rotating it means redeploying, which invalidates at most five minutes of tokens.',
     });
 
+    // The operator puts `{ "secretKey": "sk_live_...", "webhookSecret": "whsec_..." }` here (docs/deploy.md);
+    // until then checkout answers 'payment provider missing configuration' and the free trial works.
+    this.stripeKeys = new Secret(this, 'StripeKeys', {
+      description: 'Stripe secret key and webhook signing secret (JSON)',
+      secretStringValue: SecretValue.unsafePlainText('{}'),
+    });
+    Validations.of(this.stripeKeys).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Stripe keys are rotated in the Stripe dashboard and pasted in by the operator.' });
+
     this.handlerEnvironment = {
       ...envFromConfig({ stage: config.stage, tables: { app: props.table.tableName }, buckets: { media: props.mediaBucket.bucketName } }),
       ...(config.domain ? { PUBLIC_URL: `https://${config.domain}` } : { PUBLIC_URL_PARAMETER: publicUrlParameterName(config) }),
@@ -75,6 +84,7 @@ export class ApiStack extends Stack {
       REALTIME_URL: this.realtimeStage.url,
       REALTIME_MANAGEMENT_URL: this.realtimeStage.callbackUrl,
       REALTIME_SECRET_ARN: this.realtimeSigningKey.secretArn,
+      STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
     };
 
     this.addHttpRoutes();
@@ -131,6 +141,16 @@ export class ApiStack extends Stack {
         this.grantTableData(fn);
         this.grantSendEmail(fn);
         this.realtimeSigningKey.grantRead(fn);
+        break;
+      case 'billing':
+        this.grantTableData(fn);
+        this.stripeKeys.grantRead(fn);
+        break;
+      case 'billing-webhook':
+        this.grantTableData(fn);
+        this.grantSendEmail(fn);
+        this.grantRealtimePublish(fn);
+        this.stripeKeys.grantRead(fn);
         break;
     }
   }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createDeps, type Deps } from '../lambdas/adapters/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
+import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/stripe-provider';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
@@ -41,6 +42,8 @@ export interface LocalStackOptions {
   webDir?: string;
   /** Where the local outbox reports each e-mail's link (npm start prints it; tests read the outbox folder). */
   mailLog?: (line: string) => void;
+  /** Stripe keys (and, in tests, a fake Stripe's URL); without them the stack runs on the free trial only. */
+  stripe?: StripeSettings;
 }
 
 export interface LocalStack {
@@ -105,6 +108,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     deps = createDeps(config, {
       mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
       realtimeSecret: async () => realtimeSecret,
+      paymentProvider: async () => (options.stripe ? new StripeProvider(options.stripe) : undefined),
     });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);

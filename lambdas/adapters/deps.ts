@@ -4,6 +4,8 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { RealtimePublisher } from '../contract/realtime-events';
+import type { PaymentProvider } from '../core/billing/ports';
+import { StripeProvider } from './stripe/stripe-provider';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
@@ -21,12 +23,14 @@ export interface Deps {
   realtime: RealtimePublisher;
   /** The key realtime tokens are signed with (Secrets Manager in AWS, random per start locally). */
   realtimeSecret: () => Promise<string>;
+  /** Stripe, when configured (Secrets Manager in AWS, environment locally); undefined: trial only. */
+  paymentProvider: () => Promise<PaymentProvider | undefined>;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
 /** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'realtimeSecret'>;
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'realtimeSecret' | 'paymentProvider'>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -63,8 +67,22 @@ export const depsFromEnvironment = (): Promise<Deps> =>
     createDeps(config, {
       mailer: new SesMailer(new SESv2Client({ region: config.region }), required('MAIL_FROM')),
       realtimeSecret: secretValue(config.region, required('REALTIME_SECRET_ARN')),
+      paymentProvider: stripeFromSecret(config.region, process.env.STRIPE_SECRET_ARN),
     }),
   ));
+
+/** The operator stores `{ "secretKey": "sk_...", "webhookSecret": "whsec_..." }` (docs/deploy.md); an empty
+ * or absent secret means payments are not configured yet. */
+function stripeFromSecret(region: string, secretArn: string | undefined): () => Promise<PaymentProvider | undefined> {
+  if (!secretArn) return async () => undefined;
+  const read = secretValue(region, secretArn);
+  let provider: Promise<PaymentProvider | undefined> | undefined;
+  return () =>
+    (provider ??= read().then((text) => {
+      const { secretKey, webhookSecret } = JSON.parse(text) as { secretKey?: string; webhookSecret?: string };
+      return secretKey && webhookSecret ? new StripeProvider({ secretKey, webhookSecret }) : undefined;
+    }));
+}
 
 /** A Secrets Manager value, fetched on first use and kept for the container's life. */
 function secretValue(region: string, secretId: string): () => Promise<string> {

@@ -34,6 +34,13 @@ export const routes = [
   { method: 'GET', path: '/ws', group: 'auth', auth: 'session' },
   { method: 'POST', path: '/forgot-password', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/reset-password', group: 'auth', auth: 'public' },
+
+  { method: 'GET', path: '/plans', group: 'billing', auth: 'public' },
+  { method: 'GET', path: '/subscription', group: 'billing', auth: 'session' },
+  { method: 'POST', path: '/billing/checkout', group: 'billing', auth: 'session' },
+  { method: 'GET', path: '/billing/checkout/{id}', group: 'billing', auth: 'session' },
+  { method: 'POST', path: '/billing/portal', group: 'billing', auth: 'session' },
+  { method: 'POST', path: '/billing/webhook', group: 'billing-webhook', auth: 'signature' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

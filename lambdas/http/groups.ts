@@ -3,9 +3,13 @@ import type { Deps } from '../adapters/deps';
 import type { HandlerGroup } from '../contract/routes';
 import type { HttpHandler } from './handler';
 import { createAuthHandler } from './auth';
+import { createBillingHandler } from './billing';
+import { createBillingWebhookHandler } from './billing-webhook';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
   system: createSystemHandler,
   auth: createAuthHandler,
+  billing: createBillingHandler,
+  'billing-webhook': createBillingWebhookHandler,
 };

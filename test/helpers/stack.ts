@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -11,6 +12,7 @@ import { startLocalStack, type LocalStack } from '../../local/stack';
 export interface TestStackOptions {
   rtmp?: boolean;
   web?: boolean;
+  stripe?: StripeSettings;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<LocalStack> {
@@ -26,5 +28,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     s3Endpoint,
     rtmp: options.rtmp ?? false,
     ...(options.web ? { webDir: webBuildDir } : {}),
+    ...(options.stripe ? { stripe: options.stripe } : {}),
   });
 }

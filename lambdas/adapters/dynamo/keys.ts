@@ -6,6 +6,11 @@
 //   TOKEN#<tokenHash>      confirm | reset     a single-use e-mail link
 //   RATE#<name>#<subject>  <window start>      attempts counted in one rate-limit window
 //   CONN#<connectionId>    CONN                an open realtime WebSocket; gsi1: CONNS#<userId> / connectionId
+//   USER#<userId>          SUBSCRIPTION        the mirrored paid subscription
+//   USER#<userId>          BILLING             the payment provider's customer; gsi1: CUSTOMER#<customerId> / USER
+//   USER#<userId>          PAYMENT#<invoiceId> a payment received
+//   USER#<userId>          USAGE               storage, running streams, uploads this cycle
+//   BILLING_EVENT#<id>     EVENT               a provider webhook event already applied (expires after 60 days)
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
 export const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
@@ -15,3 +20,9 @@ export const emailTokenKey = (tokenHash: string, purpose: string) => ({ pk: `TOK
 export const rateKey = (key: string, windowStart: number) => ({ pk: `RATE#${key}`, sk: String(windowStart) });
 export const connectionKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
 export const connectionsOfUser = (userId: string) => `CONNS#${userId}`;
+export const subscriptionKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'SUBSCRIPTION' });
+export const billingAccountKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'BILLING' });
+export const customerIndexKey = (customerId: string) => `CUSTOMER#${customerId}`;
+export const paymentKey = (userId: string, invoiceId: string) => ({ pk: `USER#${userId}`, sk: `PAYMENT#${invoiceId}` });
+export const usageKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USAGE' });
+export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${eventId}`, sk: 'EVENT' });
