@@ -36,9 +36,11 @@ afterAll(async () => {
   storage.stop();
 });
 
+/** `status` is undefined when the server closed the connection before the client could read its answer: it
+ * does so when it stops a request before its body is complete (the client then sees EPIPE or ECONNRESET). */
 interface PatchResult {
-  status: number;
-  offset: number;
+  status?: number;
+  offset?: number;
 }
 
 /** A PATCH whose body trickles in (64 KiB every 25 ms), so that it is still in flight when the other arrives. */
@@ -59,9 +61,10 @@ function trickledPatch(url: string, offset: number, body: Buffer, onProgress: (w
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode!, offset: Number(response.headers['upload-offset']) }));
     });
-    // A server that answered before the whole body arrived closes the connection: the rest has nowhere to go.
-    request.on('error', (error) => {
-      if (!answered) reject(error);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve({});
+      else reject(error);
     });
     void (async () => {
       for (let at = 0; at < body.length && !request.destroyed; at += 64 * 1024) {
@@ -101,19 +104,19 @@ test('two concurrent PATCHes at the same offset through two servers: one is stor
   const secondPatch = trickledPatch(new URL(path, second.endpoint).href, 0, theirs);
   const [stored, refused] = await Promise.all([firstPatch, secondPatch]);
 
-  // The first server's PATCH held the lock (possibly asked to stop early: then it keeps what it received);
-  // the second server's found the offset moved and changed nothing.
-  expect(stored.status).toBe(204);
-  expect(stored.offset).toBeGreaterThan(0);
-  expect(stored.offset).toBeLessThanOrEqual(mine.length);
-  expect(refused.status).toBe(409);
-
+  // The first server's PATCH held the lock (asked to give way, it stops early and keeps what it received);
+  // the second server's then finds the offset moved and changes nothing.
+  expect([204, undefined]).toContain(stored.status);
+  expect([409, undefined]).toContain(refused.status);
   const head = await fetch(new URL(path, second.endpoint), { method: 'HEAD', headers: tusHeaders(tokens.alice) });
-  expect(Number(head.headers.get('upload-offset'))).toBe(stored.offset);
+  const kept = Number(head.headers.get('upload-offset'));
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThanOrEqual(mine.length);
+  if (stored.status === 204) expect(stored.offset).toBe(kept);
 
-  // Finishing the upload shows the stored prefix is exactly the first request's bytes.
-  const expected = Buffer.concat([mine.subarray(0, stored.offset), randomBytes(size - stored.offset)]);
-  for (let offset = stored.offset; offset < size; offset += MAX_CHUNK_BYTES) {
+  // Finishing the upload shows the stored prefix is exactly the first request's bytes, none of the second's.
+  const expected = Buffer.concat([mine.subarray(0, kept), randomBytes(size - kept)]);
+  for (let offset = kept; offset < size; offset += MAX_CHUNK_BYTES) {
     const response = await fetch(new URL(path, second.endpoint), {
       method: 'PATCH',
       headers: { ...tusHeaders(tokens.alice), 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
