@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aw
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
+  AccessLevel,
   AllowedMethods,
   CachePolicy,
   Distribution,
@@ -25,6 +26,7 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './constructs/handler-function';
+import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
 import { acknowledgeFindings } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
@@ -58,21 +60,8 @@ export class WebStack extends Stack {
 
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
-        contentSecurityPolicy: {
-          override: true,
-          contentSecurityPolicy: [
-            "default-src 'self'",
-            // React Router's prerendered pages hydrate from inline scripts.
-            "script-src 'self' 'unsafe-inline' https://www.googletagmanager.com",
-            "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data: blob: https:",
-            "media-src 'self' blob: https:",
-            "connect-src 'self' https: wss:",
-            "frame-ancestors 'none'",
-            "base-uri 'self'",
-            "form-action 'self'",
-          ].join('; '),
-        },
+        // No 'unsafe-inline': the build's few inline scripts are allowed by hash (web/edge/content-security-policy.ts).
+        contentSecurityPolicy: { override: true, contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir)) },
         strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true },
         contentTypeOptions: { override: true },
         frameOptions: { override: true, frameOption: HeadersFrameOption.DENY },
@@ -83,7 +72,7 @@ export class WebStack extends Stack {
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromFile({ filePath: viewerRequestFunctionFile }),
-      comment: 'Clean URLs to prerendered HTML; /app/* to the SPA shell',
+      comment: 'Language and legal redirects, clean URLs, /app/* to the SPA shell, 404 for unknown pages',
     });
 
     const apiDomain = `${props.httpApi.apiId}.execute-api.${props.httpApi.env.region}.amazonaws.com`;
@@ -102,11 +91,17 @@ export class WebStack extends Stack {
           }
         : {}),
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        // LIST lets S3 answer a missing object with 404 rather than 403.
+        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket, { originAccessLevels: [AccessLevel.READ, AccessLevel.LIST] }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: securityHeaders,
-        functionAssociations: [{ function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+        // One function for both events (web/edge/viewer-request.js): the request side redirects and rewrites, the
+        // response side gives unknown pages their 404 status.
+        functionAssociations: [
+          { function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST },
+          { function: viewerRequest, eventType: FunctionEventType.VIEWER_RESPONSE },
+        ],
       },
       additionalBehaviors: {
         '/api/*': {
@@ -118,11 +113,8 @@ export class WebStack extends Stack {
           responseHeadersPolicy: securityHeaders,
         },
       },
-      // Unknown public paths: S3 has no object; answer a real 404 with the app shell, which shows the not-found page.
-      errorResponses: [
-        { httpStatus: 403, responseHttpStatus: 404, responsePagePath: '/__spa-fallback.html', ttl: Duration.minutes(1) },
-        { httpStatus: 404, responseHttpStatus: 404, responsePagePath: '/__spa-fallback.html', ttl: Duration.minutes(1) },
-      ],
+      // No custom error responses: they apply to every behavior and would turn the API's own 403/404 JSON answers
+      // into HTML. Unknown pages get their 404 from the CloudFront Function instead.
     });
     if (!config.domain) {
       Validations.of(this.distribution).acknowledge({

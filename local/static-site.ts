@@ -7,6 +7,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
 import { repoRoot } from './paths';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -67,16 +68,32 @@ function sendEdgeResponse(response: ServerResponse, answer: EdgeResponse): void 
   response.writeHead(answer.statusCode, answer.statusDescription ?? '', headers).end();
 }
 
+// CloudFront's response headers policy (lib/web-stack.ts), the CSP computed from the same build.
+const securityHeadersByBuild = new Map<string, Record<string, string>>();
+function securityHeaders(webDir: string): Record<string, string> {
+  let headers = securityHeadersByBuild.get(webDir);
+  if (!headers) {
+    headers = {
+      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir)),
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    };
+    securityHeadersByBuild.set(webDir, headers);
+  }
+  return headers;
+}
+
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
-function send(response: ServerResponse, file: string, status: number, method: string): void {
+function send(response: ServerResponse, file: string, status: number, method: string, webDir: string): void {
   const hashedAsset = file.includes(`${sep}assets${sep}`);
   response.writeHead(status, {
+    ...securityHeaders(webDir),
     'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'cache-control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-    'x-content-type-options': 'nosniff',
   });
   if (method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);
@@ -114,5 +131,5 @@ export async function serveStatic(request: IncomingMessage, response: ServerResp
     request: { ...viewerRequest, uri: answer.uri },
     response: { statusCode: 200, headers: {}, cookies: {} },
   }) as EdgeResponse;
-  return send(response, target, viewerResponse.statusCode, method);
+  return send(response, target, viewerResponse.statusCode, method, webDir);
 }

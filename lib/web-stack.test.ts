@@ -1,0 +1,92 @@
+// The web stack's CloudFront distribution (issue 3): S3 with OAC, /api/* to the HTTP API, security headers with a
+// hash-based CSP, cache rules, the CloudFront Function on both viewer events, and no distribution-wide error pages.
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { inlineScriptHashes } from '../web/edge/content-security-policy';
+import { synthesizeForTest } from './test-app';
+import { webBuildDir } from './web-stack';
+
+const { app, stacks } = synthesizeForTest();
+const web = Template.fromStack(stacks.web);
+const distribution = () => Object.values(web.findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
+
+describe('web stack', () => {
+  test('cdk-nag finds nothing unacknowledged in it', () => {
+    const report = new AwsSolutionsChecks(app).validateScope(stacks.web);
+    expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
+  test('the site bucket is private and reached only through origin access control, with list access for real 404s', () => {
+    web.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    web.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    web.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
+    });
+    web.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: ['s3:GetObject', 's3:ListBucket'], Principal: { Service: 'cloudfront.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+
+  test('/api/* goes to the HTTP API uncached with every method; the rest to S3 over HTTPS', () => {
+    const config = distribution();
+    expect(config.CacheBehaviors).toHaveLength(1);
+    expect(config.CacheBehaviors[0]).toMatchObject({ PathPattern: '/api/*', ViewerProtocolPolicy: 'https-only' });
+    expect(config.CacheBehaviors[0].AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
+    expect(config.CacheBehaviors[0].CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // CachingDisabled
+    expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6' }); // CachingOptimized
+  });
+
+  test('the CloudFront Function runs on viewer request and viewer response of the site, not of the API', () => {
+    const config = distribution();
+    const events = (config.DefaultCacheBehavior.FunctionAssociations as { EventType: string }[]).map((a) => a.EventType);
+    expect(events.sort()).toEqual(['viewer-request', 'viewer-response']);
+    expect(config.CacheBehaviors[0].FunctionAssociations).toBeUndefined();
+    web.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+      FunctionCode: Match.stringLikeRegexp('function handler\\(event\\)'),
+    });
+  });
+
+  test('no custom error responses, which would rewrite the API’s own 403/404 answers', () => {
+    expect(distribution().CustomErrorResponses).toBeUndefined();
+  });
+
+  test('security headers: CSP without unsafe-inline scripts, HSTS, nosniff, no framing', () => {
+    const policies = Object.values(web.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(policies).toHaveLength(1);
+    const headers = policies[0]?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp: string = headers.ContentSecurityPolicy.ContentSecurityPolicy;
+    const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '))!;
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    const hashes = inlineScriptHashes(webBuildDir);
+    expect(hashes.length).toBeGreaterThan(0);
+    for (const hash of hashes) expect(scriptSrc).toContain(hash);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp.length).toBeLessThanOrEqual(1783); // CloudFront's limit for this header
+    expect(headers).toMatchObject({
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true, Preload: true },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+    });
+    const config = distribution();
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toBeDefined();
+    expect(config.CacheBehaviors[0].ResponseHeadersPolicyId).toEqual(config.DefaultCacheBehavior.ResponseHeadersPolicyId);
+  });
+
+  test('hashed assets are cached for a year, everything else revalidated', () => {
+    const deployments = Object.values(web.findResources('Custom::CDKBucketDeployment')).map((d) => d.Properties);
+    const assets = deployments.find((d) => d.Include?.includes('assets/*'));
+    const pages = deployments.find((d) => d.Exclude?.includes('assets/*') && !d.Include?.includes('assets/*'));
+    expect(assets?.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(pages?.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
+    expect(assets?.Exclude).toEqual(['*']);
+  });
+});
