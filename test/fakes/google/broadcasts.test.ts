@@ -48,6 +48,10 @@ async function newBroadcast(contentDetails: youtube_v3.Schema$LiveBroadcastConte
   return data.id ?? '';
 }
 
+function transition(id: string, broadcastStatus: 'testing' | 'live' | 'complete') {
+  return youtube.liveBroadcasts.transition({ id, broadcastStatus, part: ['status'] });
+}
+
 async function lifeCycle(id: string): Promise<string | null | undefined> {
   const { data } = await youtube.liveBroadcasts.list({ part: ['status'], id: [id] });
   return data.items?.[0]?.status?.lifeCycleStatus;
@@ -78,23 +82,23 @@ test('create, bind and transition through testing to live, then complete', async
   expect(bound).toMatchObject({ contentDetails: { boundStreamId: stream.id, enableAutoStart: false }, status: { lifeCycleStatus: 'ready' } });
 
   // Nothing reaches the ingestion point yet.
-  expect(await reason(youtube.liveBroadcasts.transition({ id, broadcastStatus: 'live', part: ['status'] }))).toEqual({ status: 403, reason: 'errorStreamInactive' });
+  expect(await reason(transition(id, 'live'))).toEqual({ status: 403, reason: 'errorStreamInactive' });
 
   fake.setStreamStatus(stream.id ?? '', 'active');
-  const { data: testing } = await youtube.liveBroadcasts.transition({ id, broadcastStatus: 'testing', part: ['status'] });
+  const { data: testing } = await transition(id, 'testing');
   expect(testing.status?.lifeCycleStatus).toBe('testStarting');
   expect(await lifeCycle(id)).toBe('testing');
-  expect(await reason(youtube.liveBroadcasts.transition({ id, broadcastStatus: 'testing', part: ['status'] }))).toEqual({ status: 403, reason: 'redundantTransition' });
+  expect(await reason(transition(id, 'testing'))).toEqual({ status: 403, reason: 'redundantTransition' });
 
-  const { data: starting } = await youtube.liveBroadcasts.transition({ id, broadcastStatus: 'live', part: ['status'] });
+  const { data: starting } = await transition(id, 'live');
   expect(starting.status?.lifeCycleStatus).toBe('liveStarting');
   const { data: live } = await youtube.liveBroadcasts.list({ part: ['snippet', 'status'], id: [id] });
   expect(live.items?.[0]).toMatchObject({ status: { lifeCycleStatus: 'live', recordingStatus: 'recording' } });
   expect(live.items?.[0]?.snippet?.actualStartTime).toBeDefined();
 
-  const { data: done } = await youtube.liveBroadcasts.transition({ id, broadcastStatus: 'complete', part: ['status'] });
+  const { data: done } = await transition(id, 'complete');
   expect(done.status?.lifeCycleStatus).toBe('complete');
-  expect(await reason(youtube.liveBroadcasts.transition({ id, broadcastStatus: 'live', part: ['status'] }))).toEqual({ status: 403, reason: 'invalidTransition' });
+  expect(await reason(transition(id, 'live'))).toEqual({ status: 403, reason: 'invalidTransition' });
 });
 
 test('auto start: a broadcast bound to a stream that is already live goes live by itself (rotation)', async () => {
@@ -104,9 +108,9 @@ test('auto start: a broadcast bound to a stream that is already live goes live b
   await youtube.liveBroadcasts.bind({ id: first, part: ['id'], streamId: stream.id ?? '' });
   expect(await lifeCycle(first)).toBe('live');
   // Transitioning by hand as well is redundant.
-  expect(await reason(youtube.liveBroadcasts.transition({ id: first, broadcastStatus: 'live', part: ['status'] }))).toEqual({ status: 403, reason: 'redundantTransition' });
+  expect(await reason(transition(first, 'live'))).toEqual({ status: 403, reason: 'redundantTransition' });
 
-  await youtube.liveBroadcasts.transition({ id: first, broadcastStatus: 'complete', part: ['status'] });
+  await transition(first, 'complete');
   const second = await newBroadcast({ enableAutoStart: true, enableAutoStop: false });
   await youtube.liveBroadcasts.bind({ id: second, part: ['id'], streamId: stream.id ?? '' });
   expect([await lifeCycle(first), await lifeCycle(second)]).toEqual(['complete', 'live']);
@@ -167,7 +171,10 @@ test('update replaces the named parts; insert validates its required properties'
     requestBody: { snippet: { scheduledStartTime: new Date().toISOString() }, status: { privacyStatus: 'public' } },
   });
   expect(await reason(noTitle)).toEqual({ status: 400, reason: 'titleRequired' });
-  const noPrivacy = youtube.liveBroadcasts.insert({ part: ['snippet'], requestBody: { snippet: { title: 't', scheduledStartTime: new Date().toISOString() } } });
+  const noPrivacy = youtube.liveBroadcasts.insert({
+    part: ['snippet'],
+    requestBody: { snippet: { title: 't', scheduledStartTime: new Date().toISOString() } },
+  });
   expect(await reason(noPrivacy)).toEqual({ status: 400, reason: 'privacyStatusRequired' });
   expect(await reason(youtube.liveBroadcasts.insert({ part: ['nonsense'], requestBody: {} }))).toEqual({ status: 400, reason: 'unknownPart' });
 });
@@ -176,7 +183,7 @@ test('delete, not found, and other channels’ broadcasts', async () => {
   const id = await newBroadcast();
   await youtube.liveBroadcasts.delete({ id });
   expect((await youtube.liveBroadcasts.list({ part: ['id'], mine: true })).data.items).toEqual([]);
-  expect(await reason(youtube.liveBroadcasts.transition({ id, broadcastStatus: 'live', part: ['id'] }))).toEqual({ status: 404, reason: 'liveBroadcastNotFound' });
+  expect(await reason(transition(id, 'live'))).toEqual({ status: 404, reason: 'liveBroadcastNotFound' });
 
   const mine = await newBroadcast();
   fake.addAccount({ email: 'other@example.com' });

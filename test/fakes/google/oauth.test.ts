@@ -65,8 +65,8 @@ describe('connect', () => {
     expect(missing.response?.data).toEqual({ error: 'invalid_grant', error_description: 'Missing code verifier.' });
 
     const { codeVerifier: goodVerifier, codeChallenge: goodChallenge } = await oauth.generateCodeVerifierAsync();
-    const goodCode = (await consent(oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: goodChallenge, code_challenge_method: CodeChallengeMethod.S256 })))
-      .searchParams.get('code') ?? '';
+    const goodUrl = oauth.generateAuthUrl({ scope: [YOUTUBE_SCOPES.youtube], code_challenge: goodChallenge, code_challenge_method: CodeChallengeMethod.S256 });
+    const goodCode = (await consent(goodUrl)).searchParams.get('code') ?? '';
     await expect(oauth.getToken({ code: goodCode, codeVerifier: goodVerifier })).resolves.toMatchObject({ tokens: { token_type: 'Bearer' } });
     const reused = await gaxiosFailure(oauth.getToken({ code: goodCode, codeVerifier: goodVerifier }));
     expect(reused.response?.data).toEqual({ error: 'invalid_grant', error_description: 'Bad Request' });
@@ -131,7 +131,12 @@ describe('connect', () => {
   test('an openid request gets an id_token that OAuth2Client verifies against the fake’s certificates', async () => {
     const { oauth, tokens } = await connect(fake, { scope: ['openid', 'email', YOUTUBE_SCOPES.youtube] });
     const ticket = await oauth.verifyIdToken({ idToken: tokens.id_token ?? '', audience: fake.clientId });
-    expect(ticket.getPayload()).toMatchObject({ iss: 'https://accounts.google.com', sub: fake.defaultAccount.sub, email: 'creator@example.com', email_verified: true });
+    expect(ticket.getPayload()).toMatchObject({
+      iss: 'https://accounts.google.com',
+      sub: fake.defaultAccount.sub,
+      email: 'creator@example.com',
+      email_verified: true,
+    });
   });
 
   test('a wrong client secret is invalid_client', async () => {

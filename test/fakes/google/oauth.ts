@@ -14,7 +14,13 @@ export const YOUTUBE_SCOPES = {
 } as const;
 
 /** Scopes the consent screen always grants; everything else is a box the user may untick (granular consent). */
-const BASIC_SCOPES = new Set(['openid', 'email', 'profile', 'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/userinfo.profile']);
+const BASIC_SCOPES = new Set([
+  'openid',
+  'email',
+  'profile',
+  'https://www.googleapis.com/auth/userinfo.email',
+  'https://www.googleapis.com/auth/userinfo.profile',
+]);
 const ACCESS_TOKEN_SECONDS = 3599;
 const CODE_SECONDS = 600;
 
@@ -111,7 +117,7 @@ export class OAuthServer {
     // Problems with the client or the redirect are shown on Google's own error page, never sent to the app.
     if (clientId !== this.client.id) return errorPage(401, 'invalid_client', 'The OAuth client was not found.');
     if (!redirectUri || !URL.canParse(redirectUri) || (this.client.redirectUris && !this.client.redirectUris.includes(redirectUri))) {
-      return errorPage(400, 'redirect_uri_mismatch', `You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy. redirect_uri=${redirectUri ?? ''}`);
+      return errorPage(400, 'redirect_uri_mismatch', `The redirect URI in the request, ${redirectUri ?? ''}, does not match the ones authorized for the OAuth client.`);
     }
     if (query.get('response_type') !== 'code') return errorPage(400, 'invalid_request', 'Invalid response_type: only code is supported here.');
     if (scope.length === 0) return errorPage(400, 'invalid_request', 'Missing required parameter: scope');
@@ -127,7 +133,8 @@ export class OAuthServer {
       this.consents.push({ ...record, outcome: { error: 'access_denied' } });
       return { kind: 'redirect', location: back.toString() };
     }
-    const account = this.accounts.get(decision.account ?? (record.loginHint && this.accounts.find(record.loginHint) ? record.loginHint : this.accounts.first.sub));
+    const hinted = record.loginHint ? this.accounts.find(record.loginHint) : undefined;
+    const account = decision.account ? this.accounts.get(decision.account) : (hinted ?? this.accounts.first);
     const withheld = new Set(decision.withhold ?? []);
     let granted = scope.filter((each) => BASIC_SCOPES.has(each) || !withheld.has(each));
     const grant = this.grantFor(account.sub);

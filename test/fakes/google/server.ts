@@ -84,7 +84,8 @@ const UPLOAD = [...WRITE, YOUTUBE_SCOPES.upload];
 
 export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<FakeGoogle> {
   const now = options.now ?? Date.now;
-  const clientId = options.clientId ?? `${randomString(12, '0123456789')}-${randomString(32, 'abcdefghijklmnopqrstuvwxyz0123456789')}.apps.googleusercontent.com`;
+  const clientId =
+    options.clientId ?? `${randomString(12, '0123456789')}-${randomString(32, 'abcdefghijklmnopqrstuvwxyz0123456789')}.apps.googleusercontent.com`;
   const clientSecret = options.clientSecret ?? `GOCSPX-${randomString(28)}`;
   const accounts = new Accounts(now);
   const defaultAccount = accounts.add({ email: 'creator@example.com', name: 'Creator', channelTitle: 'Creator Loops' });
@@ -92,7 +93,10 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const youtube = new YouTube(
     accounts,
     now,
-    { rtmp: options.ingestionAddress ?? 'rtmp://a.rtmp.youtube.com/live2', rtmpBackup: options.backupIngestionAddress ?? 'rtmp://b.rtmp.youtube.com/live2?backup=1' },
+    {
+      rtmp: options.ingestionAddress ?? 'rtmp://a.rtmp.youtube.com/live2',
+      rtmpBackup: options.backupIngestionAddress ?? 'rtmp://b.rtmp.youtube.com/live2?backup=1',
+    },
     options.transitionDelayMs ?? 0,
   );
   const quota = new Quota(options.dailyQuota ?? 10_000, now);

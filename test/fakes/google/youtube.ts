@@ -135,8 +135,10 @@ export class YouTube {
     const mine = query.get('mine') === 'true';
     if (!mine && ids === undefined) throw youtubeErrors.noFilter(['mine', 'id']);
     if (mine && ids !== undefined) throw youtubeErrors.incompatibleFilters(['mine', 'id']);
-    const channels = mine ? [account.channel].filter((each) => each !== null) : ids?.map((id) => this.accounts.find(id)?.channel).filter((each) => each != null);
-    const items = (channels ?? []).map((channel) => project('youtube#channel', channel.id, channelParts(channel), parts));
+    const channels = mine ? [account.channel] : (ids ?? []).map((id) => this.accounts.find(id)?.channel);
+    const items = channels
+      .filter((channel) => channel != null)
+      .map((channel) => project('youtube#channel', channel.id, channelParts(channel), parts));
     // With no channel the real answer leaves `items` out altogether.
     return { status: 200, body: { ...page('youtube#channelListResponse', items, query), ...(items.length === 0 ? { items: undefined } : {}) } };
   }
@@ -147,7 +149,8 @@ export class YouTube {
     const parts = requestedParts(query, ['id', 'snippet', 'cdn', 'contentDetails', 'status']);
     const channelId = liveChannel(account).id;
     const selected = this.selectByFilter(query, ['id', 'mine'], [...this.streams.values()].filter((each) => each.channelId === channelId));
-    return { status: 200, body: page('youtube#liveStreamListResponse', selected.map((each) => projectResource('youtube#liveStream', each.resource, parts)), query) };
+    const items = selected.map((each) => projectResource('youtube#liveStream', each.resource, parts));
+    return { status: 200, body: page('youtube#liveStreamListResponse', items, query) };
   }
 
   private insertStream({ query, body, account }: YouTubeRequest): YouTubeReply {
@@ -159,7 +162,9 @@ export class YouTube {
     const cdn = parts.includes('cdn') ? input.cdn : undefined;
     if (!cdn) throw youtubeErrors.streamRequired('cdnRequired', 'cdn');
     if (!cdn.ingestionType) throw youtubeErrors.streamRequired('ingestionTypeRequired', 'cdn.ingestionType');
-    if (!['rtmp', 'dash', 'webrtc', 'hls'].includes(cdn.ingestionType)) throw youtubeErrors.streamInvalid('invalidIngestionType', 'The ingestion type is not valid.');
+    if (!['rtmp', 'dash', 'webrtc', 'hls'].includes(cdn.ingestionType)) {
+      throw youtubeErrors.streamInvalid('invalidIngestionType', 'The ingestion type is not valid.');
+    }
     if (!cdn.resolution) throw youtubeErrors.streamRequired('resolutionRequired', 'cdn.resolution');
     if (!['240p', '360p', '480p', '720p', '1080p', '1440p', '2160p', 'variable'].includes(cdn.resolution)) {
       throw youtubeErrors.streamInvalid('invalidResolution', 'The resolution is not valid.');
@@ -172,7 +177,13 @@ export class YouTube {
     const resource: Stream = {
       kind: 'youtube#liveStream',
       id,
-      snippet: { publishedAt: new Date(this.now()).toISOString(), channelId: channel.id, title, description: input.snippet?.description ?? '', isDefaultStream: false },
+      snippet: {
+        publishedAt: new Date(this.now()).toISOString(),
+        channelId: channel.id,
+        title,
+        description: input.snippet?.description ?? '',
+        isDefaultStream: false,
+      },
       cdn: {
         ingestionType: cdn.ingestionType,
         ingestionInfo: {
@@ -216,10 +227,13 @@ export class YouTube {
       completed: ['complete'],
     };
     const status = query.get('broadcastStatus');
-    if (status !== null && status !== 'all' && !byStatus[status]) throw youtubeErrors.invalidValue('broadcastStatus', `Invalid value for broadcastStatus: ${status}`);
+    if (status !== null && status !== 'all' && !byStatus[status]) {
+      throw youtubeErrors.invalidValue('broadcastStatus', `Invalid value for broadcastStatus: ${status}`);
+    }
     const candidates = status === null || status === 'all' ? own : own.filter((each) => byStatus[status]?.includes(this.lifeCycle(each)));
     const selected = this.selectByFilter(query, ['id', 'mine', 'broadcastStatus'], candidates);
-    return { status: 200, body: page('youtube#liveBroadcastListResponse', selected.map((each) => projectResource('youtube#liveBroadcast', each.resource, parts)), query) };
+    const items = selected.map((each) => projectResource('youtube#liveBroadcast', each.resource, parts));
+    return { status: 200, body: page('youtube#liveBroadcastListResponse', items, query) };
   }
 
   private insertBroadcast({ query, body, account }: YouTubeRequest): YouTubeReply {
@@ -238,7 +252,12 @@ export class YouTube {
         isDefaultBroadcast: false,
         liveChatId: `KicKGFVD${randomString(30, BASE64URL)}`,
       },
-      status: { lifeCycleStatus: 'created', ...validStatus(parts.includes('status') ? input.status : undefined), recordingStatus: 'notRecording', madeForKids: false },
+      status: {
+        lifeCycleStatus: 'created',
+        ...validStatus(parts.includes('status') ? input.status : undefined),
+        recordingStatus: 'notRecording',
+        madeForKids: false,
+      },
       contentDetails: contentDetails(id, parts.includes('contentDetails') ? input.contentDetails : undefined),
     };
     this.broadcasts.set(id, { resource, channelId: channel.id });
@@ -323,7 +342,9 @@ export class YouTube {
     if (!stored) throw youtubeErrors.videoNotFound();
     if (stored.channelId !== account.channel?.id) throw youtubeErrors.thumbnailForbidden();
     const uploadType = query.get('uploadType');
-    if (uploadType !== null && uploadType !== 'media') throw youtubeErrors.invalidValue('uploadType', `[fake YouTube] uploadType=${uploadType} is not modelled; use media.`);
+    if (uploadType !== null && uploadType !== 'media') {
+      throw youtubeErrors.invalidValue('uploadType', `[fake YouTube] uploadType=${uploadType} is not modelled; use media.`);
+    }
     if (body.length === 0) throw youtubeErrors.mediaBodyRequired();
     const type = (contentType ?? 'application/octet-stream').split(';')[0]?.trim() ?? '';
     if (!THUMBNAIL_TYPES.includes(type)) throw youtubeErrors.unsupportedMediaType(type, THUMBNAIL_TYPES);
@@ -430,24 +451,33 @@ function jsonBody<T>(body: Buffer): T {
 function validSnippet(input: youtube_v3.Schema$LiveBroadcastSnippet | undefined): youtube_v3.Schema$LiveBroadcastSnippet {
   const title = input?.title;
   if (!title) throw youtubeErrors.broadcastRequired('titleRequired', 'snippet.title');
-  if (title.length > 100) throw youtubeErrors.broadcastInvalid('invalidTitle', "The liveBroadcast resource did not specify a valid value for the snippet.title property. The property's value must be between 1 and 100 characters long.");
+  if (title.length > 100) {
+    throw youtubeErrors.broadcastInvalid('invalidTitle', "The snippet.title property's value must be between 1 and 100 characters long.");
+  }
   const description = input.description ?? '';
   if (description.length > 5000) throw youtubeErrors.broadcastInvalid('invalidDescription', "The property's value can contain up to 5000 characters.");
   if (!input.scheduledStartTime) throw youtubeErrors.broadcastRequired('scheduledStartTimeRequired', 'snippet.scheduledStartTime');
   if (Number.isNaN(Date.parse(input.scheduledStartTime))) {
-    throw youtubeErrors.broadcastInvalid('invalidScheduledStartTime', 'The liveBroadcast resource contained an invalid value for the snippet.scheduledStartTime property.');
+    throw youtubeErrors.broadcastInvalid('invalidScheduledStartTime', 'The liveBroadcast resource contained an invalid value for snippet.scheduledStartTime.');
   }
   const end = input.scheduledEndTime;
   if (end && !(Date.parse(end) > Date.parse(input.scheduledStartTime))) {
     throw youtubeErrors.broadcastInvalid('invalidScheduledEndTime', 'The scheduled end time must follow the scheduled start time.');
   }
-  return { title, description, scheduledStartTime: new Date(input.scheduledStartTime).toISOString(), ...(end ? { scheduledEndTime: new Date(end).toISOString() } : {}) };
+  return {
+    title,
+    description,
+    scheduledStartTime: new Date(input.scheduledStartTime).toISOString(),
+    ...(end ? { scheduledEndTime: new Date(end).toISOString() } : {}),
+  };
 }
 
 function validStatus(input: youtube_v3.Schema$LiveBroadcastStatus | undefined): youtube_v3.Schema$LiveBroadcastStatus {
   const privacyStatus = input?.privacyStatus;
   if (!privacyStatus) throw youtubeErrors.broadcastRequired('privacyStatusRequired', 'status.privacyStatus');
-  if (!PRIVACY.includes(privacyStatus)) throw youtubeErrors.broadcastInvalid('invalidPrivacyStatus', 'The liveBroadcast resource contained an invalid value for the status.privacy_status property.');
+  if (!PRIVACY.includes(privacyStatus)) {
+    throw youtubeErrors.broadcastInvalid('invalidPrivacyStatus', 'The liveBroadcast resource contained an invalid value for the status.privacy_status property.');
+  }
   return { privacyStatus, selfDeclaredMadeForKids: input.selfDeclaredMadeForKids ?? false };
 }
 
@@ -458,7 +488,7 @@ function contentDetails(id: string, input: youtube_v3.Schema$LiveBroadcastConten
     monitorStream: {
       enableMonitorStream: monitor?.enableMonitorStream ?? true,
       broadcastStreamDelayMs: monitor?.broadcastStreamDelayMs ?? 0,
-      embedHtml: `<iframe width="425" height="344" src="https://www.youtube.com/embed/${id}?autoplay=1&livemonitor=1" frameborder="0" allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture" allowfullscreen></iframe>`,
+      embedHtml: `<iframe width="425" height="344" src="https://www.youtube.com/embed/${id}?autoplay=1&livemonitor=1" frameborder="0" allowfullscreen></iframe>`,
     },
     enableEmbed: input?.enableEmbed ?? true,
     enableDvr: input?.enableDvr ?? true,

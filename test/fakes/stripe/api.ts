@@ -118,7 +118,9 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
           const priceId = item.requiredString('price');
           const price = state.prices.get(priceId);
           if (!price) throw stripeErrors.noSuchParamObject('price', priceId, `line_items[${i}][price]`);
-          if (!price.active) throw stripeErrors.invalidValue(`line_items[${i}][price]`, 'The price specified is inactive. This field only accepts active prices.');
+          if (!price.active) {
+            throw stripeErrors.invalidValue(`line_items[${i}][price]`, 'The price specified is inactive. This field only accepts active prices.');
+          }
           const quantity = item.integer('quantity');
           if (quantity === undefined) throw stripeErrors.missingParam(`line_items[${i}][quantity]`);
           return lineItemObject(price, quantity);

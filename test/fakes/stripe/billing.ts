@@ -86,7 +86,8 @@ export class Billing {
       latestInvoice: null,
     });
     // A first invoice covers no elapsed time: its own period is the creation instant.
-    const invoice = this.newInvoice(customer, subscription, 'subscription_create', { start: created, end: created }, { start: created, end: periodEnd }, created);
+    const firstPeriod = { start: created, end: periodEnd };
+    const invoice = this.newInvoice(customer, subscription, 'subscription_create', { start: created, end: created }, firstPeriod, created);
     this.markPaid(invoice, created);
     subscription.latest_invoice = invoice.id;
     this.state.subscriptions.set(subscription.id, subscription);

@@ -23,10 +23,6 @@ export class Params {
     return this.prefix === '' ? key : `${this.prefix}[${key}]`;
   }
 
-  has(key: string): boolean {
-    return key in this.tree;
-  }
-
   string(key: string): string | undefined {
     const value = this.tree[key];
     if (value === undefined) return undefined;

@@ -107,7 +107,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   });
   const billing = new Billing(state, events, nowSeconds);
   const routes = apiRoutes(state, billing);
-  const idempotency = new Map<string, { path: string; params: string; status: number; body: object; requestId: string }>();
+  const idempotency = new Map<string, { path: string; params: string; answer: Answer; requestId: string }>();
 
   const server = await listen(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
@@ -123,44 +123,52 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const stripeVersion = header(request, 'stripe-version');
     const body = await readBody(request);
     const params = decodeForm(method === 'POST' ? body.toString('utf8') : url.search.slice(1));
-    const headers: Record<string, string> = { 'request-id': requestId, 'stripe-version': stripeVersion ?? Stripe.API_VERSION };
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     const call: RecordedCall = { method, path: url.pathname, params, status: 0, requestId, idempotencyKey, stripeVersion, replayed: false };
     calls.push(call);
-    const answer = (status: number, payload: object, extra: Record<string, string> = {}) => {
-      call.status = status;
-      sendJson(response, status, payload, { ...headers, ...extra });
-    };
-    const answerError = (error: StripeApiError) =>
-      answer(error.status, { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } });
+    const errorAnswer = (error: StripeApiError): Answer => ({
+      status: error.status,
+      body: { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } },
+    });
 
+    // An answer, including an error the endpoint itself raised; parameter validation errors propagate unsaved.
+    const execute = (): Answer => {
+      const { route, id } = findRoute(method, url.pathname);
+      const apiRequest: ApiRequest = { params, request: { id: requestId, idempotencyKey } satisfies RequestRef, now: nowSeconds(), origin };
+      try {
+        return { status: 200, body: route.handle(apiRequest, id) };
+      } catch (error) {
+        if (error instanceof StripeApiError && error.savesIdempotentResult) return errorAnswer(error);
+        throw error;
+      }
+    };
+    const executeOnce = (key: string): Answer => {
+      const first = idempotency.get(key);
+      if (!first) {
+        const answer = execute();
+        idempotency.set(key, { path: url.pathname, params: JSON.stringify(params), answer, requestId });
+        return answer;
+      }
+      if (first.path !== url.pathname) throw stripeErrors.idempotencyEndpoint(key, first.path, url.pathname);
+      if (first.params !== JSON.stringify(params)) throw stripeErrors.idempotencyParams(key);
+      call.replayed = true;
+      return { ...first.answer, headers: { 'idempotent-replayed': 'true', 'original-request': first.requestId } };
+    };
+
+    let answer: Answer;
     try {
       authenticate(request);
-      const replay = idempotencyKey ? idempotency.get(idempotencyKey) : undefined;
-      if (idempotencyKey && replay) {
-        if (replay.path !== url.pathname) throw stripeErrors.idempotencyEndpoint(idempotencyKey, replay.path, url.pathname);
-        if (replay.params !== JSON.stringify(params)) throw stripeErrors.idempotencyParams(idempotencyKey);
-        call.replayed = true;
-        return answer(replay.status, replay.body, { 'idempotent-replayed': 'true', 'original-request': replay.requestId });
-      }
-      const match = findRoute(method, url.pathname);
-      const apiRequest: ApiRequest = { params, request: { id: requestId, idempotencyKey } satisfies RequestRef, now: nowSeconds(), origin };
-      let status = 200;
-      let payload: object;
-      try {
-        payload = match.route.handle(apiRequest, match.id);
-      } catch (error) {
-        if (!(error instanceof StripeApiError)) throw error;
-        if (!error.savesIdempotentResult) throw error;
-        status = error.status;
-        payload = { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } };
-      }
-      if (idempotencyKey) idempotency.set(idempotencyKey, { path: url.pathname, params: JSON.stringify(params), status, body: payload, requestId });
-      answer(status, payload);
+      answer = idempotencyKey ? executeOnce(idempotencyKey) : execute();
     } catch (error) {
-      if (error instanceof StripeApiError) return answerError(error);
-      throw error;
+      if (!(error instanceof StripeApiError)) throw error;
+      answer = errorAnswer(error);
     }
+    call.status = answer.status;
+    sendJson(response, answer.status, answer.body, {
+      'request-id': requestId,
+      'stripe-version': stripeVersion ?? Stripe.API_VERSION,
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      ...answer.headers,
+    });
   }
 
   function authenticate(request: IncomingMessage): void {
@@ -246,6 +254,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     settled: () => deliveryQueue,
     stop: () => server.stop(),
   };
+}
+
+interface Answer {
+  status: number;
+  body: object;
+  headers?: Record<string, string>;
 }
 
 function header(request: IncomingMessage, name: string): string | null {

@@ -66,7 +66,16 @@ describe('lifecycle events', () => {
     expect(completed).toMatchObject({
       type: 'checkout.session.completed',
       api_version: Stripe.API_VERSION,
-      data: { object: { id: session.id, status: 'complete', payment_status: 'paid', client_reference_id: 'user-7', subscription: subscription.id, customer: customer.id } },
+      data: {
+        object: {
+          id: session.id,
+          status: 'complete',
+          payment_status: 'paid',
+          client_reference_id: 'user-7',
+          subscription: subscription.id,
+          customer: customer.id,
+        },
+      },
     });
     expect(created).toMatchObject({ data: { object: { id: subscription.id, status: 'active', metadata: { userId: 'user-7' } } } });
     expect(paid).toMatchObject({
