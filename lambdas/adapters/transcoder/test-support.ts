@@ -94,3 +94,29 @@ export async function peakVolumeDb(file: string, part: { channel?: number; from?
   if (!match) throw new Error(`no volume for ${file}: ${result.stderrTail}`);
   return match[1] === '-inf' ? -Infinity : Number(match[1]);
 }
+
+/** User metadata of the job that jobEvent reports on. */
+export const jobMetadata = { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/' };
+
+/** An EventBridge "MediaConvert Job State Change" event as delivered (the envelope of the MediaConvert user
+ * guide's examples), for jobMetadata's job unless `detail` says otherwise. */
+export function jobEvent(detail: Record<string, unknown>) {
+  return {
+    version: '0',
+    id: '1234abcd-12ab-34cd-56ef-1234567890ab',
+    'detail-type': 'MediaConvert Job State Change',
+    source: 'aws.mediaconvert',
+    account: '111122223333',
+    time: '2022-12-19T19:21:21Z',
+    region: 'us-west-2',
+    resources: ['arn:aws:mediaconvert:us-west-2:111122223333:jobs/1671477617078-2886ye'],
+    detail: {
+      timestamp: 1671477681737,
+      accountId: '111122223333',
+      queue: 'arn:aws:mediaconvert:us-west-2:111122223333:queues/Loopcast-prod',
+      jobId: '1671477617078-2886ye',
+      userMetadata: jobMetadata,
+      ...detail,
+    },
+  };
+}

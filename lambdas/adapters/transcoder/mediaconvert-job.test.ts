@@ -1,0 +1,213 @@
+import { describe, expect, test } from '@jest/globals';
+import { planTranscode, type SourceMedia, type TranscodePlan } from '../../core/media-spec';
+import { createJobRequest, remixSettings } from './mediaconvert-job';
+import type { TranscodeJob } from './transcoder';
+
+const setup = {
+  bucket: 'loopcast-prod-media',
+  roleArn: 'arn:aws:iam::111122223333:role/Loopcast-prod-MediaConvert',
+  queueArn: 'arn:aws:mediaconvert:eu-west-1:111122223333:queues/Loopcast-prod',
+};
+
+const job = (kind: TranscodeJob['kind']): TranscodeJob => ({
+  userId: 'user-1',
+  videoId: '01J9Z8Q4M2V7K3N5P6R8S0T1W2',
+  kind,
+  sourceKey: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/source',
+  outputPrefix: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/',
+});
+
+function planFor(kind: TranscodeJob['kind'], source: SourceMedia): TranscodePlan {
+  const planned = planTranscode(kind, source);
+  if (!planned.ok) throw new Error(planned.reason);
+  return planned.plan;
+}
+
+const prefix = 's3://loopcast-prod-media/media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2';
+
+const aac = {
+  CodecProfile: 'LC',
+  CodingMode: 'CODING_MODE_2_0',
+  RateControlMode: 'CBR',
+  Bitrate: 128000,
+  SampleRate: 44100,
+  RawFormat: 'NONE',
+  Specification: 'MPEG4',
+};
+
+const preprocessors = {
+  ColorCorrector: { ColorSpaceConversion: 'FORCE_709' },
+  Deinterlacer: { Algorithm: 'INTERPOLATE', Mode: 'ADAPTIVE', Control: 'NORMAL' },
+};
+
+describe('createJobRequest', () => {
+  test('a 4:3 video with a stereo track: the exact stream-ready settings, plus the thumbnail capture at 10 %', () => {
+    const plan = planFor('video', {
+      durationSeconds: 70,
+      video: { width: 640, height: 480, sampleAspectRatio: 1, rotation: 0, durationSeconds: 60 },
+      audio: { channels: 2, durationSeconds: 70 },
+    });
+    expect(createJobRequest(job('video'), plan, setup)).toEqual({
+      Role: setup.roleArn,
+      Queue: setup.queueArn,
+      ClientRequestToken: '01J9Z8Q4M2V7K3N5P6R8S0T1W2',
+      UserMetadata: {
+        userId: 'user-1',
+        videoId: '01J9Z8Q4M2V7K3N5P6R8S0T1W2',
+        kind: 'video',
+        outputPrefix: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/',
+      },
+      StatusUpdateInterval: 'SECONDS_10',
+      Settings: {
+        TimecodeConfig: { Source: 'ZEROBASED' },
+        Inputs: [
+          {
+            FileInput: `${prefix}/source`,
+            TimecodeSource: 'ZEROBASED',
+            VideoSelector: { Rotate: 'AUTO' },
+            AudioSelectors: { 'Audio Selector 1': { DefaultSelection: 'DEFAULT' } },
+          },
+        ],
+        OutputGroups: [
+          {
+            Name: 'Stream',
+            OutputGroupSettings: { Type: 'FILE_GROUP_SETTINGS', FileGroupSettings: { Destination: `${prefix}/stream` } },
+            Outputs: [
+              {
+                Extension: 'mp4',
+                ContainerSettings: {
+                  Container: 'MP4',
+                  Mp4Settings: { MoovPlacement: 'PROGRESSIVE_DOWNLOAD', AudioDuration: 'MATCH_VIDEO_DURATION', FreeSpaceBox: 'EXCLUDE' },
+                },
+                VideoDescription: {
+                  Width: 1920,
+                  Height: 1080,
+                  ScalingBehavior: 'DEFAULT',
+                  Sharpness: 50,
+                  AfdSignaling: 'NONE',
+                  RespondToAfd: 'NONE',
+                  ColorMetadata: 'INSERT',
+                  TimecodeInsertion: 'DISABLED',
+                  VideoPreprocessors: preprocessors,
+                  CodecSettings: {
+                    Codec: 'H_264',
+                    H264Settings: {
+                      CodecProfile: 'HIGH',
+                      CodecLevel: 'LEVEL_4_1',
+                      RateControlMode: 'CBR',
+                      Bitrate: 6000000,
+                      HrdBufferSize: 12000000,
+                      HrdBufferInitialFillPercentage: 90,
+                      FramerateControl: 'SPECIFIED',
+                      FramerateNumerator: 30,
+                      FramerateDenominator: 1,
+                      FramerateConversionAlgorithm: 'DUPLICATE_DROP',
+                      GopSize: 2,
+                      GopSizeUnits: 'SECONDS',
+                      GopClosedCadence: 1,
+                      SceneChangeDetect: 'DISABLED',
+                      MinIInterval: 0,
+                      NumberBFramesBetweenReferenceFrames: 2,
+                      GopBReference: 'DISABLED',
+                      InterlaceMode: 'PROGRESSIVE',
+                      ParControl: 'SPECIFIED',
+                      ParNumerator: 1,
+                      ParDenominator: 1,
+                      EntropyEncoding: 'CABAC',
+                      QualityTuningLevel: 'SINGLE_PASS_HQ',
+                    },
+                  },
+                },
+                AudioDescriptions: [
+                  {
+                    AudioSourceName: 'Audio Selector 1',
+                    CodecSettings: { Codec: 'AAC', AacSettings: aac },
+                    RemixSettings: {
+                      ChannelsIn: 2,
+                      ChannelsOut: 2,
+                      ChannelMapping: { OutputChannels: [{ InputChannelsFineTune: [0, -60] }, { InputChannelsFineTune: [-60, 0] }] },
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+          {
+            Name: 'Thumbnail',
+            OutputGroupSettings: { Type: 'FILE_GROUP_SETTINGS', FileGroupSettings: { Destination: `${prefix}/thumb` } },
+            Outputs: [
+              {
+                Extension: 'jpg',
+                ContainerSettings: { Container: 'RAW' },
+                VideoDescription: {
+                  Width: 1280,
+                  Height: 720,
+                  ScalingBehavior: 'DEFAULT',
+                  VideoPreprocessors: preprocessors,
+                  CodecSettings: {
+                    Codec: 'FRAME_CAPTURE',
+                    // 60 s video: the first capture at 0 s, the second (the thumbnail) 6 s later.
+                    FrameCaptureSettings: { FramerateNumerator: 1000, FramerateDenominator: 6000, MaxCaptures: 2, Quality: 80 },
+                  },
+                },
+              },
+            ],
+          },
+        ],
+      },
+    });
+  });
+
+  test('a video without sound has no audio selector, so MediaConvert inserts silence, and no remix', () => {
+    const plan = planFor('video', { video: { width: 1280, height: 720, sampleAspectRatio: 1, rotation: 0, durationSeconds: 5 } });
+    const request = createJobRequest(job('video'), plan, setup);
+    expect(request.Settings?.Inputs?.[0]?.AudioSelectors).toBeUndefined();
+    expect(request.Settings?.OutputGroups?.[0]?.Outputs?.[0]?.AudioDescriptions).toEqual([
+      { AudioSourceName: 'Audio Selector 1', CodecSettings: { Codec: 'AAC', AacSettings: aac } },
+    ]);
+  });
+
+  test('an audio item: one AAC-LC .m4a output, moov first, no video, no thumbnail, no status updates', () => {
+    const plan = planFor('audio', { durationSeconds: 180, audio: { channels: 1 } });
+    const request = createJobRequest(job('audio'), plan, setup);
+    expect(request.StatusUpdateInterval).toBeUndefined();
+    expect(request.UserMetadata?.kind).toBe('audio');
+    expect(request.Settings?.Inputs?.[0]?.AudioSelectors).toEqual({ 'Audio Selector 1': { DefaultSelection: 'DEFAULT' } });
+    expect(request.Settings?.OutputGroups).toEqual([
+      {
+        Name: 'Audio',
+        OutputGroupSettings: { Type: 'FILE_GROUP_SETTINGS', FileGroupSettings: { Destination: `${prefix}/stream` } },
+        Outputs: [
+          {
+            Extension: 'm4a',
+            ContainerSettings: { Container: 'MP4', Mp4Settings: { MoovPlacement: 'PROGRESSIVE_DOWNLOAD', FreeSpaceBox: 'EXCLUDE' } },
+            AudioDescriptions: [
+              {
+                AudioSourceName: 'Audio Selector 1',
+                CodecSettings: { Codec: 'AAC', AacSettings: aac },
+                RemixSettings: { ChannelsIn: 1, ChannelsOut: 2, ChannelMapping: { OutputChannels: [{ InputChannelsFineTune: [0] }, { InputChannelsFineTune: [0] }] } },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('remixSettings', () => {
+  test('5.1 to stereo in dB: fronts -7.656, centre and surrounds -10.666, LFE and the other side muted', () => {
+    const planned = planTranscode('audio', { durationSeconds: 10, audio: { channels: 6 } });
+    if (!planned.ok || planned.plan.kind !== 'audio') throw new Error('not an audio plan');
+    expect(remixSettings(planned.plan.audio.mix, 6)).toEqual({
+      ChannelsIn: 6,
+      ChannelsOut: 2,
+      ChannelMapping: {
+        OutputChannels: [
+          { InputChannelsFineTune: [-7.656, -60, -10.666, -60, -10.666, -60] },
+          { InputChannelsFineTune: [-60, -7.656, -10.666, -60, -60, -10.666] },
+        ],
+      },
+    });
+  });
+});
