@@ -1,7 +1,7 @@
 // The stream-task's entry point (the container's command; a child process in the local stack). Reads the spec
 // (spec.ts), streams until SIGTERM, exits 0. Heartbeats go to stdout as JSON lines, logs to stderr.
 // Exit codes: 0 stopped on request, 1 the inputs cannot be streamed (a 'failed' heartbeat says why), 2 bad spec.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactSecrets } from './ffmpeg';
@@ -15,7 +15,9 @@ const log = (message: string) => process.stderr.write(`${new Date().toISOString(
 
 async function main(): Promise<number> {
   const spec = readStreamTaskSpec(process.argv.slice(2), process.env);
-  const workDir = await mkdtemp(join(process.env.LOOPCAST_WORK_DIR ?? tmpdir(), 'loopcast-stream-'));
+  const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
+  await mkdir(workBase, { recursive: true });
+  const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
   const supervisor = new StreamSupervisor({
     streamId: spec.streamId,

@@ -1,0 +1,66 @@
+// S3 fetching against the s3rver the test run's global setup starts (LOOPCAST_TEST_S3), in a bucket of our own.
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createS3Client, fetchInput, LocalFileFetcher, parseS3Source, S3InputFetcher } from './inputs';
+
+const endpoint = process.env.LOOPCAST_TEST_S3;
+const s3 = createS3Client({ region: 'us-east-1', ...(endpoint ? { endpoint } : {}) });
+const bucket = `stream-task-${randomBytes(4).toString('hex')}`;
+const body = randomBytes(3 * 1024 * 1024 + 17);
+let dir: string;
+
+beforeAll(async () => {
+  if (!endpoint) throw new Error('LOOPCAST_TEST_S3 is not set: run through jest with the global setup');
+  dir = mkdtempSync(join(tmpdir(), 'loopcast-inputs-'));
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4', Body: body }));
+});
+
+afterAll(() => {
+  s3.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('input fetching', () => {
+  test('s3:// sources are downloaded once into the given folder, byte for byte', async () => {
+    const path = await fetchInput([new S3InputFetcher(s3), new LocalFileFetcher()], `s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'video'));
+    expect(path).toBe(join(dir, 'video', 'stream.mp4'));
+    expect(readFileSync(path).equals(body)).toBe(true);
+    expect(readdirSync(join(dir, 'video'))).toEqual(['stream.mp4']);
+  });
+
+  test('a missing object is a clear error and leaves no partial file', async () => {
+    await expect(new S3InputFetcher(s3).fetch(`s3://${bucket}/media/u1/none/stream.mp4`, join(dir, 'missing'))).rejects.toThrow(
+      `cannot fetch s3://${bucket}/media/u1/none/stream.mp4: no such object`,
+    );
+    expect(readdirSync(join(dir, 'missing'))).toEqual([]);
+  });
+
+  test('an aborted download stops and leaves no partial file', async () => {
+    const abort = new AbortController();
+    const fetching = new S3InputFetcher(s3).fetch(`s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'aborted'), abort.signal);
+    abort.abort();
+    await expect(fetching).rejects.toThrow(/^cannot fetch/);
+    expect(existsSync(join(dir, 'aborted', 'stream.mp4'))).toBe(false);
+    expect(existsSync(join(dir, 'aborted', 'stream.mp4.part'))).toBe(false);
+  });
+
+  test('local paths and file:// URLs are used in place; other schemes are refused', async () => {
+    const file = join(dir, 'local.mp4');
+    writeFileSync(file, 'x');
+    const fetchers = [new S3InputFetcher(s3), new LocalFileFetcher()];
+    await expect(fetchInput(fetchers, file, join(dir, 'unused'))).resolves.toBe(file);
+    await expect(fetchInput(fetchers, `file://${file}`, join(dir, 'unused'))).resolves.toBe(file);
+    await expect(fetchInput(fetchers, join(dir, 'nope.mp4'), join(dir, 'unused'))).rejects.toThrow('no such file');
+    await expect(fetchInput(fetchers, 'https://example.com/v.mp4', join(dir, 'unused'))).rejects.toThrow('no way to fetch https://example.com/v.mp4');
+  });
+
+  test('s3 sources are parsed into bucket and key', () => {
+    expect(parseS3Source('s3://media/media/u1/v1/stream.mp4')).toEqual({ bucket: 'media', key: 'media/u1/v1/stream.mp4' });
+    expect(parseS3Source('s3://media/')).toBeUndefined();
+    expect(parseS3Source('/tmp/x.mp4')).toBeUndefined();
+  });
+});

@@ -1,0 +1,112 @@
+// Faults on the real thing: the destination dies, the destination freezes, ffmpeg is killed. Each ends with
+// the stream started again, media arriving, and the restart counter moved. Timings are logged, not asserted
+// tightly (2 shared cores); bench/stream.ts measures them.
+import { join } from 'node:path';
+import { defaultPolicy } from '../src/state-machine';
+import { dtsProfile, makeTestVideo, processAlive, readPackets, removeDir, RtmpDestination, startStream, stopEverything, tempDir, until, waitChannel } from './integration';
+
+let dir: string;
+let destination: RtmpDestination;
+let video: string;
+
+beforeAll(async () => {
+  dir = tempDir('faults-it');
+  // 8 Mbit/s: a frozen server's socket buffers fill in a few seconds, so ffmpeg really blocks.
+  [destination, video] = await Promise.all([RtmpDestination.start(join(dir, 'nginx')), makeTestVideo(join(dir, 'video.mp4'), { seconds: 6, megabits: 8 })]);
+}, 60_000);
+
+afterEach(async () => {
+  destination.server.process.child.kill('SIGCONT');
+  await stopEverything();
+}, 30_000);
+
+afterAll(async () => {
+  await destination?.stop();
+  removeDir(dir);
+});
+
+const log = (message: string) => process.stderr.write(`[faults] ${message}\n`);
+
+async function expectMediaArrives(key: string) {
+  const packets = await readPackets(destination.url(key), 3);
+  expect(dtsProfile(packets, 'video').count).toBeGreaterThan(30);
+}
+
+test('the RTMP server is killed and comes back: publishing resumes and the restart is counted', async () => {
+  const stream = startStream({ video, destinations: [{ id: 'local', url: destination.url('kill-server') }], dir: join(dir, 'work-kill') });
+  await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+  destination.server.process.child.kill('SIGKILL');
+  await stream.sink.waitFor((h) => h.actual === 'restarting', 10_000, 'actual restarting');
+  // Down long enough for several failed attempts and a grown backoff.
+  await new Promise((r) => setTimeout(r, 4_000));
+  await destination.restart();
+  const backAt = Date.now();
+  const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started again');
+  log(`publishing again ${((Date.now() - backAt) / 1000).toFixed(1)} s after the server came back`);
+  expect(heartbeat.restarts).toBeGreaterThanOrEqual(1);
+  expect(heartbeat.lastError).toMatch(/^ffmpeg exited with code 1/);
+  await expectMediaArrives('kill-server');
+}, 60_000);
+
+test('the RTMP server freezes (SIGSTOP): the stall is detected, the blocked ffmpeg SIGKILLed, and the stream recovers after SIGCONT', async () => {
+  const stream = startStream({ video, destinations: [{ id: 'local', url: destination.url('freeze') }], dir: join(dir, 'work-freeze') });
+  await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+  const [blocked] = stream.supervisor.ffmpegPids;
+  destination.server.process.child.kill('SIGSTOP');
+  const frozenAt = Date.now();
+  const stalled = await stream.sink.waitFor((h) => h.actual === 'restarting', 40_000, 'actual restarting');
+  log(`stall detected ${((Date.now() - frozenAt) / 1000).toFixed(1)} s after the freeze: ${stalled.lastError}`);
+  // Depending on how much the socket buffers still take, ffmpeg stops completely or crawls on: both are caught.
+  expect(stalled.lastError).toMatch(/^(stalled: no progress|stalled: output time did not advance|too slow: speed)/);
+  await until(() => !processAlive(blocked!), 5_000, 'the stalled ffmpeg to be gone');
+  destination.server.process.child.kill('SIGCONT');
+  const resumedAt = Date.now();
+  const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started again');
+  log(`started again ${((Date.now() - resumedAt) / 1000).toFixed(1)} s after SIGCONT`);
+  expect(heartbeat.restarts).toBeGreaterThanOrEqual(1);
+  await expectMediaArrives('freeze');
+}, 90_000);
+
+test('ffmpeg is killed with SIGKILL from outside: a new ffmpeg is started and counted', async () => {
+  const stream = startStream({ video, destinations: [{ id: 'local', url: destination.url('kill-ffmpeg') }], dir: join(dir, 'work-kill-ffmpeg') });
+  await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+  const [first] = stream.supervisor.ffmpegPids;
+  process.kill(first!, 'SIGKILL');
+  const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.restarts === 1, 20_000, 'started after one restart');
+  expect(heartbeat.lastError).toBe('ffmpeg was killed by SIGKILL');
+  const [second] = stream.supervisor.ffmpegPids;
+  expect(second).toBeDefined();
+  expect(second).not.toBe(first);
+  await expectMediaArrives('kill-ffmpeg');
+}, 60_000);
+
+test('stopping while ffmpeg is blocked on a frozen server: it ignores SIGTERM, gets SIGKILL after the grace period, exit code 0 within seconds', async () => {
+  // Stall detection off for this test, so that only the stop path acts on the blocked ffmpeg.
+  const patient = { ...defaultPolicy, health: { ...defaultPolicy.health, stallTimeoutMs: 120_000, slowWindowMs: 120_000 } };
+  const stream = startStream({ video, destinations: [{ id: 'local', url: destination.url('stop-blocked') }], dir: join(dir, 'work-stop'), policy: patient });
+  await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+  const [ffmpeg] = stream.supervisor.ffmpegPids;
+  destination.server.process.child.kill('SIGSTOP');
+  // Blocked: the socket buffers are full and ffmpeg has been waiting in poll for room to write for a while.
+  let blockedSince: number | undefined;
+  await until(
+    () => {
+      const polling = waitChannel(ffmpeg!).startsWith('poll_schedule_timeout');
+      blockedSince = polling ? (blockedSince ?? Date.now()) : undefined;
+      return blockedSince !== undefined && Date.now() - blockedSince >= 3_000;
+    },
+    30_000,
+    'ffmpeg to block on the frozen server',
+  );
+  const stopAt = Date.now();
+  stream.supervisor.stop();
+  expect(await stream.exitCode).toBe(0);
+  const seconds = (Date.now() - stopAt) / 1000;
+  log(`stopped in ${seconds.toFixed(1)} s with ffmpeg blocked`);
+  const logs = stream.logs.join('\n');
+  expect(logs).toContain('sending SIGTERM to ffmpeg run 1');
+  expect(logs.indexOf('sending SIGKILL to ffmpeg run 1')).toBeGreaterThan(logs.indexOf('sending SIGTERM to ffmpeg run 1'));
+  expect(seconds).toBeLessThan(6);
+  expect(processAlive(ffmpeg!)).toBe(false);
+  expect(stream.sink.latest()).toMatchObject({ desired: 'stopped', actual: 'stopped' });
+}, 60_000);
