@@ -42,7 +42,7 @@ export class ApiStack extends Stack {
   readonly realtimeStage: WebSocketStage;
   readonly functions: Record<string, HandlerFunction> = {};
   private readonly handlerEnvironment: Record<string, string>;
-  private readonly realtimeSigningKey: Secret;
+  private readonly signingKey: Secret;
   private readonly stripeKeys: Secret;
 
   constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
@@ -60,13 +60,13 @@ export class ApiStack extends Stack {
       throttle: { burstLimit: 500, rateLimit: 200 },
     });
     this.logAccess(this.realtimeStage.node.defaultChild as CfnStage, 'RealtimeAccessLogs', { eventType: '$context.eventType', connectionId: '$context.connectionId' });
-    this.realtimeSigningKey = new Secret(this, 'RealtimeSigningKey', {
-      description: 'HMAC key of the short-lived realtime tokens (GET /api/ws)',
+    this.signingKey = new Secret(this, 'SigningKey', {
+      description: 'HMAC key of the short-lived realtime tokens (GET /api/ws) and signed media URLs',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    Validations.of(this.realtimeSigningKey).acknowledge({
+    Validations.of(this.signingKey).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Signs 5-minute realtime tokens only; rotating it means redeploying, which invalidates at most five minutes of tokens.',
+      reason: 'Signs realtime tokens (5 minutes) and media URLs (1 hour); rotating it means redeploying, which only invalidates those.',
     });
 
     // The operator puts `{ "secretKey": "sk_live_...", "webhookSecret": "whsec_..." }` here (docs/deploy.md);
@@ -83,7 +83,7 @@ export class ApiStack extends Stack {
       MAIL_FROM: config.mailFrom,
       REALTIME_URL: this.realtimeStage.url,
       REALTIME_MANAGEMENT_URL: this.realtimeStage.callbackUrl,
-      REALTIME_SECRET_ARN: this.realtimeSigningKey.secretArn,
+      SIGNING_KEY_ARN: this.signingKey.secretArn,
       STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
     };
 
@@ -140,7 +140,7 @@ export class ApiStack extends Stack {
       case 'auth':
         this.grantTableData(fn);
         this.grantSendEmail(fn);
-        this.realtimeSigningKey.grantRead(fn);
+        this.signingKey.grantRead(fn);
         break;
       case 'billing':
         this.grantTableData(fn);
@@ -179,7 +179,7 @@ export class ApiStack extends Stack {
 
   private addRealtimeRoutes(): void {
     const authorizerFunction = this.handlerFunction('RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
-    this.realtimeSigningKey.grantRead(authorizerFunction);
+    this.signingKey.grantRead(authorizerFunction);
     const connectionsFunction = this.handlerFunction('RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
     this.grantTableData(connectionsFunction);
     this.functions['realtime-authorizer'] = authorizerFunction;

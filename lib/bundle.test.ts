@@ -44,7 +44,7 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       MAIL_FROM: 'no-reply@example.test',
       REALTIME_URL: stack.urls.realtime,
       REALTIME_MANAGEMENT_URL: stack.config.realtime.managementUrl,
-      REALTIME_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
+      SIGNING_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
       LOOPCAST_S3_ENDPOINT: stack.urls.s3,
       AWS_REGION: 'us-east-1',

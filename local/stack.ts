@@ -12,6 +12,10 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpOrigin } from './http-server';
 import { startNginxRtmp } from './nginx-rtmp';
 import { startRealtimeServer } from './realtime-server';
+import { uploadsMount } from './uploads-mount';
+import { createUploadServer } from '../lambdas/uploads/tus-server';
+import { uploadHooks } from '../lambdas/wiring/uploads';
+import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
 import { startS3Server } from './s3-server';
@@ -104,12 +108,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       publicUrl: `http://localhost:${options.ports.http}`,
       realtime: { url: realtime.url, managementUrl: realtime.managementUrl },
     };
-    const realtimeSecret = randomBytes(32).toString('base64url');
+    const signingKey = randomBytes(32).toString('base64url');
+    const transcoders: FfmpegTranscoder[] = [];
     deps = createDeps(config, {
       mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
-      realtimeSecret: async () => realtimeSecret,
+      signingKey: async () => signingKey,
       paymentProvider: async () => (options.stripe ? new StripeProvider(options.stripe) : undefined),
+      makeTranscoder: (onUpdate) => {
+        const transcoder = new FfmpegTranscoder({ s3: deps!.s3, bucket: config.buckets.media, onUpdate, workDir: join(options.dataDir, 'transcode') });
+        transcoders.push(transcoder);
+        return transcoder;
+      },
     });
+    stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 
@@ -125,7 +136,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       rtmp = nginx;
     }
 
-    const origin = await startHttpOrigin({ port: options.ports.http, deps, ...(options.webDir ? { webDir: options.webDir } : {}) });
+    const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
+    const origin = await startHttpOrigin({
+      port: options.ports.http,
+      deps,
+      mounts: [uploadsMount(uploads)],
+      ...(options.webDir ? { webDir: options.webDir } : {}),
+    });
     stoppers.push(origin.stop);
     // With port 0 (tests) the real port is only known now.
     config.publicUrl = origin.url;

@@ -6,6 +6,9 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { RealtimePublisher } from '../contract/realtime-events';
 import type { PaymentProvider } from '../core/billing/ports';
 import { StripeProvider } from './stripe/stripe-provider';
+import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
+import { MediaConvertTranscoder } from './transcoder/mediaconvert-transcoder';
+import type { TranscodeListener, Transcoder } from './transcoder/transcoder';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
@@ -21,16 +24,18 @@ export interface Deps {
   s3: S3Client;
   mailer: Mailer;
   realtime: RealtimePublisher;
-  /** The key realtime tokens are signed with (Secrets Manager in AWS, random per start locally). */
-  realtimeSecret: () => Promise<string>;
+  /** The HMAC key of realtime tokens and media URLs (Secrets Manager in AWS, random per start locally). */
+  signingKey: () => Promise<string>;
   /** Stripe, when configured (Secrets Manager in AWS, environment locally); undefined: trial only. */
   paymentProvider: () => Promise<PaymentProvider | undefined>;
+  /** MediaConvert in AWS, ffmpeg locally; made once per Deps by lambdas/wiring/media.ts with its listener. */
+  makeTranscoder: (onUpdate: TranscodeListener) => Transcoder;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
 /** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'realtimeSecret' | 'paymentProvider'>;
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder'>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -66,8 +71,17 @@ export const depsFromEnvironment = (): Promise<Deps> =>
   (lambdaDeps ??= configFromEnv().then((config) =>
     createDeps(config, {
       mailer: new SesMailer(new SESv2Client({ region: config.region }), required('MAIL_FROM')),
-      realtimeSecret: secretValue(config.region, required('REALTIME_SECRET_ARN')),
+      signingKey: secretValue(config.region, required('SIGNING_KEY_ARN')),
       paymentProvider: stripeFromSecret(config.region, process.env.STRIPE_SECRET_ARN),
+      makeTranscoder: (onUpdate) =>
+        new MediaConvertTranscoder({
+          mediaConvert: new MediaConvertClient({ region: config.region }),
+          s3: createS3Client(config),
+          bucket: config.buckets.media,
+          roleArn: required('MEDIACONVERT_ROLE_ARN'),
+          queueArn: required('MEDIACONVERT_QUEUE_ARN'),
+          onUpdate,
+        }),
     }),
   ));
 

@@ -41,6 +41,13 @@ export const routes = [
   { method: 'GET', path: '/billing/checkout/{id}', group: 'billing', auth: 'session' },
   { method: 'POST', path: '/billing/portal', group: 'billing', auth: 'session' },
   { method: 'POST', path: '/billing/webhook', group: 'billing-webhook', auth: 'signature' },
+
+  { method: 'GET', path: '/videos', group: 'media', auth: 'session' },
+  { method: 'GET', path: '/videos/{id}', group: 'media', auth: 'session' },
+  { method: 'PATCH', path: '/videos/{id}', group: 'media', auth: 'session' },
+  { method: 'DELETE', path: '/videos/{id}', group: 'media', auth: 'session' },
+  // Signed URL (lambdas/core/media/media-urls.ts): an <img> cannot send the session token.
+  { method: 'GET', path: '/media/{id}/thumbnail', group: 'media', auth: 'public' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

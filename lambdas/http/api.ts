@@ -24,6 +24,7 @@ export interface ApiRequest<Body, Query, Auth extends AuthContext | undefined> {
 
 export interface ApiResponse {
   status: number;
+  /** JSON, or bytes (a Uint8Array) sent as they are with the content-type the route sets. */
   body?: unknown;
   headers?: Record<string, string>;
   cookies?: string[];

@@ -2,8 +2,6 @@
 // and maps the result; rules live in the use cases.
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
-import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
-import { DynamoRateLimiter } from '../adapters/dynamo/rate-limiter';
 import * as accounts from '../core/accounts/accounts';
 import { PASSWORD_MAX_LENGTH } from '../core/accounts/passwords';
 import { languageCodes } from '../core/languages';
@@ -11,16 +9,8 @@ import { issueRealtimeToken } from '../core/realtime-token';
 import { json, noContent, publicRoute, userRoute, type ApiRequest } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
+import { accountsContext } from '../wiring/accounts';
 
-export function accountsContext(deps: Deps): accounts.AccountsContext {
-  return {
-    store: new DynamoAccountsStore(deps.db, deps.config.tables.app),
-    rateLimiter: new DynamoRateLimiter(deps.db, deps.config.tables.app),
-    mailer: deps.mailer,
-    now: deps.now,
-    publicUrl: deps.config.publicUrl,
-  };
-}
 
 const client = (request: Pick<ApiRequest<unknown, unknown, undefined>, 'sourceIp' | 'userAgent'>): accounts.Client => ({ ip: request.sourceIp, userAgent: request.userAgent });
 
@@ -81,7 +71,7 @@ const me = userRoute({
 
 const realtimeToken = userRoute({
   async handle(request, deps) {
-    const token = issueRealtimeToken(request.auth.userId, await deps.realtimeSecret(), deps.now());
+    const token = issueRealtimeToken(request.auth.userId, await deps.signingKey(), deps.now());
     return json(200, { token, url: deps.config.realtime.url });
   },
 });

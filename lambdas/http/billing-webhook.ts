@@ -5,7 +5,7 @@ import { logger } from '../adapters/logger';
 import * as billing from '../core/billing/billing';
 import { AppError } from '../core/errors';
 import { json, signedRoute } from './api';
-import { billingContext } from './billing-context';
+import { billingContext } from '../wiring/billing';
 import { createHttpHandler, type HttpHandler } from './handler';
 
 /** Stripe's events are small; 1 MiB leaves room without inviting abuse. */

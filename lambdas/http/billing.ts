@@ -4,7 +4,7 @@ import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import * as billing from '../core/billing/billing';
 import { billingPeriods, periodPriceCents, periodSavingCents, periodTerms, planIds, plans } from '../core/plans';
 import { json, publicRoute, userRoute } from './api';
-import { billingContext } from './billing-context';
+import { billingContext } from '../wiring/billing';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 

@@ -5,6 +5,7 @@ import type { HttpHandler } from './handler';
 import { createAuthHandler } from './auth';
 import { createBillingHandler } from './billing';
 import { createBillingWebhookHandler } from './billing-webhook';
+import { createMediaHandler } from './media';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
@@ -12,4 +13,5 @@ export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>)
   auth: createAuthHandler,
   billing: createBillingHandler,
   'billing-webhook': createBillingWebhookHandler,
+  media: createMediaHandler,
 };

@@ -89,11 +89,14 @@ const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
 
 function toResult(response: ApiResponse, requestId: string): APIGatewayProxyStructuredResultV2 {
+  const binary = response.body instanceof Uint8Array;
   return {
     statusCode: response.status,
     headers: { ...baseHeaders, 'x-request-id': requestId, ...response.headers },
     ...(response.cookies ? { cookies: response.cookies } : {}),
-    body: response.body === undefined ? '' : JSON.stringify(response.body),
+    // Binary bodies (pictures) travel base64-encoded, as API Gateway expects; their route sets content-type.
+    body: binary ? Buffer.from(response.body as Uint8Array).toString('base64') : response.body === undefined ? '' : JSON.stringify(response.body),
+    ...(binary ? { isBase64Encoded: true } : {}),
   };
 }
 

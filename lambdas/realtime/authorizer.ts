@@ -13,7 +13,7 @@ export function createRealtimeAuthorizer(deps: () => Deps | Promise<Deps>): Real
   const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const resolved = await deps();
     const token = event.queryStringParameters?.token ?? '';
-    const userId = verifyRealtimeToken(token, await resolved.realtimeSecret(), resolved.now());
+    const userId = verifyRealtimeToken(token, await resolved.signingKey(), resolved.now());
     if (!userId) logger.info('realtime connection refused');
     return {
       principalId: userId ?? 'anonymous',

@@ -1,3 +1,4 @@
+// Composition: the billing use cases' context from Deps.
 import type { Deps } from '../adapters/deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';

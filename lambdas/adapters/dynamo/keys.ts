@@ -11,6 +11,9 @@
 //   USER#<userId>          PAYMENT#<invoiceId> a payment received
 //   USER#<userId>          USAGE               storage, running streams, uploads this cycle
 //   BILLING_EVENT#<id>     EVENT               a provider webhook event already applied (expires after 60 days)
+//   USER#<userId>          VIDEO#<videoId>     a media library item (video or audio)
+//   USER#<userId>          STREAM#<streamId>   a stream
+//   USER#<userId>          CHANNEL#<channelId> a destination (RTMP stream key or YouTube channel)
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
 export const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
@@ -26,3 +29,6 @@ export const customerIndexKey = (customerId: string) => `CUSTOMER#${customerId}`
 export const paymentKey = (userId: string, invoiceId: string) => ({ pk: `USER#${userId}`, sk: `PAYMENT#${invoiceId}` });
 export const usageKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USAGE' });
 export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${eventId}`, sk: 'EVENT' });
+export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${userId}`, sk: `VIDEO#${videoId}` });
+export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
+export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });

@@ -132,6 +132,8 @@ export class StripeProvider implements PaymentProvider {
         const subscriptionId = subscriptionOfInvoice(invoice);
         const customerId = idOf(invoice.customer);
         const paidAt = invoice.status_transitions?.paid_at;
+        // The billed period is the line's: the invoice's own period is the one that just ended (zero on the first).
+        const billed = invoice.lines?.data[0]?.period;
         return {
           ...base,
           kind: event.type === 'invoice.paid' ? 'invoice.paid' : 'invoice.payment_failed',
@@ -144,8 +146,7 @@ export class StripeProvider implements PaymentProvider {
                   amountCents: invoice.amount_paid,
                   currency: invoice.currency,
                   paidAt: iso(paidAt ?? event.created),
-                  periodStart: iso(invoice.period_start),
-                  periodEnd: iso(invoice.period_end),
+                  ...(billed ? { periodStart: iso(billed.start), periodEnd: iso(billed.end) } : {}),
                 },
               }
             : {}),

@@ -1,0 +1,138 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { RegisterOutcome, UploadAllowance, VideoStore } from '../../core/media/ports';
+import type { Video } from '../../core/media/videos';
+import { usageKey, videoKey } from './keys';
+
+const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Video;
+
+/** Media items on the single table, counted in the user's usage item in the same transactions. */
+export class DynamoVideoStore implements VideoStore {
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async register(video: Video, allowance: UploadAllowance): Promise<RegisterOutcome> {
+    // The usage item is read first to know whether the upload count continues this cycle or starts afresh; the
+    // conditions make a concurrent change fail the transaction, which is then tried again on fresh numbers.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { Item: usage } = await this.db.send(new GetCommand({ TableName: this.table, Key: usageKey(video.userId), ConsistentRead: true }));
+      const stored = Number(usage?.storageBytes ?? 0);
+      const sameCycle = usage?.uploadsCycle === allowance.cycleStart;
+      const uploads = sameCycle ? Number(usage?.uploadsInCycle ?? 0) : 0;
+      if (uploads >= allowance.uploadsPerCycle) return (await this.exists(video)) ? 'already registered' : 'video upload limit';
+      if (stored + video.storedBytes > allowance.storageBytes) return (await this.exists(video)) ? 'already registered' : 'storage limit';
+      try {
+        await this.db.send(new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: { ...videoKey(video.userId, video.id), entity: 'video', ...video }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Update: {
+                TableName: this.table,
+                Key: usageKey(video.userId),
+                UpdateExpression: 'SET storageBytes = :stored, uploadsCycle = :cycle, uploadsInCycle = :uploads',
+                ConditionExpression: usage
+                  ? 'storageBytes = :storedBefore AND ' + (sameCycle ? 'uploadsCycle = :cycle AND uploadsInCycle = :uploadsBefore' : '(attribute_not_exists(uploadsCycle) OR uploadsCycle <> :cycle)')
+                  : 'attribute_not_exists(pk)',
+                ExpressionAttributeValues: {
+                  ':stored': stored + video.storedBytes,
+                  ':cycle': allowance.cycleStart,
+                  ':uploads': uploads + 1,
+                  ...(usage ? { ':storedBefore': stored } : {}),
+                  ...(usage && sameCycle ? { ':uploadsBefore': uploads } : {}),
+                },
+              },
+            },
+          ],
+        }));
+        return 'registered';
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'already registered';
+      }
+    }
+    throw new Error('usage kept changing while registering an upload');
+  }
+
+  private async exists(video: Video): Promise<boolean> {
+    return (await this.get(video.userId, video.id)) !== undefined;
+  }
+
+  async get(userId: string, videoId: string): Promise<Video | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: videoKey(userId, videoId), ConsistentRead: true }));
+    return Item ? strip(Item) : undefined;
+  }
+
+  async list(userId: string): Promise<Video[]> {
+    const videos: Video[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :video)',
+        ExpressionAttributeValues: { ':user': `USER#${userId}`, ':video': 'VIDEO#' },
+        ExclusiveStartKey: startKey,
+      }));
+      videos.push(...(page.Items ?? []).map(strip));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return videos.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, storedBytesDelta = 0): Promise<boolean> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const update = {
+      TableName: this.table,
+      Key: videoKey(userId, videoId),
+      ConditionExpression: '#status = :encoding',
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+      ExpressionAttributeValues: { ':encoding': 'encoding', ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])) },
+    };
+    try {
+      if (storedBytesDelta === 0) {
+        await this.db.send(new UpdateCommand(update));
+      } else {
+        await this.db.send(new TransactWriteCommand({
+          TransactItems: [
+            { Update: update },
+            { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': storedBytesDelta } } },
+          ],
+        }));
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) return false;
+      throw error;
+    }
+  }
+
+  async rename(userId: string, videoId: string, title: string, now: Date): Promise<void> {
+    await this.db.send(new UpdateCommand({
+      TableName: this.table,
+      Key: videoKey(userId, videoId),
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: 'SET title = :title, updatedAt = :now',
+      ExpressionAttributeValues: { ':title': title, ':now': now.toISOString() },
+    }));
+  }
+
+  async remove(video: Video): Promise<void> {
+    try {
+      await this.db.send(new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: this.table, Key: videoKey(video.userId, video.id), ConditionExpression: 'attribute_exists(pk)' } },
+          { Update: { TableName: this.table, Key: usageKey(video.userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': -video.storedBytes } } },
+        ],
+      }));
+    } catch (error) {
+      // Deleted by a concurrent request: nothing left to do.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Handler group "media": the media library (videos and separate audio tracks) and its pictures.
+import { z } from 'zod';
+import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { AppError } from '../core/errors';
+import * as library from '../core/media/library';
+import { thumbnailUrl, verifyThumbnailUrl } from '../core/media/media-urls';
+import { TITLE_MAX_LENGTH, videoView, type Video } from '../core/media/videos';
+import { libraryContext } from '../wiring/media';
+import { json, noContent, publicRoute, userRoute } from './api';
+import { createHttpHandler, type HttpHandler } from './handler';
+import { authenticateSession } from './session-auth';
+
+async function view(deps: Deps, video: Video) {
+  return {
+    ...videoView(video),
+    ...(video.thumbnailKey ? { thumbnailUrl: thumbnailUrl(await deps.signingKey(), video.userId, video.id, deps.now()) } : {}),
+  };
+}
+
+const list = userRoute({
+  async handle(request, deps) {
+    const videos = await libraryContext(deps).videos.list(request.auth.userId);
+    return json(200, { videos: await Promise.all(videos.map((video) => view(deps, video))) });
+  },
+});
+
+const get = userRoute({
+  async handle(request, deps) {
+    return json(200, await view(deps, await library.ownedVideo(libraryContext(deps), request.auth.userId, request.params.id ?? '')));
+  },
+});
+
+const rename = userRoute({
+  body: z.object({ title: z.string().trim().min(1).max(TITLE_MAX_LENGTH) }),
+  async handle(request, deps) {
+    const video = await library.renameVideo(libraryContext(deps), request.auth.userId, request.params.id ?? '', request.body.title);
+    return json(200, await view(deps, video));
+  },
+});
+
+const remove = userRoute({
+  async handle(request, deps) {
+    await library.deleteVideo(libraryContext(deps), request.auth.userId, request.params.id ?? '');
+    return noContent();
+  },
+});
+
+const thumbnail = publicRoute({
+  query: z.object({ u: z.string().max(128).optional(), e: z.string().max(16).optional(), s: z.string().max(64).optional() }),
+  async handle(request, deps) {
+    const videoId = request.params.id ?? '';
+    const owner = verifyThumbnailUrl(await deps.signingKey(), videoId, request.query, deps.now());
+    if (!owner) throw new AppError('not found');
+    const context = libraryContext(deps);
+    const video = await context.videos.get(owner, videoId);
+    const picture = video?.thumbnailKey ? await context.objects.read(video.thumbnailKey) : undefined;
+    if (!picture) throw new AppError('not found');
+    return { status: 200, body: picture.body, headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' } };
+  },
+});
+
+export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
+  createHttpHandler({
+    group: 'media',
+    deps,
+    authenticate: authenticateSession,
+    routes: {
+      'GET /api/videos': list,
+      'GET /api/videos/{id}': get,
+      'PATCH /api/videos/{id}': rename,
+      'DELETE /api/videos/{id}': remove,
+      'GET /api/media/{id}/thumbnail': thumbnail,
+    },
+  });
+
+export const handler = createMediaHandler(depsFromEnvironment);

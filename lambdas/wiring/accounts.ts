@@ -1,0 +1,15 @@
+// Composition: the account use cases' context from Deps.
+import type { Deps } from '../adapters/deps';
+import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
+import { DynamoRateLimiter } from '../adapters/dynamo/rate-limiter';
+import type { AccountsContext } from '../core/accounts/accounts';
+
+export function accountsContext(deps: Deps): AccountsContext {
+  return {
+    store: new DynamoAccountsStore(deps.db, deps.config.tables.app),
+    rateLimiter: new DynamoRateLimiter(deps.db, deps.config.tables.app),
+    mailer: deps.mailer,
+    now: deps.now,
+    publicUrl: deps.config.publicUrl,
+  };
+}

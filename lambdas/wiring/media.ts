@@ -1,0 +1,40 @@
+// Composition: the media library's context from Deps, with the transcoder that reports back into it.
+import type { Deps } from '../adapters/deps';
+import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
+import { DynamoVideoStore } from '../adapters/dynamo/video-store';
+import { S3MediaObjects } from '../adapters/s3/media-objects';
+import type { Transcoder } from '../adapters/transcoder/transcoder';
+import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library';
+import { entitlementOfUser } from '../core/billing/billing';
+import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
+import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
+
+const transcoders = new WeakMap<Deps, Transcoder>();
+
+/** One transcoder per Deps (a local ffmpeg queue, or the MediaConvert client), whose updates land in the library. */
+export function transcoderOf(deps: Deps): Transcoder {
+  let transcoder = transcoders.get(deps);
+  if (!transcoder) {
+    transcoder = deps.makeTranscoder((update) => applyTranscodeUpdate(libraryContext(deps), update));
+    transcoders.set(deps, transcoder);
+  }
+  return transcoder;
+}
+
+/** What streams waiting for media do once it settles; set by the streaming engine's wiring. */
+export const mediaSettledHandlers = new WeakMap<Deps, (userId: string, streamIds: string[]) => Promise<void>>();
+
+export function libraryContext(deps: Deps): LibraryContext {
+  const table = deps.config.tables.app;
+  const accounts = new DynamoAccountsStore(deps.db, table);
+  const billing = new DynamoBillingStore(deps.db, table);
+  return {
+    videos: new DynamoVideoStore(deps.db, table),
+    objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
+    transcoder: transcoderOf(deps),
+    streams: new DynamoStreamLinks(deps.db, table, (userId, streamIds) => mediaSettledHandlers.get(deps)?.(userId, streamIds) ?? Promise.resolve()),
+    realtime: deps.realtime,
+    entitlement: (userId) => entitlementOfUser({ accounts, billing, now: deps.now }, userId),
+    now: deps.now,
+  };
+}

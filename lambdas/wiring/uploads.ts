@@ -1,0 +1,34 @@
+// Composition: what the tus upload server asks of the rest of the product (lambdas/uploads/tus-server.ts).
+import type { Deps } from '../adapters/deps';
+import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
+import * as library from '../core/media/library';
+import { authenticateSession } from '../http/session-auth';
+import type { UploadHooks } from '../uploads/tus-server';
+import { libraryContext } from './media';
+
+export function uploadHooks(deps: Deps): UploadHooks {
+  return {
+    async authenticate(token) {
+      const session = await authenticateSession(token, deps);
+      return session ? { userId: session.userId } : undefined;
+    },
+    async authorizeCreation({ userId, uploadLength }) {
+      const context = libraryContext(deps);
+      const entitlement = await context.entitlement(userId);
+      const usage = await new DynamoUsageStore(deps.db, deps.config.tables.app).usage(userId, entitlement.cycleStart);
+      await library.authorizeUpload({ entitlement: async () => entitlement }, userId, uploadLength, usage);
+    },
+    async onUploadFinished(upload) {
+      await library.registerUpload(libraryContext(deps), {
+        userId: upload.userId,
+        uploadId: upload.uploadId,
+        key: upload.key,
+        // @tus/s3-store keeps the upload's metadata beside it as `<key>.info`.
+        stagingKeys: [upload.key, `${upload.key}.info`],
+        size: upload.size,
+        fileName: upload.metadata.filename,
+        kind: upload.metadata.kind,
+      });
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// The media library end to end on the local stack: tus-js-client uploads through the real tus server into s3rver,
+// the item is registered against the plan's limits, transcoded by real ffmpeg, pushed over realtime, shown with its
+// thumbnail, renamed and deleted with every object.
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { Upload, type DetailedError } from 'tus-js-client';
+import type { LocalStack } from '../../local/stack';
+import type { RealtimeEvent } from '../../lambdas/contract/realtime-events';
+import { api, signedInUser } from '../helpers/accounts';
+import { makeClip, waitForItem } from '../helpers/media';
+import { startTestStack } from '../helpers/stack';
+
+let stack: LocalStack;
+beforeAll(async () => { stack = await startTestStack(); });
+afterAll(() => stack.stop());
+afterEach(() => { stack.deps.now = () => new Date(); });
+
+function upload(bytes: Buffer, token: string, metadata: Record<string, string> = { filename: 'My holiday_clip.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tus = new Upload(bytes, {
+      endpoint: `${stack.urls.api}/uploads`,
+      chunkSize: 4 * 1024 * 1024,
+      retryDelays: [],
+      metadata,
+      headers: { Authorization: `Bearer ${token}` },
+      onError: reject,
+      onSuccess: () => resolve(tus.url!.split('/').pop()!),
+    });
+    tus.start();
+  });
+}
+
+const refusal = (error: unknown) => {
+  const response = (error as DetailedError).originalResponse;
+  return { status: response?.getStatus(), body: JSON.parse(response?.getBody() ?? '{}') };
+};
+
+async function objectsOf(userId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (const prefix of [`uploads/${userId}/`, `media/${userId}/`]) {
+    const { Contents = [] } = await stack.deps.s3.send(new ListObjectsV2Command({ Bucket: stack.config.buckets.media, Prefix: prefix }));
+    keys.push(...Contents.map((o) => o.Key!));
+  }
+  return keys;
+}
+
+async function listen(token: string): Promise<{ events: RealtimeEvent[]; close(): void }> {
+  const { body } = await api(stack, 'GET', '/ws', { token });
+  const socket = new WebSocket(`${body.url}?token=${encodeURIComponent(body.token)}`);
+  const events: RealtimeEvent[] = [];
+  socket.addEventListener('message', (m) => events.push(JSON.parse(String(m.data))));
+  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+  return { events, close: () => socket.close() };
+}
+
+describe('media library', () => {
+  test('upload -> encoding with progress -> ready, with duration, 1080p, thumbnail, storage; rename; delete everything', async () => {
+    const user = await signedInUser(stack, 'creator');
+    const realtime = await listen(user.token);
+    const clip = await makeClip({ seconds: 3 });
+    const videoId = await upload(clip.bytes, user.token);
+
+    const encoding = await api(stack, 'GET', '/videos', { token: user.token });
+    expect(encoding.body.videos).toHaveLength(1);
+    expect(encoding.body.videos[0]).toMatchObject({ id: videoId, kind: 'video', title: 'My holiday clip', fileName: 'My holiday_clip.mp4' });
+
+    const ready = await waitForItem(stack, user.token, videoId);
+    expect(ready).toMatchObject({ status: 'ready', progress: 100, width: 1920, height: 1080, hasThumbnail: true });
+    expect(ready.durationSeconds).toBeCloseTo(3, 0);
+    expect(ready.sizeBytes).toBeGreaterThan(0);
+    const types = realtime.events.map((e) => e.type);
+    expect(types).toContain('upload.finished');
+    expect(realtime.events).toContainEqual({ type: 'video.state', videoId, status: 'ready' });
+    realtime.close();
+
+    const picture = await fetch(`${stack.urls.web}${ready.thumbnailUrl}`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await picture.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const forged = ready.thumbnailUrl.replace(/s=[^&]+/, 's=AAAA');
+    expect((await fetch(`${stack.urls.web}${forged}`)).status).toBe(404);
+
+    const subscription = await api(stack, 'GET', '/subscription', { token: user.token });
+    expect(subscription.body.usage).toMatchObject({ uploadsThisCycle: 1, storageBytes: ready.sizeBytes });
+    // The original is gone once the stream-ready file exists.
+    expect((await objectsOf(user.userId)).sort()).toEqual([`media/${user.userId}/${videoId}/stream.mp4`, `media/${user.userId}/${videoId}/thumb.jpg`]);
+
+    const renamed = await api(stack, 'PATCH', `/videos/${videoId}`, { token: user.token, body: { title: '  Sunset loop ' } });
+    expect(renamed.body.title).toBe('Sunset loop');
+
+    expect((await api(stack, 'DELETE', `/videos/${videoId}`, { token: user.token })).status).toBe(204);
+    expect((await api(stack, 'GET', '/videos', { token: user.token })).body.videos).toEqual([]);
+    expect(await objectsOf(user.userId)).toEqual([]);
+    expect((await api(stack, 'GET', '/subscription', { token: user.token })).body.usage.storageBytes).toBe(0);
+  }, 180_000);
+
+  test('a file that is not a video ends failed with the catalogued reason, and can be deleted', async () => {
+    const user = await signedInUser(stack);
+    const videoId = await upload(Buffer.from('this is not a video at all '.repeat(1000)), user.token, { filename: 'broken.mp4', filetype: 'video/mp4', kind: 'video' });
+    const failed = await waitForItem(stack, user.token, videoId);
+    expect(failed).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
+    expect((await api(stack, 'DELETE', `/videos/${videoId}`, { token: user.token })).status).toBe(204);
+    expect(await objectsOf(user.userId)).toEqual([]);
+  }, 120_000);
+
+  test('an item cannot be renamed or deleted while it encodes', async () => {
+    const user = await signedInUser(stack);
+    const clip = await makeClip({ seconds: 4, size: '1280x720' });
+    const videoId = await upload(clip.bytes, user.token);
+    const busy = await api(stack, 'DELETE', `/videos/${videoId}`, { token: user.token });
+    if (busy.status === 409) {
+      expect(busy.body).toEqual({ error: 'video encoding', message: 'Video is currently being processed. Please wait until encoding is complete' });
+      expect((await api(stack, 'PATCH', `/videos/${videoId}`, { token: user.token, body: { title: 'x' } })).body.error).toBe('video encoding');
+    } else {
+      // The machine transcoded faster than we could ask: then the item is ready and deletable.
+      expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).status).toBe(404);
+    }
+    await waitForItem(stack, user.token, videoId).catch(() => undefined);
+  }, 180_000);
+
+  test("another user's item is not found, and unknown items neither", async () => {
+    const owner = await signedInUser(stack, 'owner');
+    const other = await signedInUser(stack, 'other');
+    const videoId = await upload(Buffer.from('not a video'), owner.token, { filename: 'x.mp4', filetype: 'video/mp4', kind: 'video' });
+    await waitForItem(stack, owner.token, videoId);
+    for (const [method, body] of [['GET', undefined], ['PATCH', { title: 'mine now' }], ['DELETE', undefined]] as const) {
+      expect((await api(stack, method, `/videos/${videoId}`, { token: other.token, body })).body.error).toBe('not found');
+    }
+    expect((await api(stack, 'GET', '/videos/does-not-exist', { token: owner.token })).status).toBe(404);
+  }, 120_000);
+
+  test('limits: uploads per cycle, storage, and an expired trial are refused before any byte is sent', async () => {
+    const user = await signedInUser(stack);
+    await upload(Buffer.from('tiny 0'), user.token);
+    // The trial's storage is 5 GB: announcing 6 GB is refused at creation.
+    const created = await fetch(`${stack.urls.api}/uploads`, {
+      method: 'POST',
+      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(6 * 1024 ** 3), Authorization: `Bearer ${user.token}`, 'Upload-Metadata': `filename ${Buffer.from('big.mp4').toString('base64')},kind ${Buffer.from('video').toString('base64')}` },
+    });
+    expect(created.status).toBe(403);
+    expect(await created.json()).toEqual({ error: 'storage limit', message: 'Not enough storage left on your plan. Delete a file or upgrade your plan' });
+
+    for (let i = 1; i < 5; i++) await upload(Buffer.from(`tiny ${i}`), user.token);
+    const sixth = await upload(Buffer.from('one too many'), user.token).catch(refusal);
+    expect(sixth).toEqual({ status: 403, body: { error: 'video upload limit', message: 'Upload limit exceeded. Please upgrade your plan or wait until next billing cycle' } });
+
+    const late = await signedInUser(stack);
+    stack.deps.now = () => new Date(Date.now() + 4 * 24 * 3600_000);
+    const login = await api(stack, 'POST', '/login', { body: { email: late.email, password: 'correct horse battery staple' } });
+    const expired = await upload(Buffer.from('late'), login.body.token).catch(refusal);
+    expect(expired).toMatchObject({ status: 402, body: { error: 'no active subscription' } });
+  }, 120_000);
+
+  test('uploads without a valid session get the uploader authentication error', async () => {
+    const refused = await upload(Buffer.from('anything'), 'not-a-session-token').catch(refusal);
+    expect(refused).toEqual({ status: 401, body: { error: 'uploader token error', message: 'Upload failed due to authentication error. Please refresh and try again' } });
+  });
+});

@@ -1,0 +1,35 @@
+// Test media made with ffmpeg, and waiting for library items.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { LocalStack } from '../../local/stack';
+import { api } from './accounts';
+
+const run = promisify(execFile);
+
+/** A short test clip (colour bars and a tone), as a file and its bytes. */
+export async function makeClip(options: { seconds?: number; size?: string; audioSeconds?: number; name?: string } = {}): Promise<{ path: string; bytes: Buffer }> {
+  const seconds = options.seconds ?? 3;
+  const path = join(mkdtempSync(join(tmpdir(), 'loopcast-clip-')), options.name ?? 'clip.mp4');
+  await run('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '640x360'}:rate=30:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${options.audioSeconds ?? seconds}`,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path,
+  ]);
+  return { path, bytes: await readFile(path) };
+}
+
+/** Polls an item until it leaves `encoding` (transcoding is real ffmpeg work). */
+export async function waitForItem(stack: LocalStack, token: string, videoId: string, timeoutMs = 120_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await api(stack, 'GET', `/videos/${videoId}`, { token });
+    if (status === 200 && body.status !== 'encoding') return body;
+    if (Date.now() > deadline) throw new Error(`item ${videoId} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
