@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { LocalStack } from '../../local/stack';
 import { legalPages } from '../../web/src/app/site-map';
-import { languages, type LanguageCode } from '../../web/src/i18n/languages';
+import { languageOfPath, languages, type LanguageCode } from '../../web/src/i18n/languages';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startTestStack } from '../helpers/stack';
 
@@ -99,7 +99,7 @@ describe('addresses', () => {
     const { page } = await newPage();
     const visit = await page.goto(`${stack.urls.web}${path}`);
     expect(visit?.status()).toBe(404);
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue('en').notFound.title);
+    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue(languageOfPath(path).code).notFound.title);
     await expect(page.locator('main').textContent()).resolves.toContain(path);
   }, 30_000);
 
@@ -173,12 +173,14 @@ describe('failures', () => {
   test('a fatal error shows the error screen, whose button goes home', async () => {
     const { context, page } = await newPage();
     await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
-    // The videos page's code answers with a script that throws while loading: an unhandled error.
-    await page.route(/\/assets\/videos-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("boom");' }));
+    // The videos page's code is replaced by a component that throws while rendering: an unhandled error.
+    await page.route(/\/assets\/videos-[\w-]+\.js$/, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'export default function Broken() { throw new Error("boom"); }' }),
+    );
     await page.goto(`${stack.urls.web}/app/streams`);
     await page.getByRole('link', { name: catalogue('en').app.pages.videos.title }).click();
+    await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
     await expect(page.locator('h1').textContent()).resolves.toBe('404');
-    await expect(page.getByText('Get lost? How? Why? ahhhh.....').isVisible()).resolves.toBe(true);
     const background = await page.locator('.error-screen').evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(background).toBe('rgb(7, 7, 26)');
     await screenshot(page, 'public-error-screen');

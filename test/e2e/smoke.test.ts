@@ -13,7 +13,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-test('the web app opens in Chromium, served by the local stack, and hydrates', async () => {
+test('the prerendered landing page opens in Chromium, served by the local stack', async () => {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -21,7 +21,19 @@ test('the web app opens in Chromium, served by the local stack, and hydrates', a
   expect(response?.status()).toBe(200);
   await expect(page.locator('h1').textContent()).resolves.toBeTruthy();
   expect(await page.getAttribute('html', 'lang')).toBe('en');
-  await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
   await screenshot(page, 'smoke-landing');
   expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('the client-rendered app shell hydrates', async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto(`${stack.urls.web}/app/auth/login`);
+  expect(response?.status()).toBe(200);
+  await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await expect(page.locator('h1').textContent()).resolves.toBeTruthy();
+  expect(errors).toEqual([]);
+  await page.close();
 });
