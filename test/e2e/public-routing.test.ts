@@ -169,6 +169,35 @@ describe('app shell', () => {
   }, 30_000);
 });
 
+describe('updates and analytics', () => {
+  test('an open app page checks the build id hourly and offers a reload when a new build is deployed', async () => {
+    const { context, page } = await newPage();
+    await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
+    await page.clock.install();
+    await page.goto(`${stack.urls.web}/app/dashboard`);
+    await page.locator('h1').waitFor();
+    await page.route('**/build-id.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ version: 'a-newer-build' }) }));
+    await page.clock.fastForward('59:00');
+    await expect(page.locator('.toast').count()).resolves.toBe(0);
+    await page.clock.fastForward('01:00');
+    const toast = page.locator('.toast');
+    await toast.waitFor();
+    await expect(toast.textContent()).resolves.toContain('A new version of Loopcast is available.');
+    await expect(toast.getByRole('button', { name: 'Reload' }).isVisible()).resolves.toBe(true);
+  }, 30_000);
+
+  test('without a configured tag manager id nothing is loaded or sent', async () => {
+    const { page } = await newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(stack.urls.web);
+    await page.goto(`${stack.urls.web}/app/auth/login`);
+    await page.locator('h1').waitFor();
+    expect(requests.filter((url) => url.includes('googletagmanager'))).toEqual([]);
+    await expect(page.evaluate(() => (window as { dataLayer?: unknown }).dataLayer)).resolves.toBeUndefined();
+  }, 30_000);
+});
+
 describe('failures', () => {
   test('a fatal error shows the error screen, whose button goes home', async () => {
     const { context, page } = await newPage();
