@@ -270,3 +270,36 @@ describe('files that are not what they claim', () => {
     expect(await readdir(join(dir, 'work'))).toEqual([]);
   });
 });
+
+describe('close', () => {
+  test('stops the running ffmpeg and drops queued jobs without reporting them, and removes their files', async () => {
+    const source = join(dir, 'to-abandon.mp4');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=30', '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u-close/v1/source', Body: await readFile(source) }));
+    const workDir = join(dir, 'work-close');
+    const seen: TranscodeUpdate[] = [];
+    let closed: Promise<void> | undefined;
+    const closing = new FfmpegTranscoder({
+      s3,
+      bucket,
+      workDir,
+      onUpdate: (update) => {
+        seen.push(update);
+        // Close from inside the first progress report: ffmpeg is certainly still running.
+        closed ??= closing.close();
+      },
+    });
+    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/' };
+    await closing.start(job);
+    await closing.start({ ...job, videoId: 'v2', outputPrefix: 'media/u-close/v2/' });
+    await new Promise<void>((resolve) => {
+      const wait = () => (closed ? void closed.then(() => resolve()) : setTimeout(wait, 50));
+      wait();
+    });
+
+    expect(seen.map((u) => u.type)).toEqual(['progress']);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await keysUnder('media/u-close/')).toEqual(['media/u-close/v1/source']);
+    await expect(closing.start(job)).rejects.toThrow('closed');
+  }, 60_000);
+});

@@ -16,7 +16,7 @@ import { logger } from '../logger';
 import { run } from './child-process';
 import { defaultTuning, ProgressReader, thumbnailArguments, transcodeArguments, type FfmpegTuning } from './ffmpeg-args';
 import { ffprobe, selectedStreams, sourceFromFfprobe } from './ffprobe';
-import { jobRef, type TranscodeErrorKey, type TranscodeJob, type TranscodeListener, type TranscodeResult, type Transcoder } from './transcoder';
+import { jobRef, type TranscodeErrorKey, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from './transcoder';
 
 export interface FfmpegTranscoderOptions {
   s3: S3Client;
@@ -81,7 +81,8 @@ export class FfmpegTranscoder implements Transcoder {
 
   private async runJob(jobId: string, job: TranscodeJob): Promise<void> {
     const ref = jobRef(job);
-    const report = async (update: Parameters<TranscodeListener>[0]) => {
+    const report = async (update: TranscodeUpdate) => {
+      if (this.abort.signal.aborted) return; // closed: the job's item is started again later
       try {
         await this.options.onUpdate(update);
       } catch (error) {
@@ -89,18 +90,18 @@ export class FfmpegTranscoder implements Transcoder {
       }
     };
     const workDir = this.options.workDir ?? tmpdir();
-    await mkdir(workDir, { recursive: true });
-    const dir = await mkdtemp(join(workDir, 'loopcast-transcode-'));
+    let dir: string | undefined;
     try {
+      await mkdir(workDir, { recursive: true });
+      dir = await mkdtemp(join(workDir, 'loopcast-transcode-'));
       const result = await this.transcode(job, dir, (percent) => report({ type: 'progress', jobId, job: ref, percent }));
       await report({ type: 'completed', jobId, job: ref, result });
     } catch (error) {
-      if (this.abort.signal.aborted) return;
       const failure = error instanceof JobFailure ? error : new JobFailure('internal error', String(error));
-      if (failure.key === 'internal error') logger.error('transcode failed', { jobId, error });
+      if (failure.key === 'internal error' && !this.abort.signal.aborted) logger.error('transcode failed', { jobId, error });
       await report({ type: 'failed', jobId, job: ref, error: failure.key, reason: failure.message });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true });
     }
   }
 
