@@ -47,7 +47,7 @@ describe('language', () => {
     const { context, page } = await newPage('ru-RU');
     await page.goto(stack.urls.web);
     expect(new URL(page.url()).pathname).toBe('/ru');
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue('ru').landing.headline);
+    await page.getByRole('heading', { level: 1, name: catalogue('ru').landing.headline, exact: true }).waitFor();
     const cookie = (await context.cookies()).find((c) => c.name === 'i18n_redirected');
     expect(cookie).toMatchObject({ value: 'ru', path: '/', sameSite: 'Lax' });
     const days = (cookie!.expires - Date.now() / 1000) / 86_400;
@@ -67,7 +67,7 @@ describe('language', () => {
     expect(new URL(page.url()).pathname).toBe('/hi/pricing');
     await page.locator('.site-header select').selectOption('es');
     await page.waitForURL('**/es/pricing');
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue('es').pricing.title);
+    await page.getByRole('heading', { level: 1, name: catalogue('es').pricing.title, exact: true }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('es');
     await page.goto(stack.urls.web);
     expect(new URL(page.url()).pathname).toBe('/es');
@@ -99,14 +99,14 @@ describe('addresses', () => {
     const { page } = await newPage();
     const visit = await page.goto(`${stack.urls.web}${path}`);
     expect(visit?.status()).toBe(404);
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue(languageOfPath(path).code).notFound.title);
+    await page.getByRole('heading', { level: 1, name: catalogue(languageOfPath(path).code).notFound.title, exact: true }).waitFor();
     await expect(page.locator('main').textContent()).resolves.toContain(path);
   }, 30_000);
 
   test('the not-found page speaks the language of its prefix', async () => {
     const { page } = await newPage();
     await page.goto(`${stack.urls.web}/hi/nowhere`);
-    await expect(page.locator('h1').textContent()).resolves.toBe(JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales/hi.json'), 'utf8')).notFound.title);
+    await page.getByRole('heading', { level: 1, name: catalogue('hi').notFound.title, exact: true }).waitFor();
   }, 30_000);
 
   test('the API keeps its own error answers (no site-wide error page)', async () => {
@@ -151,9 +151,7 @@ describe('app shell', () => {
       await page.goto(`${stack.urls.web}${from}`);
       await page.waitForURL((url) => url.pathname === to);
     }
-    await expect(page.locator('h1').textContent()).resolves.toBe(
-      JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales/es.json'), 'utf8')).auth.login.title,
-    );
+    await page.getByRole('heading', { level: 1, name: catalogue('es').auth.login.title, exact: true }).waitFor();
   }, 30_000);
 
   test('signed-in users opening login or register go to their streams; app pages show their titles', async () => {
@@ -161,10 +159,10 @@ describe('app shell', () => {
     await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
     await page.goto(`${stack.urls.web}/ru/app/auth/register`);
     await page.waitForURL((url) => url.pathname === '/ru/app/streams');
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue('ru').app.pages.streams.title);
+    await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.streams.title, exact: true }).waitFor();
     await page.getByRole('link', { name: catalogue('ru').app.pages.videos.title }).click();
     await page.waitForURL((url) => url.pathname === '/ru/app/videos');
-    await expect(page.locator('h1').textContent()).resolves.toBe(catalogue('ru').app.pages.videos.title);
+    await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.videos.title, exact: true }).waitFor();
     await screenshot(page, 'public-app-shell-ru');
   }, 30_000);
 });
@@ -209,7 +207,7 @@ describe('failures', () => {
     await page.goto(`${stack.urls.web}/app/streams`);
     await page.getByRole('link', { name: catalogue('en').app.pages.videos.title }).click();
     await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
-    await expect(page.locator('h1').textContent()).resolves.toBe('404');
+    await page.getByRole('heading', { level: 1, name: '404', exact: true }).waitFor();
     const background = await page.locator('.error-screen').evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(background).toBe('rgb(7, 7, 26)');
     await screenshot(page, 'public-error-screen');
