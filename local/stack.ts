@@ -1,6 +1,7 @@
 // The local stack: the real AWS stand-ins plus the same handlers as in AWS, on one machine.
 // Used by `npm start` (bin/local.ts, data on disk) and by the tests (test/helpers/stack.ts, data in memory).
 import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeps, type Deps } from '../lambdas/adapters/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
@@ -16,6 +17,10 @@ import { uploadsMount } from './uploads-mount';
 import { createUploadServer } from '../lambdas/uploads/tus-server';
 import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
+import { localSecretBox } from '../lambdas/adapters/crypto/envelope';
+import { createLifecycleHandler } from '../lambdas/workflow/lifecycle';
+import { createEntitlementEnforcer } from '../lambdas/events/enforce-entitlements';
+import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
 import { startS3Server } from './s3-server';
@@ -27,6 +32,20 @@ export interface LocalPorts {
   s3: number;
   rtmp: number;
   hls: number;
+}
+
+const ENFORCEMENT_INTERVAL_MS = 5 * 60_000;
+
+/** The local stand-in for the KMS key: 32 random bytes kept in the data folder (stream keys stay readable across
+ * restarts), readable by this user only. */
+function localMasterKeyFile(dataDir: string): string {
+  const file = join(dataDir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32), { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return file;
 }
 
 export interface LocalStackOptions {
@@ -54,6 +73,8 @@ export interface LocalStack {
   urls: { web: string; api: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
   /** The local e-mail outbox (one JSON file per message). */
   outbox: string;
+  /** The local Step Functions + Fargate stand-in (tests reach its stream-task children). */
+  streamRunner: LocalStreamRunner;
   dataDir: string;
   config: RuntimeConfig;
   deps: Deps;
@@ -110,6 +131,25 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     const signingKey = randomBytes(32).toString('base64url');
     const transcoders: FfmpegTranscoder[] = [];
+    const keyFile = localMasterKeyFile(options.dataDir);
+    const streamRunner = new LocalStreamRunner({
+      lifecycle: createLifecycleHandler(() => deps!),
+      logDir: logs,
+      // What the task container gets in AWS (lib/streaming-stack.ts), pointed at the local stand-ins.
+      taskEnvironment: () => ({
+        ...process.env,
+        STAGE: config.stage,
+        AWS_REGION: config.region,
+        APP_TABLE: config.tables.app,
+        MEDIA_BUCKET: config.buckets.media,
+        REALTIME_MANAGEMENT_URL: config.realtime.managementUrl,
+        LOOPCAST_DYNAMODB_ENDPOINT: dynamodbEndpoint,
+        LOOPCAST_S3_ENDPOINT: s3Endpoint,
+        LOOPCAST_LOCAL_KEY_FILE: keyFile,
+        LOOPCAST_WORK_DIR: join(options.dataDir, 'streams'),
+      }),
+    });
+    stoppers.push(() => streamRunner.stopAll());
     deps = createDeps(config, {
       mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
       signingKey: async () => signingKey,
@@ -119,6 +159,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         transcoders.push(transcoder);
         return transcoder;
       },
+      secrets: localSecretBox(readFileSync(keyFile)),
+      streamRunner,
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);
@@ -135,6 +177,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stoppers.push(nginx.stop);
       rtmp = nginx;
     }
+
+    // What EventBridge's hourly schedule does in AWS: stop streams whose plan ended.
+    const enforce = createEntitlementEnforcer(() => deps!);
+    const enforcer = setInterval(() => void enforce().catch(() => undefined), ENFORCEMENT_INTERVAL_MS);
+    stoppers.push(async () => clearInterval(enforcer));
 
     const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
     const origin = await startHttpOrigin({
@@ -158,6 +205,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       dataDir: options.dataDir,
       outbox: join(options.dataDir, 'outbox'),
+      streamRunner,
       config,
       deps,
       stop: stopAll,

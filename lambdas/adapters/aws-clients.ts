@@ -6,7 +6,7 @@ import type { RuntimeConfig } from './config';
 /** Credentials for the local stand-ins (s3rver's fixed pair; DynamoDB Local takes any). Never used in AWS. */
 export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-export function createDynamoClient(config: RuntimeConfig): DynamoDBDocumentClient {
+export function createDynamoClient(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): DynamoDBDocumentClient {
   const endpoint = config.endpoints.dynamodb;
   const client = new DynamoDBClient({
     region: config.region,
@@ -17,7 +17,7 @@ export function createDynamoClient(config: RuntimeConfig): DynamoDBDocumentClien
   });
 }
 
-export function createS3Client(config: RuntimeConfig): S3Client {
+export function createS3Client(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): S3Client {
   const endpoint = config.endpoints.s3;
   return new S3Client({
     region: config.region,

@@ -9,6 +9,12 @@ import { StripeProvider } from './stripe/stripe-provider';
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { MediaConvertTranscoder } from './transcoder/mediaconvert-transcoder';
 import type { TranscodeListener, Transcoder } from './transcoder/transcoder';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import type { SecretBox } from '../core/secret-box';
+import type { StreamRunner } from '../core/streams/ports';
+import { kmsSecretBox } from './crypto/envelope';
+import { StepFunctionsStreamRunner } from './workflow/sfn-stream-runner';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
@@ -30,12 +36,16 @@ export interface Deps {
   paymentProvider: () => Promise<PaymentProvider | undefined>;
   /** MediaConvert in AWS, ffmpeg locally; made once per Deps by lambdas/wiring/media.ts with its listener. */
   makeTranscoder: (onUpdate: TranscodeListener) => Transcoder;
+  /** Stream keys and OAuth tokens at rest: KMS envelope encryption in AWS, a local key locally. */
+  secrets: SecretBox;
+  /** Stream lifecycles: Step Functions in AWS, aws-local-stepfunctions with child processes locally. */
+  streamRunner: StreamRunner;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
 /** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder'>;
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner'>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -82,6 +92,8 @@ export const depsFromEnvironment = (): Promise<Deps> =>
           queueArn: required('MEDIACONVERT_QUEUE_ARN'),
           onUpdate,
         }),
+      secrets: kmsSecretBox(new KMSClient({ region: config.region }), required('SECRETS_KEY_ARN')),
+      streamRunner: new StepFunctionsStreamRunner(new SFNClient({ region: config.region }), required('STREAM_LIFECYCLE_ARN')),
     }),
   ));
 

@@ -48,6 +48,18 @@ export const routes = [
   { method: 'DELETE', path: '/videos/{id}', group: 'media', auth: 'session' },
   // Signed URL (lambdas/core/media/media-urls.ts): an <img> cannot send the session token.
   { method: 'GET', path: '/media/{id}/thumbnail', group: 'media', auth: 'public' },
+
+  { method: 'GET', path: '/channels', group: 'channels', auth: 'session' },
+  { method: 'POST', path: '/channels/rtmp', group: 'channels', auth: 'session' },
+  { method: 'DELETE', path: '/channels/{id}', group: 'channels', auth: 'session' },
+
+  { method: 'GET', path: '/streams', group: 'streams', auth: 'session' },
+  { method: 'POST', path: '/streams', group: 'streams', auth: 'session' },
+  { method: 'GET', path: '/streams/{id}', group: 'streams', auth: 'session' },
+  { method: 'PATCH', path: '/streams/{id}', group: 'streams', auth: 'session' },
+  { method: 'DELETE', path: '/streams/{id}', group: 'streams', auth: 'session' },
+  { method: 'POST', path: '/streams/{id}/start', group: 'streams', auth: 'session' },
+  { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

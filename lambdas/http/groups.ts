@@ -5,7 +5,9 @@ import type { HttpHandler } from './handler';
 import { createAuthHandler } from './auth';
 import { createBillingHandler } from './billing';
 import { createBillingWebhookHandler } from './billing-webhook';
+import { createChannelsHandler } from './channels';
 import { createMediaHandler } from './media';
+import { createStreamsHandler } from './streams';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
@@ -14,4 +16,6 @@ export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>)
   billing: createBillingHandler,
   'billing-webhook': createBillingWebhookHandler,
   media: createMediaHandler,
+  channels: createChannelsHandler,
+  streams: createStreamsHandler,
 };

@@ -8,6 +8,8 @@ import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library
 import { entitlementOfUser } from '../core/billing/billing';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
+import { resumeWaiting } from '../core/streams/streams';
+import { streamsContext } from './streams';
 
 const transcoders = new WeakMap<Deps, Transcoder>();
 
@@ -21,9 +23,6 @@ export function transcoderOf(deps: Deps): Transcoder {
   return transcoder;
 }
 
-/** What streams waiting for media do once it settles; set by the streaming engine's wiring. */
-export const mediaSettledHandlers = new WeakMap<Deps, (userId: string, streamIds: string[]) => Promise<void>>();
-
 export function libraryContext(deps: Deps): LibraryContext {
   const table = deps.config.tables.app;
   const accounts = new DynamoAccountsStore(deps.db, table);
@@ -32,7 +31,8 @@ export function libraryContext(deps: Deps): LibraryContext {
     videos: new DynamoVideoStore(deps.db, table),
     objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
     transcoder: transcoderOf(deps),
-    streams: new DynamoStreamLinks(deps.db, table, (userId, streamIds) => mediaSettledHandlers.get(deps)?.(userId, streamIds) ?? Promise.resolve()),
+    // Streams waiting in `encoding` for this item start (or stop) once it settles.
+    streams: new DynamoStreamLinks(deps.db, table, (userId, streamIds) => resumeWaiting(streamsContext(deps), userId, streamIds)),
     realtime: deps.realtime,
     entitlement: (userId) => entitlementOfUser({ accounts, billing, now: deps.now }, userId),
     now: deps.now,

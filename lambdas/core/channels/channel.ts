@@ -1,0 +1,62 @@
+// Destinations a stream goes to. This issue: RTMP URL + stream key (any platform: YouTube, Twitch, Facebook,
+// Kick, custom); YouTube OAuth channels come with the YouTube integration.
+import { AppError } from '../errors';
+
+export type ChannelKind = 'rtmp' | 'youtube';
+
+export interface Channel {
+  id: string;
+  userId: string;
+  kind: ChannelKind;
+  name: string;
+  /** RTMP: the server URL (application included), e.g. rtmp://a.rtmp.youtube.com/live2. */
+  rtmpUrl?: string;
+  /** RTMP: the stream key, sealed (lambdas/core/secret-box.ts); never shown again after it is saved. */
+  sealedKey?: string;
+  /** RTMP: the key's last characters, so the user can tell keys apart. */
+  keyHint?: string;
+  createdAt: string;
+}
+
+export const CHANNEL_NAME_MAX = 80;
+
+/** rtmp:// or rtmps:// with a host and an application path; no key, no query (the key is its own field). */
+export function normalizeRtmpUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new AppError('invalid request', { fields: { url: 'not a URL' } });
+  }
+  if (!['rtmp:', 'rtmps:'].includes(parsed.protocol)) throw new AppError('invalid request', { fields: { url: 'must start with rtmp:// or rtmps://' } });
+  if (!parsed.hostname || parsed.search || parsed.hash || parsed.username) throw new AppError('invalid request', { fields: { url: 'must be a server URL without credentials or query' } });
+  const path = parsed.pathname.replace(/\/+$/, '');
+  if (!path || path === '/') throw new AppError('invalid request', { fields: { url: 'must name the application, e.g. rtmp://host/live' } });
+  return `${parsed.protocol}//${parsed.host}${path}`;
+}
+
+/** The publish URL ffmpeg needs: server URL + '/' + key. */
+export const publishUrl = (rtmpUrl: string, key: string): string => `${rtmpUrl}/${key}`;
+
+/** What the browser sees: the key only as a hint of its last characters. */
+export interface ChannelView {
+  id: string;
+  kind: ChannelKind;
+  name: string;
+  rtmpUrl?: string;
+  keyHint?: string;
+  createdAt: string;
+}
+
+export const keyHintOf = (key: string): string => `••••${key.slice(-4)}`;
+
+export function channelView(channel: Channel): ChannelView {
+  return {
+    id: channel.id,
+    kind: channel.kind,
+    name: channel.name,
+    ...(channel.rtmpUrl ? { rtmpUrl: channel.rtmpUrl } : {}),
+    ...(channel.keyHint ? { keyHint: channel.keyHint } : {}),
+    createdAt: channel.createdAt,
+  };
+}

@@ -1,0 +1,110 @@
+// A stream and its life: what it loops, where to, and the state it is in. Pure. The transition table is in
+// docs/streams.md; spec: pending (being processed), encoding, started (live); a stream cannot be modified in any
+// of those three states.
+import { AppError } from '../errors';
+
+/**
+ * stopped: not running (the initial state);
+ * encoding: start requested, waiting for its video or audio to finish transcoding;
+ * pending: start requested, the stream task is being (re)started;
+ * started: media flows to the destinations;
+ * stopping: stop requested, the task is being ended.
+ */
+export type StreamStatus = 'stopped' | 'encoding' | 'pending' | 'started' | 'stopping';
+
+export const runningStatuses: readonly StreamStatus[] = ['encoding', 'pending', 'started', 'stopping'];
+
+/** The latest heartbeat of the stream task (stream-task/src/heartbeat.ts), as kept on the stream. */
+export interface StreamHealth {
+  actual: string;
+  uptimeSeconds: number;
+  bitrateKbps: number;
+  fps: number;
+  speed: number;
+  loops: number;
+  taskRestarts: number;
+  scheduledRestarts: number;
+  nextRestartAt?: string;
+  lastError?: string;
+  destinations: { id: string; state: 'ok' | 'failed' }[];
+  at: string;
+}
+
+export interface Stream {
+  id: string;
+  userId: string;
+  title: string;
+  description?: string;
+  videoId?: string;
+  audioId?: string;
+  channelIds: string[];
+  restartTimes: string[];
+  timeZone: string;
+  desired: 'running' | 'stopped';
+  status: StreamStatus;
+  /** The current start (one Step Functions execution chain); undefined when stopped. */
+  runId?: string;
+  /** Step Functions execution carrying the run now (a run hands over to a fresh execution from time to time). */
+  executionName?: string;
+  startedAt?: string;
+  /** Times the stream task was restarted by the lifecycle in this run (the task restarts ffmpeg itself too). */
+  restarts: number;
+  health?: StreamHealth;
+  /** Why the stream stopped or cannot run, as a catalogue key. */
+  lastError?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Spec section 8: each running state has its own refusal. */
+export function assertModifiable(stream: Stream): void {
+  switch (stream.status) {
+    case 'pending':
+    case 'stopping':
+      throw new AppError('stream pending');
+    case 'encoding':
+      throw new AppError('stream encoding');
+    case 'started':
+      throw new AppError('stream started');
+    case 'stopped':
+      return;
+  }
+}
+
+export type HealthVerdict = 'healthy' | 'degraded' | 'recovering' | 'offline';
+
+/** One word for the Streams page: is the loop on air as it should be? */
+export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Date): HealthVerdict {
+  const health = stream.health;
+  if (stream.status === 'stopped' || stream.status === 'stopping') return 'offline';
+  if (stream.status !== 'started' || !health) return 'recovering';
+  // No heartbeat for a minute: the task is gone or cut off; the lifecycle will restart it.
+  if (now.getTime() - new Date(health.at).getTime() > 60_000) return 'recovering';
+  if (health.actual !== 'started') return 'recovering';
+  if (health.destinations.some((d) => d.state === 'failed') || health.speed < 0.95) return 'degraded';
+  return 'healthy';
+}
+
+export interface StreamView {
+  id: string;
+  title: string;
+  description?: string;
+  videoId?: string;
+  audioId?: string;
+  channelIds: string[];
+  restartTimes: string[];
+  timeZone: string;
+  status: StreamStatus;
+  verdict: HealthVerdict;
+  startedAt?: string;
+  restarts: number;
+  health?: StreamHealth;
+  lastError?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function streamView(stream: Stream, now: Date): StreamView {
+  const { userId: _owner, runId: _run, executionName: _execution, desired: _desired, ...visible } = stream;
+  return { ...visible, verdict: healthVerdict(stream, now) };
+}

@@ -1,0 +1,110 @@
+// Handler group "streams": create, edit, delete, start and stop streams.
+import { z } from 'zod';
+import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { AppError } from '../core/errors';
+import { streamView, type Stream } from '../core/streams/stream';
+import * as streams from '../core/streams/streams';
+import { streamsContext } from '../wiring/streams';
+import { json, noContent, userRoute } from './api';
+import { createHttpHandler, type HttpHandler } from './handler';
+import { authenticateSession } from './session-auth';
+
+const id = z.string().trim().min(1).max(64);
+const fields = {
+  title: z.string().trim().min(1).max(100),
+  description: z.string().max(5000).optional(),
+  videoId: id.optional(),
+  audioId: id.nullable().optional(),
+  channelIds: z.array(id).max(20),
+  restartTimes: z.array(z.string().max(8)).max(24),
+  timeZone: z.string().min(1).max(64),
+};
+const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
+const patchBody = z.object(fields).partial();
+
+const view = (deps: Deps, stream: Stream) => streamView(stream, deps.now());
+
+async function owned(deps: Deps, userId: string, streamId: string): Promise<Stream> {
+  const stream = await streamsContext(deps).streams.get(userId, streamId);
+  if (!stream) throw new AppError('stream not found');
+  return stream;
+}
+
+const list = userRoute({
+  async handle(request, deps) {
+    return json(200, { streams: (await streamsContext(deps).streams.list(request.auth.userId)).map((s) => view(deps, s)) });
+  },
+});
+
+const create = userRoute({
+  body: createBody,
+  async handle(request, deps) {
+    const { audioId, ...input } = request.body;
+    const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}) });
+    return json(201, view(deps, stream));
+  },
+});
+
+const get = userRoute({
+  async handle(request, deps) {
+    return json(200, view(deps, await owned(deps, request.auth.userId, request.params.id ?? '')));
+  },
+});
+
+const update = userRoute({
+  body: patchBody,
+  async handle(request, deps) {
+    const current = await owned(deps, request.auth.userId, request.params.id ?? '');
+    const { audioId, ...changes } = request.body;
+    // `audioId: null` removes the separate audio track; absent keeps it.
+    const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
+    const merged = { ...current, ...changes, audioId: keepAudio };
+    const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
+      title: merged.title,
+      ...(merged.description !== undefined ? { description: merged.description } : {}),
+      ...(merged.videoId !== undefined ? { videoId: merged.videoId } : {}),
+      ...(merged.audioId !== undefined ? { audioId: merged.audioId } : {}),
+      channelIds: merged.channelIds,
+      restartTimes: merged.restartTimes,
+      timeZone: merged.timeZone,
+    });
+    return json(200, view(deps, stream));
+  },
+});
+
+const remove = userRoute({
+  async handle(request, deps) {
+    await streams.deleteStream(streamsContext(deps), request.auth.userId, request.params.id ?? '');
+    return noContent();
+  },
+});
+
+const start = userRoute({
+  async handle(request, deps) {
+    return json(200, view(deps, await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
+  },
+});
+
+const stop = userRoute({
+  async handle(request, deps) {
+    return json(200, view(deps, await streams.stopStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
+  },
+});
+
+export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
+  createHttpHandler({
+    group: 'streams',
+    deps,
+    authenticate: authenticateSession,
+    routes: {
+      'GET /api/streams': list,
+      'POST /api/streams': create,
+      'GET /api/streams/{id}': get,
+      'PATCH /api/streams/{id}': update,
+      'DELETE /api/streams/{id}': remove,
+      'POST /api/streams/{id}/start': start,
+      'POST /api/streams/{id}/stop': stop,
+    },
+  });
+
+export const handler = createStreamsHandler(depsFromEnvironment);

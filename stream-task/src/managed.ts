@@ -1,0 +1,88 @@
+// Managed mode: the task of a run that the lifecycle started (ECS in AWS, the local runner locally). Given only
+// the run's ids (LOOPCAST_USER_ID, LOOPCAST_STREAM_ID, LOOPCAST_RUN_ID), it reads what to stream from DynamoDB
+// (stream keys opened here and nowhere else: they are in no execution history, no task definition, no command
+// line), and reports every heartbeat to the stream item and the user's browsers.
+import { readFile } from 'node:fs/promises';
+import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { createDynamoClient, localCredentials } from '../../lambdas/adapters/aws-clients';
+import { kmsSecretBox, localSecretBox } from '../../lambdas/adapters/crypto/envelope';
+import { ConnectionsStore } from '../../lambdas/adapters/dynamo/connections-store';
+import { DynamoChannelStore } from '../../lambdas/adapters/dynamo/channel-store';
+import { DynamoStreamStore } from '../../lambdas/adapters/dynamo/stream-store';
+import { DynamoVideoStore } from '../../lambdas/adapters/dynamo/video-store';
+import { ManagementApiPublisher } from '../../lambdas/adapters/realtime/management-api-publisher';
+import type { StreamHealth } from '../../lambdas/core/streams/stream';
+import { applyHeartbeat, taskSpec } from '../../lambdas/core/streams/streams';
+import type { Heartbeat, HeartbeatSink } from './heartbeat';
+import type { StreamTaskSpecInput } from './spec';
+
+export interface ManagedRun {
+  userId: string;
+  streamId: string;
+  runId: string;
+}
+
+export function managedRunFromEnv(env: NodeJS.ProcessEnv): ManagedRun | undefined {
+  const { LOOPCAST_USER_ID: userId, LOOPCAST_STREAM_ID: streamId, LOOPCAST_RUN_ID: runId } = env;
+  return userId && streamId && runId ? { userId, streamId, runId } : undefined;
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`environment variable ${name} is not set`);
+  return value;
+}
+
+/** The heartbeat as the stream item keeps it. */
+export function healthOf(heartbeat: Heartbeat): StreamHealth {
+  return {
+    actual: heartbeat.actual,
+    uptimeSeconds: heartbeat.uptimeSeconds,
+    bitrateKbps: heartbeat.bitrateKbps,
+    fps: heartbeat.fps,
+    speed: heartbeat.speed,
+    loops: heartbeat.loops,
+    taskRestarts: heartbeat.restarts,
+    scheduledRestarts: heartbeat.scheduledRestarts,
+    ...(heartbeat.nextRestartAt ? { nextRestartAt: heartbeat.nextRestartAt } : {}),
+    ...(heartbeat.lastError ? { lastError: heartbeat.lastError } : {}),
+    destinations: heartbeat.destinations,
+    at: heartbeat.at,
+  };
+}
+
+export interface ManagedTask {
+  spec: StreamTaskSpecInput;
+  sink: HeartbeatSink;
+  close(): void;
+}
+
+export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Promise<ManagedTask> {
+  const region = env.AWS_REGION ?? 'us-east-1';
+  const table = required(env, 'APP_TABLE');
+  const local = env.LOOPCAST_DYNAMODB_ENDPOINT !== undefined;
+  const db = createDynamoClient({ region, endpoints: local ? { dynamodb: env.LOOPCAST_DYNAMODB_ENDPOINT } : {} });
+  const secrets = env.LOOPCAST_LOCAL_KEY_FILE
+    ? localSecretBox(await readFile(env.LOOPCAST_LOCAL_KEY_FILE))
+    : kmsSecretBox(new KMSClient({ region }), required(env, 'SECRETS_KEY_ARN'));
+  const management = new ApiGatewayManagementApiClient({ region, endpoint: required(env, 'REALTIME_MANAGEMENT_URL'), ...(local ? { credentials: localCredentials } : {}) });
+  const now = () => new Date();
+  const context = {
+    streams: new DynamoStreamStore(db, table),
+    channels: new DynamoChannelStore(db, table),
+    videos: new DynamoVideoStore(db, table),
+    secrets,
+    mediaBucket: required(env, 'MEDIA_BUCKET'),
+    realtime: new ManagementApiPublisher(management, new ConnectionsStore(db, table), now),
+    now,
+  };
+  return {
+    spec: await taskSpec(context, run.userId, run.streamId),
+    sink: { send: (heartbeat) => applyHeartbeat(context, run, healthOf(heartbeat)) },
+    close: () => {
+      db.destroy();
+      management.destroy();
+    },
+  };
+}
