@@ -32,7 +32,10 @@ export function run(command: string, args: readonly string[], options: RunOption
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(options.signal ? { signal: options.signal, killSignal: 'SIGKILL' } : {}) });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.signal ? { signal: options.signal, killSignal: 'SIGKILL' } : {}),
+    });
     running.add(child);
     if (options.niceness && child.pid !== undefined) {
       try {

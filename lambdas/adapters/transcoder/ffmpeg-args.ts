@@ -34,7 +34,13 @@ export function panFilter(mix: StereoMix): string {
 /** Resample to 44.1 kHz; `async` fills timestamp gaps with silence so audio stays in sync with the picture. */
 const resample = `aresample=${audioOutput.sampleRate}:async=1:first_pts=0`;
 
-const audioEncoding = ['-c:a', 'aac', '-profile:a', 'aac_low', '-b:a', kbit(audioOutput.bitrate), '-ar', String(audioOutput.sampleRate), '-ac', String(audioOutput.channels)];
+const audioEncoding = [
+  '-c:a', 'aac',
+  '-profile:a', 'aac_low',
+  '-b:a', kbit(audioOutput.bitrate),
+  '-ar', String(audioOutput.sampleRate),
+  '-ac', String(audioOutput.channels),
+];
 
 /** Never copy the source's metadata (phone videos carry GPS positions) or chapters. */
 const noMetadata = ['-map_metadata', '-1', '-map_chapters', '-1'];
@@ -49,7 +55,12 @@ export interface SourceStreams {
  * (`-progress pipe:1`), errors to stderr.
  */
 export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, input: string, output: string, tuning: FfmpegTuning): string[] {
-  const common = ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', '-threads', String(tuning.threads), '-i', input];
+  const common = [
+    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error',
+    '-progress', 'pipe:1',
+    '-threads', String(tuning.threads),
+    '-i', input,
+  ];
 
   if (plan.kind === 'audio') {
     if (streams.audio === undefined) throw new Error('an audio plan needs an audio stream');

@@ -16,7 +16,15 @@ import { logger } from '../logger';
 import { run } from './child-process';
 import { defaultTuning, ProgressReader, thumbnailArguments, transcodeArguments, type FfmpegTuning } from './ffmpeg-args';
 import { ffprobe, selectedStreams, sourceFromFfprobe } from './ffprobe';
-import { jobRef, type TranscodeErrorKey, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from './transcoder';
+import {
+  jobRef,
+  type TranscodeErrorKey,
+  type TranscodeJob,
+  type TranscodeListener,
+  type TranscodeResult,
+  type TranscodeUpdate,
+  type Transcoder,
+} from './transcoder';
 
 export interface FfmpegTranscoderOptions {
   s3: S3Client;
@@ -167,9 +175,8 @@ export class FfmpegTranscoder implements Transcoder {
       for (const { file, key, contentType } of files) {
         const size = (await stat(file)).size;
         if (size < multipartPartBytes) {
-          await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }), {
-            abortSignal: this.abort.signal,
-          });
+          const put = new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType });
+          await s3.send(put, { abortSignal: this.abort.signal });
         } else {
           // Multipart, streamed from disk: outputs of long videos are gigabytes.
           const params = { Bucket: bucket, Key: key, Body: createReadStream(file), ContentType: contentType };

@@ -42,7 +42,9 @@ export function sourceFromProbe(result: ProbeResult | undefined): SourceMedia {
           },
         }
       : {}),
-    ...(audio?.AudioProperties ? { audio: { channels: audio.AudioProperties.Channels!, ...(audio.Duration !== undefined ? { durationSeconds: audio.Duration } : {}) } } : {}),
+    ...(audio?.AudioProperties
+      ? { audio: { channels: audio.AudioProperties.Channels!, ...(audio.Duration !== undefined ? { durationSeconds: audio.Duration } : {}) } }
+      : {}),
   };
 }
 
@@ -96,7 +98,13 @@ export class MediaConvertTranscoder implements Transcoder {
       case 'PROGRESSING':
         return { type: 'progress', jobId, job, percent: Math.max(0, Math.min(99, Math.floor(change.percent))) };
       case 'ERROR':
-        return { type: 'failed', jobId, job, error: errorKeyForCode(change.errorCode), reason: `MediaConvert error ${change.errorCode}: ${change.errorMessage}` };
+        return {
+          type: 'failed',
+          jobId,
+          job,
+          error: errorKeyForCode(change.errorCode),
+          reason: `MediaConvert error ${change.errorCode}: ${change.errorMessage}`,
+        };
       case 'CANCELED':
         return { type: 'failed', jobId, job, error: 'internal error', reason: 'the MediaConvert job was canceled' };
       case 'COMPLETE':
@@ -117,11 +125,14 @@ export class MediaConvertTranscoder implements Transcoder {
 
     const thumbnailKey = keys.thumbnail;
     const capture = outputs.map((output) => s3Key(output.path, bucket)).find((key) => isFrameCapture(key, thumbnailKey));
-    if (!capture || media.width === undefined || media.height === undefined) throw new Error('the COMPLETE event names no frame capture or no picture size');
+    if (!capture || media.width === undefined || media.height === undefined) {
+      throw new Error('the COMPLETE event names no frame capture or no picture size');
+    }
     // The contract key is thumb.jpg (as locally); frame capture can only write numbered names.
-    await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: thumbnailKey, CopySource: encodeURI(`${bucket}/${capture}`), ContentType: 'image/jpeg', MetadataDirective: 'REPLACE' }));
+    const copySource = encodeURI(`${bucket}/${capture}`);
+    await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: thumbnailKey, CopySource: copySource, ContentType: 'image/jpeg', MetadataDirective: 'REPLACE' }));
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: thumbnailKey.replace(/jpg$/, '') }));
-    const captures = (listed.Contents ?? []).flatMap((object) => (object.Key && isFrameCapture(object.Key, thumbnailKey) ? [{ Key: object.Key }] : []));
+    const captures = (listed.Contents ?? []).flatMap(({ Key }) => (Key && isFrameCapture(Key, thumbnailKey) ? [{ Key }] : []));
     if (captures.length) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: captures } }));
     return { kind: 'video', ...base, width: media.width, height: media.height, thumbnailKey };
   }
