@@ -11,7 +11,13 @@ import { languages, localizePath, type LanguageCode } from '../../web/src/i18n/l
 import { launchBrowser, screenshot, screenshotDir } from '../helpers/browser';
 import { startTestStack } from '../helpers/stack';
 
-type Catalogue = { landing: { headline: string }; pricing: { title: string }; soon: { title: string }; cookie: { accept: string } };
+type Catalogue = {
+  landing: { headline: string };
+  pricing: { title: string };
+  soon: { title: string };
+  cookie: { accept: string };
+  nav: { menu: string; pricing: string };
+};
 const catalogue = (code: LanguageCode) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
 const headingOf: Record<(typeof translatedPages)[number], (c: Catalogue) => string> = {
@@ -138,6 +144,14 @@ describe('public pages', () => {
       await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-first-screen.png`) });
       await tab.locator('#pricing').scrollIntoViewIfNeeded();
       await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-pricing.png`) });
+      if (suffix === 'mobile') {
+        // The section links sit in a menu on narrow screens.
+        const pricingLink = tab.locator('header').getByRole('link', { name: catalogue(code).nav.pricing });
+        await expect(pricingLink.isVisible()).resolves.toBe(false);
+        await tab.locator('summary', { hasText: catalogue(code).nav.menu }).click();
+        await expect(pricingLink.isVisible()).resolves.toBe(true);
+        await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-mobile-menu.png`) });
+      }
       expect(problems).toEqual([]);
       await close();
     }

@@ -11,6 +11,15 @@ export function PublicHeader() {
   const { pathname } = useLocation();
   const home = localizePath('/', language);
   const section = (id: string) => `${home}#${id}`;
+  const links = (
+    <>
+      <a href={section('features')}>{t('nav.features')}</a>
+      <a href={section('how-to-use')}>{t('nav.howItWorks')}</a>
+      <Link to={localizePath('/pricing', language)}>{t('nav.pricing')}</Link>
+      <a href={section('faq')}>{t('nav.faq')}</a>
+      <a href={section('support')}>{t('nav.support')}</a>
+    </>
+  );
   return (
     <header className="site-header">
       <div className="container site-header__inner">
@@ -18,13 +27,19 @@ export function PublicHeader() {
           <Logo label={t('common.brand')} />
         </Link>
         <nav className="site-nav" aria-label={t('nav.main')}>
-          <a href={section('features')}>{t('nav.features')}</a>
-          <a href={section('how-to-use')}>{t('nav.howItWorks')}</a>
-          <Link to={localizePath('/pricing', language)}>{t('nav.pricing')}</Link>
-          <a href={section('faq')}>{t('nav.faq')}</a>
-          <a href={section('support')}>{t('nav.support')}</a>
+          {links}
         </nav>
         <div className="site-header__actions">
+          {/* Narrow screens: the same links in a disclosure, which works without script on the static pages. */}
+          <details className="mobile-menu">
+            <summary className="mobile-menu__toggle">
+              <span className="mobile-menu__bars" aria-hidden="true" />
+              <span className="visually-hidden">{t('nav.menu')}</span>
+            </summary>
+            <nav className="mobile-menu__panel" aria-label={t('nav.main')}>
+              {links}
+            </nav>
+          </details>
           <LanguageSwitcher englishOnlyPage={isLegalPage(barePath(pathname))} />
           <Link to={localizePath('/app/auth/login', language)} className={buttonClasses({ variant: 'transparent', size: 'small' })}>
             {t('nav.signIn')}
