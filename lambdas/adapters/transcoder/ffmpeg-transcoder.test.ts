@@ -136,12 +136,13 @@ function expectProgress(jobUpdates: TranscodeUpdate[]): void {
 }
 
 describe('video', () => {
+  // 12 s: long enough for six GOPs and for an output above the 8 MiB multipart threshold (the multipart upload).
   test('4:3 640x480 at 25 fps with a longer audio track: pillarboxed to 1920x1080 at 30 fps, audio cut to the video', async () => {
     const source = join(dir, 'four-three.mp4');
     await ffmpeg([
       '-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=25',
       '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-      '-filter_complex', '[0:v]trim=end=5[v];[1:a]atrim=end=7,aformat=channel_layouts=stereo[a]',
+      '-filter_complex', '[0:v]trim=end=12[v];[1:a]atrim=end=14,aformat=channel_layouts=stereo[a]',
       '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
     ]);
     const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
@@ -152,13 +153,14 @@ describe('video', () => {
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error('not completed');
     const { result } = final;
     expect(result).toMatchObject({ width: 1920, height: 1080, outputKey: `${outputPrefix}stream.mp4`, thumbnailKey: `${outputPrefix}thumb.jpg` });
-    expect(result.durationSeconds).toBeCloseTo(5, 2);
+    expect(result.durationSeconds).toBeCloseTo(12, 2);
+    expect(result.sizeBytes).toBeGreaterThan(8 * 1024 * 1024);
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.outputKey }));
     expect(result.sizeBytes).toBe(head.ContentLength);
     expect(head.ContentType).toBe('video/mp4');
 
     const output = await download(result.outputKey);
-    await expectStreamReady(output, 5);
+    await expectStreamReady(output, 12);
     // 640x480 scaled to 1440x1080 in the middle: black bars of 240 px left and right (1/8 of the width each).
     const frame = await greyFrame(output, 1, 192, 108);
     expect(meanBrightness(frame, 192, 0, 22)).toBeLessThan(20);
