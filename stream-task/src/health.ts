@@ -107,7 +107,9 @@ export function stallReason(health: RunHealth, now: number, policy: HealthPolicy
     if (ends) {
       const [first, last] = ends;
       const speed = (last.outTimeUs - first.outTimeUs) / 1e3 / (last.at - first.at);
-      if (speed < policy.minSpeed) return `too slow: speed ${speed.toFixed(2)}x below ${policy.minSpeed}x for ${seconds(last.at - first.at)}`;
+      // Rounded down, so that 0.9497 does not read as "0.95x below 0.95x".
+      const shown = (Math.floor(speed * 100) / 100).toFixed(2);
+      if (speed < policy.minSpeed) return `too slow: speed ${shown}x below ${policy.minSpeed}x for ${seconds(last.at - first.at)}`;
     }
   }
   return undefined;

@@ -1,0 +1,364 @@
+// npm run bench:stream
+//   BENCH_STREAM_MAX_LOOPS (default 80), BENCH_STREAM_STEP (10), BENCH_STREAM_FIRST (= the step),
+//   BENCH_STREAM_WINDOW_SECONDS (20)
+//
+// The stream-task's costs and recovery on this machine, against a real nginx-rtmp destination:
+//   1. CPU % of one core for one looping 1080p30 stream: stream copy (the real supervisor) and libx264 veryfast
+//      re-encoding, one after the other in this run, also per second of media (re-encoding may not keep up);
+//   2. how many copy loops at once all hold speed >= 0.99 (ramped up until one does not, or the maximum);
+//   3. recovery after a destination outage: the server is killed, kept down, started again; seconds until the
+//      supervisor is publishing again and until a player receives media;
+//   4. seconds from starting a stream-task child process to the first media a player receives
+//      (secondsFromStartToFirstMedia, to be pointed at `POST /api/streams/{id}/start` later).
+// The machine is shared: the load average is printed with the figures.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { startNginxRtmp, type NginxRtmp } from '../local/nginx-rtmp';
+import { freePort } from '../local/ports';
+import { InMemoryHeartbeatSink } from '../stream-task/src/heartbeat';
+import { LocalFileFetcher } from '../stream-task/src/inputs';
+import { localStreamTaskCommand } from '../stream-task/src/local-child';
+import { prepareMedia } from '../stream-task/src/media';
+import { ProgressParser } from '../stream-task/src/progress';
+import { StreamSupervisor } from '../stream-task/src/supervisor';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const envNumber = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const MAX_LOOPS = envNumber('BENCH_STREAM_MAX_LOOPS', 80);
+const STEP = envNumber('BENCH_STREAM_STEP', 10);
+const FIRST = envNumber('BENCH_STREAM_FIRST', STEP);
+const WINDOW_MS = envNumber('BENCH_STREAM_WINDOW_SECONDS', 20) * 1000;
+const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC. */
+async function makeSource(path: string): Promise<string> {
+  await run('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30,noise=alls=12:allf=t',
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
+    '-t', '10', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
+    '-b:v', '6M', '-minrate', '6M', '-maxrate', '6M', '-bufsize', '12M', '-x264-params', 'nal-hrd=cbr',
+    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0',
+    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-shortest', '-movflags', '+faststart', path,
+  ], { maxBuffer: 1024 * 1024 });
+  return path;
+}
+
+interface BenchStream {
+  supervisor: StreamSupervisor;
+  sink: InMemoryHeartbeatSink;
+  done: Promise<number>;
+}
+
+function startSupervisor(source: string, url: string, workDir: string): BenchStream {
+  const sink = new InMemoryHeartbeatSink();
+  const supervisor = new StreamSupervisor({
+    streamId: 'bench',
+    destinations: [{ id: 'bench', url }],
+    restartTimes: [],
+    timeZone: 'UTC',
+    prepare: (signal) => prepareMedia({ video: source }, [new LocalFileFetcher()], workDir, signal),
+    sink,
+  });
+  return { supervisor, sink, done: supervisor.run() };
+}
+
+async function stopAll(streams: BenchStream[]): Promise<void> {
+  for (const stream of streams) stream.supervisor.stop();
+  await Promise.all(streams.map((stream) => stream.done));
+}
+
+/** The newest progress sample of a stream's current run: output time and when it arrived. */
+function lastSample(stream: BenchStream): { at: number; outTimeUs: number } | undefined {
+  return stream.supervisor.state.run?.health.samples.at(-1);
+}
+
+/** Resolves with the time a player first receives a media packet from `url` (nginx-rtmp lets it wait for the publisher). */
+function firstMediaAt(url: string, timeoutMs = 60_000): { at: Promise<number>; reader: ChildProcess } {
+  const reader = spawn('ffprobe', ['-v', 'error', '-probesize', '32', '-analyzeduration', '0', '-read_intervals', '%+1', '-show_entries', 'packet=dts_time', '-of', 'csv=p=0', url], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const at = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no media at ${url} within ${timeoutMs} ms`)), timeoutMs);
+    createInterface({ input: reader.stdout! }).once('line', () => {
+      clearTimeout(timer);
+      resolve(Date.now());
+      reader.kill('SIGKILL');
+    });
+    reader.once('exit', () => reject(new Error('the player exited before any media')));
+  });
+  at.catch(() => reader.kill('SIGKILL'));
+  return { at, reader };
+}
+
+/**
+ * Seconds from asking for a stream to the first media a player receives at `playUrl`. The player connects first
+ * and waits for the publisher; `start` is whatever starts the stream (here a stream-task child process; later
+ * the API's POST /api/streams/{id}/start).
+ */
+export async function secondsFromStartToFirstMedia(start: () => unknown, playUrl: string): Promise<number> {
+  const media = firstMediaAt(playUrl);
+  await sleep(1_000); // the player's RTMP session is up before the clock starts
+  const startedAt = Date.now();
+  await start();
+  return ((await media.at) - startedAt) / 1000;
+}
+
+// ---- 1. CPU: copy vs re-encode ---------------------------------------------------------------------------
+
+interface CpuFigure {
+  corePercent: number;
+  speed: number;
+  cpuPerMediaSecond: number;
+}
+
+async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
+  const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy`, workDir);
+  try {
+    await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
+    await sleep(3_000);
+    const [pid] = stream.supervisor.ffmpegPids;
+    const nginxPid = nginx.process.child.pid!;
+    const before = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(), sample: lastSample(stream)! };
+    await sleep(WINDOW_MS);
+    const after = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(before.node), sample: lastSample(stream)! };
+    const wall = (after.sample.at - before.sample.at) / 1000;
+    const media = (after.sample.outTimeUs - before.sample.outTimeUs) / 1e6;
+    const cpu = after.ffmpeg - before.ffmpeg;
+    if (stream.supervisor.state.restarts) throw new Error('the copy stream restarted during the measurement');
+    return {
+      corePercent: (cpu / wall) * 100,
+      speed: media / wall,
+      cpuPerMediaSecond: cpu / media,
+      supervisorCorePercent: ((after.node.user + after.node.system) / 1e6 / wall) * 100,
+      nginxCorePercent: ((after.nginx - before.nginx) / wall) * 100,
+    };
+  } finally {
+    await stopAll([stream]);
+  }
+}
+
+async function measureReencodeCpu(source: string, url: string): Promise<CpuFigure> {
+  const ffmpeg = spawn('ffmpeg', [
+    '-hide_banner', '-nostdin', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
+    '-re', '-stream_loop', '-1', '-i', source, '-map', '0:v:0', '-map', '0:a:0',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-b:v', '6M', '-maxrate', '6M', '-bufsize', '12M',
+    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-c:a', 'aac', '-b:a', '128k', '-f', 'flv', url,
+  ], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const parser = new ProgressParser();
+  let latest = { at: 0, outTimeUs: 0 };
+  createInterface({ input: ffmpeg.stdout! }).on('line', (line) => {
+    const block = parser.pushLine(line);
+    if (block?.outTimeUs) latest = { at: Date.now(), outTimeUs: block.outTimeUs };
+  });
+  try {
+    await sleep(5_000);
+    const before = { cpu: cpuSeconds(ffmpeg.pid!), sample: latest };
+    await sleep(WINDOW_MS);
+    const after = { cpu: cpuSeconds(ffmpeg.pid!), sample: latest };
+    if (!before.sample.at || after.sample.at === before.sample.at) throw new Error('the re-encoding ffmpeg made no progress');
+    const wall = (after.sample.at - before.sample.at) / 1000;
+    const media = (after.sample.outTimeUs - before.sample.outTimeUs) / 1e6;
+    const cpu = after.cpu - before.cpu;
+    return { corePercent: (cpu / wall) * 100, speed: media / wall, cpuPerMediaSecond: cpu / media };
+  } finally {
+    ffmpeg.kill('SIGKILL');
+  }
+}
+
+// ---- 2. concurrent copy loops -----------------------------------------------------------------------------
+
+interface RampStep {
+  loops: number;
+  minSpeed: number;
+  medianSpeed: number;
+  restarts: number;
+  machinePercent: number;
+  held: boolean;
+}
+
+async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: string): Promise<RampStep[]> {
+  const streams: BenchStream[] = [];
+  const steps: RampStep[] = [];
+  try {
+    for (let loops = FIRST; loops <= MAX_LOOPS; loops += STEP) {
+      while (streams.length < loops) streams.push(startSupervisor(source, `${nginx.rtmpUrl}/ramp-${streams.length}`, join(workDir, `ramp-${streams.length}`)));
+      await Promise.all(streams.map((s) => s.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started')));
+      await sleep(5_000);
+      const pids = () => [...streams.flatMap((s) => s.supervisor.ffmpegPids), nginx.process.child.pid!];
+      const cpuBefore = pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      const nodeBefore = process.cpuUsage();
+      const wallBefore = Date.now();
+      const before = streams.map((s) => ({ sample: lastSample(s), run: s.supervisor.state.run?.id, restarts: s.supervisor.state.restarts }));
+      await sleep(WINDOW_MS);
+      // A stream whose ffmpeg was restarted during the window did not hold: speed 0.
+      const speeds = streams.map((s, i) => {
+        const first = before[i]!.sample;
+        const last = lastSample(s);
+        const sameRun = s.supervisor.state.run?.id === before[i]!.run;
+        return sameRun && first && last && last.at > first.at ? (last.outTimeUs - first.outTimeUs) / 1e3 / (last.at - first.at) : 0;
+      });
+      const restarts = streams.reduce((sum, s, i) => sum + s.supervisor.state.restarts - before[i]!.restarts, 0);
+      const node = process.cpuUsage(nodeBefore);
+      const cpu = pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore + (node.user + node.system) / 1e6;
+      const step: RampStep = {
+        loops,
+        minSpeed: Math.min(...speeds),
+        medianSpeed: median(speeds),
+        restarts,
+        machinePercent: ((cpu / ((Date.now() - wallBefore) / 1000)) * 100) / cpus().length,
+        held: Math.min(...speeds) >= 0.99 && restarts === 0,
+      };
+      steps.push(step);
+      out(`  ${String(loops).padStart(3)} loops: speed min ${fixed(step.minSpeed, 3)} median ${fixed(step.medianSpeed, 3)}, restarts ${restarts}, ` +
+        `machine CPU ${fixed(step.machinePercent)} % (ffmpeg + nginx + supervisors), load ${loadavg().map((l) => fixed(l, 1)).join(' ')}  ${step.held ? 'held' : 'NOT held'}`);
+      if (!step.held) {
+        const errors = new Map<string, number>();
+        for (const s of streams) if (s.supervisor.state.lastError) errors.set(s.supervisor.state.lastError, (errors.get(s.supervisor.state.lastError) ?? 0) + 1);
+        for (const [error, count] of errors) out(`       ${count} x ${error}`);
+        break;
+      }
+    }
+  } finally {
+    await stopAll(streams);
+  }
+  return steps;
+}
+
+// ---- 3. recovery after a destination outage ----------------------------------------------------------------
+
+async function measureRecovery(source: string, dir: string, workDir: string): Promise<{ outage: number; publishing: number; media: number }[]> {
+  const ports = { rtmpPort: await freePort(), hlsPort: await freePort() };
+  const startServer = () => startNginxRtmp({ dir: join(dir, 'nginx-recovery'), ...ports, logFile: join(dir, 'nginx-recovery.log') });
+  let server = await startServer();
+  const url = `${server.rtmpUrl}/recovery`;
+  const stream = startSupervisor(source, url, workDir);
+  const results: { outage: number; publishing: number; media: number }[] = [];
+  try {
+    await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
+    for (const outage of [2, 10, 30]) {
+      await sleep(3_000);
+      server.process.child.kill('SIGKILL');
+      await stream.sink.waitFor((h) => h.actual === 'restarting', 10_000, 'actual restarting');
+      await sleep(outage * 1000);
+      server = await startServer();
+      const backAt = Date.now();
+      const media = firstMediaAt(url);
+      const started = await stream.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started again');
+      const publishing = (Date.parse(started.at) - backAt) / 1000;
+      results.push({ outage, publishing, media: ((await media.at) - backAt) / 1000 });
+      const last = results.at(-1)!;
+      out(`  outage ${String(outage).padStart(2)} s: publishing again ${fixed(last.publishing)} s and media at a player ${fixed(last.media)} s after the server is back (restarts ${started.restarts})`);
+    }
+  } finally {
+    await stopAll([stream]);
+    await server.stop();
+  }
+  return results;
+}
+
+// ---- 4. start to first media ----------------------------------------------------------------------------
+
+async function measureStartToFirstMedia(source: string, nginx: NginxRtmp, workDir: string): Promise<number[]> {
+  const seconds: number[] = [];
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const key = `start-${attempt}`;
+    const command = localStreamTaskCommand(
+      { streamId: key, video: source, destinations: [{ id: 'local', url: `${nginx.rtmpUrl}/${key}` }] },
+      { ...process.env, LOOPCAST_WORK_DIR: workDir },
+    );
+    let child: ChildProcess | undefined;
+    try {
+      seconds.push(
+        await secondsFromStartToFirstMedia(() => {
+          child = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: 'ignore' });
+        }, `${nginx.rtmpUrl}/${key}`),
+      );
+    } finally {
+      if (child && child.exitCode === null) {
+        const exited = new Promise((resolve) => child!.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }
+  return seconds;
+}
+
+// ---- main -------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'loopcast-bench-stream-'));
+  const { stdout: version } = await run('ffmpeg', ['-version']);
+  out(`bench:stream on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${version.split('\n')[0]}`);
+  out(`load average at start: ${loadavg().map((l) => fixed(l, 2)).join(' ')} (the machine is shared; figures move with it)`);
+  const nginx = await startNginxRtmp({ dir: join(dir, 'nginx'), rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
+  try {
+    const source = await makeSource(join(dir, 'source-1080p30.mp4'));
+    out('source: 10 s 1920x1080 30 fps H.264 High, constant 6 Mbit/s, 2 s closed GOP, AAC-LC 128 kbit/s 44.1 kHz');
+
+    out('\n1. CPU per looping 1080p30 stream (% of one core)');
+    const copy = await measureCopyCpu(source, nginx, join(dir, 'work-copy'));
+    out(`  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
+      ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`);
+    const reencode = await measureReencodeCpu(source, `${nginx.rtmpUrl}/cpu-reencode`);
+    out(`  re-encode : ffmpeg ${fixed(reencode.corePercent)} % (libx264 veryfast), speed ${fixed(reencode.speed, 3)}, ${fixed(reencode.cpuPerMediaSecond * 1000, 0)} ms CPU per media second`);
+    const ratio = reencode.cpuPerMediaSecond / copy.cpuPerMediaSecond;
+    out(`  ratio     : re-encoding costs ${fixed(ratio, 0)}x the CPU of stream copy per second of media`);
+
+    out(`\n2. Concurrent copy loops holding speed >= 0.99 (steps of ${STEP} up to ${MAX_LOOPS}, ${WINDOW_MS / 1000} s windows)`);
+    const ramp = await rampConcurrentLoops(source, nginx, join(dir, 'work-ramp'));
+    const held = Math.max(0, ...ramp.filter((s) => s.held).map((s) => s.loops));
+
+    out('\n3. Recovery after a destination outage (server killed, kept down, started again)');
+    const recovery = await measureRecovery(source, dir, join(dir, 'work-recovery'));
+
+    out('\n4. Stream-task child process start -> first media at a player (Node + tsx start, ffprobe, RTMP connect;');
+    out('   no API, Step Functions or S3 download yet: secondsFromStartToFirstMedia is ready for the API)');
+    const startup = await measureStartToFirstMedia(source, nginx, join(dir, 'work-start'));
+    out(`  ${startup.map((s) => `${fixed(s, 2)} s`).join(', ')}`);
+
+    const worstRecovery = Math.max(...recovery.map((r) => r.media));
+    out('\nFigures (goal):');
+    out(`  copy CPU per stream        ${fixed(copy.corePercent, 2)} % of one core   (<= 2 %)  ${copy.corePercent <= 2 ? 'met' : 'MISSED'}`);
+    out(`  re-encode / copy CPU       ${fixed(ratio, 0)}x                 (>= 50x)  ${ratio >= 50 ? 'met' : 'MISSED'}`);
+    out(`  concurrent loops held      ${held}${held === MAX_LOOPS ? ' (the maximum tried)' : ''}                  (>= 50)   ${held >= 50 ? 'met' : 'MISSED'}`);
+    out(`  recovery after an outage   ${fixed(worstRecovery)} s worst to media   (<= 3 s)  ${worstRecovery <= 3 ? 'met' : 'MISSED'}`);
+    out(`  task start to first media  ${fixed(median(startup), 2)} s median          (<= 5 s)  ${median(startup) <= 5 ? 'met' : 'MISSED'}`);
+  } finally {
+    await nginx.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run as a script (npm run bench:stream); importing secondsFromStartToFirstMedia runs nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    () => process.exit(0),
+    (error: Error) => {
+      process.stderr.write(`bench:stream failed: ${error.stack ?? error.message}\n`);
+      process.exit(1);
+    },
+  );
+}
