@@ -9,7 +9,7 @@
 // - Every refusal is `{ error, message }` from the error catalogue, with tus's status where the protocol needs it
 //   (409 offset conflict, 410 expired, 412 version), never a stack trace.
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { S3Store, type MetadataValue } from '@tus/s3-store';
+import type { MetadataValue } from '@tus/s3-store';
 import { Server } from '@tus/server';
 import { Uid } from '@tus/utils';
 import { z } from 'zod';
@@ -21,6 +21,7 @@ import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
+import { StagingS3Store } from './staging-s3-store';
 
 export const UPLOADS_PATH = `${API_BASE}/uploads`;
 /** The client's PATCH size: a Function URL takes 6 MB per request, and binary bodies arrive base64-encoded. */
@@ -104,15 +105,6 @@ function s3StoreClientConfig(config: UploadConfig): S3ClientConfig & { bucket: s
     responseChecksumValidation: 'WHEN_REQUIRED',
     ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials } : {}),
   };
-}
-
-/** The S3 store, but termination also removes the leftover `.part` object and waits for the cache entry to go
- * (the base class forgets the first and does not await the second, which a frozen Lambda may never finish). */
-class StagingS3Store extends S3Store {
-  override async remove(id: string): Promise<void> {
-    await super.remove(id);
-    await Promise.all([this.deleteIncompletePart(id), this.clearCache(id)]);
-  }
 }
 
 function parseMetadata(metadata: Record<string, string | null> | undefined): UploadMetadata {
