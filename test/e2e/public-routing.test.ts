@@ -215,6 +215,18 @@ describe('failures', () => {
     await page.waitForURL((url) => url.pathname === '/');
   }, 30_000);
 
+  test('when the app cannot start at all, the page reloads once, then shows the error screen', async () => {
+    const { page } = await newPage();
+    await page.route(/\/assets\/root-[\w-]+\.js$/, (route) => route.abort());
+    let documentRequests = 0; // the first document fails before its load event, so count requests
+    page.on('request', (request) => void (request.isNavigationRequest() && documentRequests++));
+    await page.goto(`${stack.urls.web}/app/auth/login`);
+    await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
+    await page.waitForTimeout(1500); // room for a further reload, which must not come
+    expect(documentRequests).toBe(2);
+    await expect(page.getByRole('link', { name: 'Take me Home' }).isVisible()).resolves.toBe(true);
+  }, 30_000);
+
   test('a chunk that fails to load reloads the page once, not again within 10 s', async () => {
     const { context, page } = await newPage();
     await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);

@@ -20,6 +20,7 @@ import { useOutdatedBuild } from './features/updates/hooks/use-outdated-build';
 import { isChunkLoadError, reloadPageAfterChunkError } from './app/chunk-reload';
 import { messagesOfMatches } from './app/page-meta';
 import { publicPageScript } from './app/public-page-script';
+import { STARTUP_ERROR_ID, startupGuardScript } from './app/startup-guard-script';
 import { I18nProvider, useI18n } from './i18n/i18n-context';
 import { languageOfPath } from './i18n/languages';
 import './styles/app.css';
@@ -55,6 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {hydrate ? (
           <>
+            <script dangerouslySetInnerHTML={{ __html: startupGuardScript }} />
             <ScrollRestoration />
             <Scripts />
           </>
@@ -102,8 +104,16 @@ export default function App() {
   );
 }
 
+/** The SPA shell's first paint: a spinner, and the error screen kept hidden for a start-up that cannot load. */
 export function HydrateFallback() {
-  return <PageLoading />;
+  return (
+    <>
+      <PageLoading />
+      <div id={STARTUP_ERROR_ID} hidden>
+        <ErrorScreen />
+      </div>
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: { error: unknown }) {

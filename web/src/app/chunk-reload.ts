@@ -2,7 +2,8 @@
 // page, but at most once per 10 s for the same path (spec section 8), so a real outage does not loop.
 
 export const CHUNK_RELOAD_WINDOW_MS = 10_000;
-const storageKey = (path: string) => `loopcast:chunk-reload:${path}`;
+export const CHUNK_RELOAD_KEY_PREFIX = 'loopcast:chunk-reload:';
+const storageKey = (path: string) => `${CHUNK_RELOAD_KEY_PREFIX}${path}`;
 
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
