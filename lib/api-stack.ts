@@ -1,4 +1,4 @@
-import { SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   CfnStage,
   HttpApi,
@@ -11,7 +11,13 @@ import {
 import { WebSocketLambdaAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type IGrantable, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { FunctionUrlAuthType, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { CfnQueue } from 'aws-cdk-lib/aws-mediaconvert';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -20,12 +26,20 @@ import { envFromConfig } from '../lambdas/adapters/config';
 import { API_BASE, handlerGroups, routes, type HandlerGroup } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
 import { HandlerFunction } from './constructs/handler-function';
+import { acknowledgeMediaPrefixes } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
   mediaBucket: IBucket;
+  secretsKey: IKey;
+  transcodeQueue: CfnQueue;
+  transcodeRole: IRole;
 }
+
+/** The stream lifecycle state machine has a fixed name, so the API can name it before the streaming stack exists
+ * (that stack needs the API's functions and realtime stage: a reference would be circular). */
+export const streamLifecycleName = (config: StageConfig) => `loopcast-${config.stage}-stream-lifecycle`;
 
 /** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
 const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
@@ -41,6 +55,9 @@ export class ApiStack extends Stack {
   readonly realtimeApi: WebSocketApi;
   readonly realtimeStage: WebSocketStage;
   readonly functions: Record<string, HandlerFunction> = {};
+  /** The tus upload endpoint's function, behind its Function URL (CloudFront's /api/uploads* origin). */
+  readonly uploadsFunction: HandlerFunction;
+  readonly uploadsUrl: FunctionUrl;
   private readonly handlerEnvironment: Record<string, string>;
   private readonly signingKey: Secret;
   private readonly stripeKeys: Secret;
@@ -85,15 +102,31 @@ export class ApiStack extends Stack {
       REALTIME_MANAGEMENT_URL: this.realtimeStage.callbackUrl,
       SIGNING_KEY_ARN: this.signingKey.secretArn,
       STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
+      SECRETS_KEY_ARN: props.secretsKey.keyArn,
+      STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
+      MEDIACONVERT_QUEUE_ARN: props.transcodeQueue.attrArn,
+      MEDIACONVERT_ROLE_ARN: props.transcodeRole.roleArn,
     };
 
     this.addHttpRoutes();
     this.addRealtimeRoutes();
+    this.uploadsFunction = this.addUploads();
+    this.uploadsUrl = this.uploadsFunction.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.BUFFERED });
+    this.addTranscodeEvents();
+  }
+
+  get streamLifecycleArn(): string {
+    return this.formatArn({ service: 'states', resource: 'stateMachine', resourceName: streamLifecycleName(this.config), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  }
+
+  /** Environment every Loopcast function and the stream task share (lambdas/adapters/config.ts reads it). */
+  get environmentForHandlers(): Record<string, string> {
+    return { ...this.handlerEnvironment };
   }
 
   /** A Loopcast function with the common environment and the right to read the public URL parameter. */
-  private handlerFunction(id: string, entry: string, description: string): HandlerFunction {
-    const fn = new HandlerFunction(this, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment });
+  handlerFunction(scope: Construct, id: string, entry: string, description: string): HandlerFunction {
+    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment });
     if (!this.config.domain) {
       fn.addToRolePolicy(new PolicyStatement({
         actions: ['ssm:GetParameter'],
@@ -103,8 +136,8 @@ export class ApiStack extends Stack {
     return fn;
   }
 
-  private grantTableData(fn: HandlerFunction): void {
-    fn.addToRolePolicy(new PolicyStatement({
+  grantTableData(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({
       actions: tableDataActions,
       resources: [this.props.table.tableArn, ...appTable.indexes.map((index) => `${this.props.table.tableArn}/index/${index.name}`)],
     }));
@@ -117,6 +150,25 @@ export class ApiStack extends Stack {
       actions: ['ses:SendEmail'],
       resources: [this.config.mailFrom, domain].map((identity) => this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
     }));
+  }
+
+  /** Object actions on prefixes of the media bucket (e.g. `media/*`). */
+  grantMedia(grantee: IGrantable, actions: string[], prefixes: string[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: prefixes.map((prefix) => this.props.mediaBucket.arnForObjects(prefix)) }));
+    acknowledgeMediaPrefixes(grantee, this.props.mediaBucket, prefixes);
+  }
+
+  /** Start and stop the stream lifecycle (its executions are named by run). */
+  grantStreamLifecycle(grantee: IGrantable, actions: ('states:StartExecution' | 'states:StopExecution')[]): void {
+    const executions = this.formatArn({ service: 'states', resource: 'execution', resourceName: `${streamLifecycleName(this.config)}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const stops = actions.includes('states:StopExecution');
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: stops ? [this.streamLifecycleArn, executions] : [this.streamLifecycleArn] }));
+    if (stops && grantee instanceof HandlerFunction) {
+      Validations.of(grantee.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${streamLifecycleName(this.config)}:*]`,
+        reason: 'Executions are named by run at start time; the grant covers this stage\'s lifecycle only.',
+      });
+    }
   }
 
   /** PostToConnection for functions that push realtime events. */
@@ -152,13 +204,29 @@ export class ApiStack extends Stack {
         this.grantRealtimePublish(fn);
         this.stripeKeys.grantRead(fn);
         break;
+      case 'media':
+        this.grantRealtimePublish(fn);
+        this.signingKey.grantRead(fn);
+        this.grantMedia(fn, ['s3:GetObject'], ['media/*']);
+        this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*', 'media/*']);
+        // A deleted item is removed from stopped streams; waiting streams may start (Step Functions).
+        this.grantStreamLifecycle(fn, ['states:StartExecution']);
+        break;
+      case 'channels':
+        this.grantTableData(fn);
+        this.props.secretsKey.grant(fn, 'kms:GenerateDataKey');
+        break;
+      case 'streams':
+        this.grantRealtimePublish(fn);
+        this.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
+        break;
     }
   }
 
   private addHttpRoutes(): void {
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const group of handlerGroups()) {
-      const fn = this.handlerFunction(`${pascal(group)}Function`, `http/${group}.ts`, `API ${group} routes`);
+      const fn = this.handlerFunction(this, `${pascal(group)}Function`, `http/${group}.ts`, `API ${group} routes`);
       this.grantGroup(group, fn);
       this.functions[group] = fn;
       integrations.set(group, new HttpLambdaIntegration(`${pascal(group)}Integration`, fn));
@@ -178,9 +246,9 @@ export class ApiStack extends Stack {
   }
 
   private addRealtimeRoutes(): void {
-    const authorizerFunction = this.handlerFunction('RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
+    const authorizerFunction = this.handlerFunction(this, 'RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
     this.signingKey.grantRead(authorizerFunction);
-    const connectionsFunction = this.handlerFunction('RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
+    const connectionsFunction = this.handlerFunction(this, 'RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
     this.grantTableData(connectionsFunction);
     this.functions['realtime-authorizer'] = authorizerFunction;
     this.functions['realtime-connections'] = connectionsFunction;
@@ -194,6 +262,51 @@ export class ApiStack extends Stack {
     Validations.of(disconnect).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason: '$disconnect cannot carry an authorizer; it only removes the connection API Gateway closed.',
+    });
+  }
+
+  /** tus uploads: a function behind its own Function URL, so upload bytes never pass API Gateway (whose payload
+   * limit is 10 MB). It authenticates every request itself (Bearer session), so the URL needs no IAM auth. */
+  private addUploads(): HandlerFunction {
+    const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)');
+    fn.addEnvironment('NODE_OPTIONS', '--enable-source-maps --max-old-space-size=384');
+    this.grantTableData(fn);
+    this.grantRealtimePublish(fn);
+    this.grantMedia(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], ['uploads/*']);
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket', 's3:ListBucketMultipartUploads'], resources: [this.props.mediaBucket.bucketArn] }));
+    this.grantTranscodeStart(fn);
+    return fn;
+  }
+
+  /** Probe and CreateJob on this stage's queue, passing only the transcode role to MediaConvert. */
+  private grantTranscodeStart(fn: HandlerFunction): void {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['mediaconvert:CreateJob'], resources: [this.props.transcodeQueue.attrArn] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['mediaconvert:Probe'], resources: ['*'] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.props.transcodeRole.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'mediaconvert.amazonaws.com' } } }));
+    // Probe reads the source with the caller's own credentials.
+    this.grantMedia(fn, ['s3:GetObject'], ['uploads/*']);
+    Validations.of(fn.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'mediaconvert:Probe supports no resource-level permissions; X-Ray neither.' });
+  }
+
+  /** MediaConvert's job-state events of this stage's queue, applied to the media library. */
+  private addTranscodeEvents(): void {
+    const fn = this.handlerFunction(this, 'TranscodeEventsFunction', 'events/mediaconvert-job-state.ts', 'MediaConvert job state events');
+    this.grantRealtimePublish(fn);
+    this.grantMedia(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], ['media/*']);
+    this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*']);
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn], conditions: { StringLike: { 's3:prefix': ['media/*'] } } }));
+    this.grantStreamLifecycle(fn, ['states:StartExecution']);
+    this.functions['transcode-events'] = fn;
+    const deadLetters = new Queue(this, 'TranscodeEventsDeadLetters', { enforceSSL: true, retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED });
+    Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue itself.' });
+    new Rule(this, 'TranscodeJobStateRule', {
+      description: 'MediaConvert job state changes of this stage\'s queue',
+      eventPattern: {
+        source: ['aws.mediaconvert'],
+        detailType: ['MediaConvert Job State Change'],
+        detail: { queue: [this.props.transcodeQueue.attrArn], status: ['PROGRESSING', 'STATUS_UPDATE', 'COMPLETE', 'ERROR', 'CANCELED'] },
+      },
+      targets: [new LambdaFunction(fn, { retryAttempts: 8, maxEventAge: Duration.hours(6), deadLetterQueue: deadLetters })],
     });
   }
 

@@ -75,30 +75,6 @@ describe('CDK app', () => {
     for (const role of Object.values(roles)) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
-  test('CloudFront serves the site from S3 through OAC and /api/* from the HTTP API, uncached', () => {
-    const web = template('web');
-    web.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({
-        CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST', 'DELETE']) })],
-        DefaultCacheBehavior: Match.objectLike({
-          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
-          ViewerProtocolPolicy: 'redirect-to-https',
-        }),
-        CustomErrorResponses: Match.arrayWith([Match.objectLike({ ErrorCode: 404, ResponseCode: 404, ResponsePagePath: '/__spa-fallback.html' })]),
-      }),
-    });
-    web.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
-    web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
-      ResponseHeadersPolicyConfig: {
-        SecurityHeadersConfig: Match.objectLike({
-          ContentSecurityPolicy: { ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"), Override: true },
-          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 63072000 }),
-          ContentTypeOptions: { Override: true },
-        }),
-      },
-    });
-  });
-
   test('stream tasks get a VPC without NAT gateways', () => {
     const streaming = template('streaming');
     streaming.resourceCountIs('AWS::EC2::NatGateway', 0);

@@ -1,5 +1,6 @@
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { appTable } from '../lambdas/contract/tables';
@@ -9,6 +10,8 @@ import { dataRemovalPolicy, isProduction, type StageConfig } from './stage';
 export class DataStack extends Stack {
   readonly table: TableV2;
   readonly accessLogs: Bucket;
+  /** Wraps the data keys of stream keys and OAuth tokens (envelope encryption, lambdas/adapters/crypto). */
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string, config: StageConfig, props?: StackProps) {
     super(scope, id, props);
@@ -43,6 +46,12 @@ export class DataStack extends Stack {
     Validations.of(this.accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'This is the access-log bucket itself; logging it into itself would loop.',
+    });
+
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: `Loopcast ${config.stage}: stream keys and OAuth tokens at rest`,
+      enableKeyRotation: true,
+      removalPolicy: dataRemovalPolicy(config),
     });
   }
 }

@@ -22,9 +22,16 @@ export function createLoopcastStacks(app: App, config: StageConfig, env?: Enviro
   const common = { env };
   const data = new DataStack(app, name('Data'), config, common);
   const media = new MediaStack(app, name('Media'), config, { ...common, accessLogs: data.accessLogs });
-  const api = new ApiStack(app, name('Api'), config, { ...common, table: data.table, mediaBucket: media.bucket });
+  const api = new ApiStack(app, name('Api'), config, {
+    ...common,
+    table: data.table,
+    mediaBucket: media.bucket,
+    secretsKey: data.secretsKey,
+    transcodeQueue: media.transcodeQueue,
+    transcodeRole: media.transcodeRole,
+  });
   const web = new WebStack(app, name('Web'), config, { ...common, httpApi: api.httpApi, accessLogs: data.accessLogs });
-  const streaming = new StreamingStack(app, name('Streaming'), config, common);
+  const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api, secretsKey: data.secretsKey });
   const ops = new OpsStack(app, name('Ops'), config, { ...common, httpApi: api.httpApi });
   Tags.of(app).add('project', 'loopcast');
   Tags.of(app).add('stage', config.stage);

@@ -1,6 +1,9 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnQueue } from 'aws-cdk-lib/aws-mediaconvert';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { acknowledgeMediaPrefixes } from './constructs/nag';
 import { dataRemovalPolicy, isProduction, type StageConfig } from './stage';
 
 export interface MediaStackProps extends StackProps {
@@ -10,6 +13,10 @@ export interface MediaStackProps extends StackProps {
 /** The creators' media: tus staging uploads, stream-ready files and thumbnails (layout: lambdas/contract/buckets.ts). */
 export class MediaStack extends Stack {
   readonly bucket: Bucket;
+  /** This stage's MediaConvert queue: jobs go here and the job-state rule listens to it only. */
+  readonly transcodeQueue: CfnQueue;
+  /** The role MediaConvert assumes: read sources, write outputs, nothing else. */
+  readonly transcodeRole: Role;
 
   constructor(scope: Construct, id: string, config: StageConfig, props: MediaStackProps) {
     super(scope, id, props);
@@ -29,5 +36,18 @@ export class MediaStack extends Stack {
         { id: 'expire-stale-staging', prefix: 'uploads/', expiration: Duration.days(8) },
       ],
     });
+
+    this.transcodeQueue = new CfnQueue(this, 'TranscodeQueue', {
+      name: `loopcast-${config.stage}-transcode`,
+      pricingPlan: 'ON_DEMAND',
+      description: 'Loopcast: uploads to stream-ready files',
+    });
+    this.transcodeRole = new Role(this, 'TranscodeRole', {
+      assumedBy: new ServicePrincipal('mediaconvert.amazonaws.com'),
+      description: 'MediaConvert reads uploaded sources and writes stream-ready outputs',
+    });
+    this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('uploads/*'), this.bucket.arnForObjects('media/*')] }));
+    this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects('media/*')] }));
+    acknowledgeMediaPrefixes(this.transcodeRole, this.bucket, ['uploads/*', 'media/*']);
   }
 }

@@ -1,20 +1,42 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { FlowLogDestination, FlowLogTrafficType, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
-import { Cluster, ContainerInsights } from 'aws-cdk-lib/aws-ecs';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Cluster, ContainerImage, ContainerInsights, CpuArchitecture, FargateTaskDefinition, LogDrivers, OperatingSystemFamily } from 'aws-cdk-lib/aws-ecs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { IgnoreMode } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { STREAM_TASK_CONTAINER, streamLifecycleDefinition } from '../lambdas/contract/stream-lifecycle';
+import { streamLifecycleName, type ApiStack } from './api-stack';
+import { repoRoot } from './constructs/handler-function';
+import { acknowledgeFindings } from './constructs/nag';
 import type { StageConfig } from './stage';
 
+export interface StreamingStackProps extends StackProps {
+  api: ApiStack;
+  secretsKey: IKey;
+}
+
 /**
- * Where the 24/7 loops run: Fargate tasks in public subnets with an egress-only security group and no NAT
- * gateway (a NAT would cost more than the loops; tasks only dial out to RTMP, S3 and DynamoDB).
+ * Where the 24/7 loops run: the stream lifecycle state machine, which keeps one Fargate task per running stream
+ * (ARM64, 0.25 vCPU / 0.5 GB: stream copy needs ~1 % of a core), restarts it when it dies, and stops it on request.
+ * Tasks run in public subnets with an egress-only security group and no NAT gateway (a NAT would cost more than
+ * the loops; tasks only dial out to RTMP destinations and AWS APIs).
  */
 export class StreamingStack extends Stack {
   readonly vpc: Vpc;
   readonly cluster: Cluster;
   readonly taskSecurityGroup: SecurityGroup;
+  readonly taskDefinition: FargateTaskDefinition;
+  readonly stateMachine: StateMachine;
 
-  constructor(scope: Construct, id: string, config: StageConfig, props?: StackProps) {
+  constructor(scope: Construct, id: string, config: StageConfig, props: StreamingStackProps) {
     super(scope, id, props);
+    const { api } = props;
     this.vpc = new Vpc(this, 'Vpc', {
       maxAzs: 2,
       natGateways: 0,
@@ -32,5 +54,89 @@ export class StreamingStack extends Stack {
       description: 'Stream tasks: no inbound traffic, outbound to RTMP destinations and AWS APIs',
       allowAllOutbound: true,
     });
+
+    this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
+      cpu: 256,
+      memoryLimitMiB: 512,
+      // Inputs are downloaded once to local disk: room for a 10 GB+ stream-ready video and its audio.
+      ephemeralStorageGiB: 64,
+      runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
+    });
+    const environment = api.environmentForHandlers;
+    this.taskDefinition.addContainer(STREAM_TASK_CONTAINER, {
+      image: ContainerImage.fromAsset(repoRoot, {
+        file: 'stream-task/Dockerfile',
+        platform: Platform.LINUX_ARM64,
+        ignoreMode: IgnoreMode.DOCKER,
+        // Only what the image build reads; everything else (node_modules, cdk.out, .data) stays out of the asset.
+        exclude: ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!lambdas', '!stream-task'],
+      }),
+      logging: LogDrivers.awsLogs({ streamPrefix: 'stream', logGroup: new LogGroup(this, 'StreamTaskLogs', { retention: RetentionDays.ONE_MONTH }) }),
+      environment: {
+        STAGE: environment.STAGE!,
+        APP_TABLE: environment.APP_TABLE!,
+        MEDIA_BUCKET: environment.MEDIA_BUCKET!,
+        REALTIME_MANAGEMENT_URL: environment.REALTIME_MANAGEMENT_URL!,
+        SECRETS_KEY_ARN: props.secretsKey.keyArn,
+      },
+      // The supervisor stops ffmpeg and exits within seconds of SIGTERM, even when ffmpeg is blocked.
+      stopTimeout: Duration.seconds(15),
+    });
+    const taskRole = this.taskDefinition.taskRole;
+    api.grantTableData(taskRole);
+    api.grantMedia(taskRole, ['s3:GetObject'], ['media/*']);
+    props.secretsKey.grant(taskRole, 'kms:Decrypt');
+    api.realtimeStage.grantManagementApiAccess(taskRole);
+    acknowledgeFindings(taskRole, 'AwsSolutions-IAM5', 'Stream tasks read media objects of any user (media/*) and post to any realtime connection id of this stage; both are created at run time.');
+    Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The environment holds names and ARNs only; secrets are fetched at run time and stream keys opened with KMS.' });
+    acknowledgeFindings(this.taskDefinition, 'AwsSolutions-IAM5', 'The execution role pulls this task\'s image and writes its log group (CDK grants).');
+
+    const lifecycle = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions');
+    api.grantRealtimePublish(lifecycle);
+    acknowledgeFindings(lifecycle.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
+
+    const capacityProvider = this.node.tryGetContext('spot') === 'true' ? 'FARGATE_SPOT' : 'FARGATE';
+    this.stateMachine = new StateMachine(this, 'StreamLifecycle', {
+      stateMachineName: streamLifecycleName(config),
+      definitionBody: DefinitionBody.fromString(Stack.of(this).toJsonString(streamLifecycleDefinition({
+        clusterArn: this.cluster.clusterArn,
+        taskDefinitionArn: this.taskDefinition.taskDefinitionArn,
+        subnets: this.vpc.publicSubnets.map((subnet) => subnet.subnetId),
+        securityGroups: [this.taskSecurityGroup.securityGroupId],
+        capacityProvider,
+        lifecycleFunctionArn: lifecycle.functionArn,
+      }))),
+      tracingEnabled: true,
+      logs: { destination: new LogGroup(this, 'StreamLifecycleLogs', { retention: RetentionDays.THREE_MONTHS }), level: LogLevel.ALL, includeExecutionData: false },
+    });
+    this.grantLifecycle(lifecycle.functionArn, api.streamLifecycleArn);
+
+    // What keeps billing honest: streams stop when the plan ended or a failed payment outlived its grace.
+    const enforcer = api.handlerFunction(this, 'EntitlementEnforcerFunction', 'events/enforce-entitlements.ts', 'stops streams whose plan ended');
+    api.grantRealtimePublish(enforcer);
+    api.grantStreamLifecycle(enforcer, ['states:StopExecution']);
+    acknowledgeFindings(enforcer.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
+    new Rule(this, 'EnforceEntitlementsHourly', { schedule: Schedule.rate(Duration.hours(1)), targets: [new LambdaFunction(enforcer)] });
+  }
+
+  /** What the state machine itself may do: run and stop the stream task, call the lifecycle function, and start a
+   * fresh execution of itself (handover). CDK cannot infer these from a definition given as JSON. */
+  private grantLifecycle(lifecycleFunctionArn: string, ownArn: string): void {
+    const role = this.stateMachine.role;
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ecs:RunTask'], resources: [this.taskDefinition.taskDefinitionArn] }));
+    role.addToPrincipalPolicy(new PolicyStatement({
+      actions: ['ecs:StopTask', 'ecs:DescribeTasks'],
+      resources: [this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${this.cluster.clusterName}/*` })],
+    }));
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.taskDefinition.taskRole.roleArn, this.taskDefinition.executionRole!.roleArn] }));
+    // The .sync integration waits for the task through this managed EventBridge rule.
+    role.addToPrincipalPolicy(new PolicyStatement({
+      actions: ['events:PutTargets', 'events:PutRule', 'events:DescribeRule'],
+      resources: [this.formatArn({ service: 'events', resource: 'rule', resourceName: 'StepFunctionsGetEventsForECSTaskRule' })],
+    }));
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [lifecycleFunctionArn] }));
+    // Its own ARN by name: a reference to the machine from its own role's policy would be circular.
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [ownArn] }));
+    acknowledgeFindings(role, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs (StopTask/DescribeTasks on this cluster\'s tasks); X-Ray and log delivery have no resource-level permissions.');
   }
 }
