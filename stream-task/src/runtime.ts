@@ -1,8 +1,10 @@
 // The supervisor's contact with the outside world, behind small interfaces so the shell can be driven by a fake
-// clock and fake processes in unit tests: time, child processes, and TCP reachability of the destinations.
+// clock and fake processes in unit tests: time, child processes, and whether the destinations answer.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
+import { connect as tlsConnect } from 'node:tls';
 
 export interface Clock {
   now(): number;
@@ -63,36 +65,41 @@ export const childProcessRunner: ProcessRunner = {
 };
 
 export interface ReachabilityProbe {
-  /** True when at least one of the RTMP URLs accepts a TCP connection. */
-  anyReachable(urls: readonly string[]): Promise<boolean>;
+  /** True when the RTMP server behind the URL answers. */
+  answers(url: string): Promise<boolean>;
 }
 
-const DEFAULT_PORTS: Record<string, number> = { 'rtmp:': 1935, 'rtmps:': 443 };
+/** RTMP's C0 (version 3) and C1 (time, zero, 1528 random bytes); a live server answers with S0 and S1. */
+const handshakeStart = () => Buffer.concat([Buffer.from([3]), Buffer.alloc(8), randomBytes(1528)]);
+const S0_S1_BYTES = 1 + 1536;
 
-function tcpAccepts(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-export function tcpReachabilityProbe(timeoutMs = 1_000): ReachabilityProbe {
+/**
+ * Opens TCP (TLS for rtmps), sends the first RTMP handshake message and waits for the server's answer, then hangs
+ * up. Accepting TCP is not enough: a frozen server's kernel still accepts connections, and ffmpeg would then wait
+ * in the handshake (for ever inside the tee muxer, where -rw_timeout does not reach).
+ */
+export function rtmpHandshakeProbe(timeoutMs = 3_000): ReachabilityProbe {
   return {
-    async anyReachable(urls) {
-      const results = await Promise.all(
-        urls.map((url) => {
-          const parsed = new URL(url);
-          const port = parsed.port ? Number(parsed.port) : DEFAULT_PORTS[parsed.protocol];
-          return port ? tcpAccepts(parsed.hostname, port, timeoutMs) : Promise.resolve(false);
-        }),
-      );
-      return results.includes(true);
-    },
+    answers: (url) =>
+      new Promise((resolve) => {
+        const target = new URL(url);
+        const secure = target.protocol === 'rtmps:';
+        const port = target.port ? Number(target.port) : secure ? 443 : 1935;
+        const socket = secure ? tlsConnect({ host: target.hostname, port, servername: target.hostname }) : connect({ host: target.hostname, port });
+        let received = 0;
+        const done = (answered: boolean) => {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(answered);
+        };
+        const timer = setTimeout(() => done(false), timeoutMs);
+        socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(handshakeStart()));
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received >= S0_S1_BYTES) done(true);
+        });
+        socket.once('error', () => done(false));
+        socket.once('close', () => done(false));
+      }),
   };
 }

@@ -1,16 +1,20 @@
 import type { ProgressBlock } from './progress';
-import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState } from './state-machine';
+import { defaultPolicy, destinationStates, initialState, step, type Command, type MachineEvent, type MachineState } from './state-machine';
 
 const T0 = Date.parse('2025-06-01T11:00:00Z');
 const inputs = { loopDurationUs: 6_000_000, inputBitrateKbps: 2_000 };
 
-/** Drives the pure machine with a virtual clock, as the shell does: events plus a tick every 250 ms. */
+/**
+ * Drives the pure machine with a virtual clock, as the shell does: events plus a tick every 250 ms. The handshake
+ * probe before each spawn is answered at once by the destinations in `answering` (all of them by default).
+ */
 class Harness {
   state: MachineState;
   now = T0;
   commands: Command[] = [];
   /** Output time of the current run's latest progress block. */
   outTimeUs = 0;
+  answering?: string[];
 
   constructor(options: { destinations?: string[]; restartTimes?: string[]; random?: number } = {}) {
     this.random = options.random ?? 0.5;
@@ -26,7 +30,13 @@ class Harness {
     const result = step(this.state, event, { now: this.now, random: this.random });
     this.state = result.state;
     this.commands.push(...result.commands);
-    return result.commands;
+    const commands = [...result.commands];
+    for (const command of result.commands) {
+      if (command.type === 'probe' && this.state.checking?.seq === command.seq) {
+        commands.push(...this.send({ type: 'probed', seq: command.seq, answering: this.answering ?? command.destinationIds }));
+      }
+    }
+    return commands;
   }
 
   /** Moves the clock in 250 ms ticks, calling `each` (e.g. to emit progress) before every tick. */
@@ -88,7 +98,10 @@ describe('stream-task state machine', () => {
   test('starts: preparing, then a first ffmpeg run, started once the output time moves', () => {
     const h = new Harness();
     expect(h.state).toMatchObject({ desired: 'running', actual: 'starting', preparing: true });
-    expect(h.types(h.send({ type: 'prepared', inputs }))).toEqual(['spawn']);
+    expect(h.send({ type: 'prepared', inputs })).toEqual([
+      { type: 'probe', seq: 1, destinationIds: ['yt'] },
+      { type: 'spawn', runId: 1, destinationIds: ['yt'] },
+    ]);
     expect(h.state.run?.id).toBe(1);
     h.progress({ frame: 1, outTimeUs: 0 });
     expect(h.state.actual).toBe('starting');
@@ -163,7 +176,7 @@ describe('stream-task state machine', () => {
     h.advance(1_000);
     expect(h.types(h.take())).toEqual([]); // the old run has not exited yet: no second ffmpeg on the same key
     h.exit('was killed by SIGKILL');
-    expect(h.types(h.take())).toEqual(['spawn', 'report']);
+    expect(h.types(h.take())).toEqual(['probe', 'spawn', 'report']);
     expect(h.state).toMatchObject({ restarts: 1, lastError: 'stalled: no progress from ffmpeg for 5 s' });
   });
 
@@ -249,7 +262,7 @@ describe('stream-task state machine', () => {
     expect(h.state.actual).toBe('restarting');
     expect(new Date(h.state.scheduledRestartAt!).toISOString()).toBe('2025-06-02T11:00:00.000Z');
     h.exit('exited with code 255');
-    expect(h.types(h.take())).toEqual(['spawn', 'report']);
+    expect(h.types(h.take())).toEqual(['probe', 'spawn', 'report']);
     expect(h.state).toMatchObject({ actual: 'starting', restarts: 0, scheduledRestarts: 1 });
     expect(h.state.lastError).toBeUndefined();
   });
@@ -275,7 +288,7 @@ describe('stream-task state machine', () => {
     expect(h.state.actual).toBe('started');
     // Probing the failed destination meanwhile: reachable all along, so no early retry.
     expect(h.take().filter((c) => c.type === 'probe')).toEqual([{ type: 'probe', seq: expect.any(Number), destinationIds: ['twitch'] }]);
-    h.send({ type: 'reachability', seq: h.state.watch!.seq, reachable: true });
+    h.send({ type: 'probed', seq: h.state.watch!.seq, answering: ['twitch'] });
     h.flowing(250);
     expect(h.types(h.take())).toEqual(['kill SIGTERM', 'report']);
     h.exit('exited with code 255');
@@ -290,10 +303,52 @@ describe('stream-task state machine', () => {
     h.flowing(5_000);
     const probe = h.take().find((c) => c.type === 'probe');
     expect(probe).toBeDefined();
-    h.send({ type: 'reachability', seq: h.state.watch!.seq, reachable: false });
+    h.send({ type: 'probed', seq: h.state.watch!.seq, answering: [] });
     h.flowing(5_000);
-    h.send({ type: 'reachability', seq: h.state.watch!.seq, reachable: true });
+    h.send({ type: 'probed', seq: h.state.watch!.seq, answering: ['twitch'] });
     expect(h.state.actual).toBe('restarting');
+  });
+
+  test('only destinations that answer the RTMP handshake go to ffmpeg; the others are retried once they answer', () => {
+    const h = new Harness({ destinations: ['yt', 'twitch', 'kick'] });
+    h.answering = ['yt', 'kick'];
+    h.send({ type: 'prepared', inputs });
+    expect(h.take().find((c) => c.type === 'spawn')).toEqual({ type: 'spawn', runId: 1, destinationIds: ['yt', 'kick'] });
+    expect(h.state).toMatchObject({ lastError: 'destination twitch did not answer the RTMP handshake' });
+    h.flowing(1_000);
+    expect(h.state.actual).toBe('started');
+    expect(destinationStates(h.state)).toEqual([
+      { id: 'yt', state: 'ok' },
+      { id: 'twitch', state: 'failed' },
+      { id: 'kick', state: 'ok' },
+    ]);
+    h.flowing(4_000);
+    const probe = h.take().find((c) => c.type === 'probe');
+    expect(probe).toMatchObject({ destinationIds: ['twitch'] });
+    h.send({ type: 'probed', seq: h.state.watch!.seq, answering: [] });
+    h.flowing(5_000);
+    h.answering = undefined;
+    h.send({ type: 'probed', seq: h.state.watch!.seq, answering: ['twitch'] });
+    expect(h.state.actual).toBe('restarting');
+    h.exit('exited with code 255');
+    expect(h.take().find((c) => c.type === 'spawn')).toEqual({ type: 'spawn', runId: 2, destinationIds: ['yt', 'twitch', 'kick'] });
+  });
+
+  test('no destination answers: no ffmpeg at all; probed each second and spawned as soon as one answers', () => {
+    const h = new Harness();
+    h.answering = [];
+    h.send({ type: 'prepared', inputs });
+    expect(h.types(h.take())).toEqual(['probe', 'report']);
+    expect(h.state).toMatchObject({ actual: 'restarting', lastError: 'no destination answered the RTMP handshake' });
+    expect(h.state.run).toBeUndefined();
+    h.advance(1_000); // the backoff (1 s): probed again before spawning, still no answer; now 2 s of backoff
+    expect(h.types(h.take())).toEqual(['probe']);
+    expect(h.state.respawnAt! - h.now).toBe(2_000);
+    h.advance(1_000); // the watch probes each second meanwhile
+    const probe = h.take().find((c): c is Extract<Command, { type: 'probe' }> => c.type === 'probe');
+    h.answering = undefined;
+    expect(h.types(h.send({ type: 'probed', seq: probe!.seq, answering: ['yt'] }))).toEqual(['probe', 'spawn', 'report']);
+    expect(h.state).toMatchObject({ actual: 'starting', restarts: 1 });
   });
 
   test('all destinations down: probe each second; when one is back, spawn at once instead of waiting the backoff', () => {
@@ -309,24 +364,25 @@ describe('stream-task state machine', () => {
     const probes = () => h.take().filter((c): c is Extract<Command, { type: 'probe' }> => c.type === 'probe');
     let [probe] = probes();
     expect(probe).toMatchObject({ destinationIds: ['yt'] });
-    h.send({ type: 'reachability', seq: probe!.seq, reachable: false });
+    h.send({ type: 'probed', seq: probe!.seq, answering: [] });
     h.advance(750);
     expect(probes()).toEqual([]);
     h.advance(250);
     [probe] = probes();
-    h.send({ type: 'reachability', seq: probe!.seq, reachable: false });
+    h.send({ type: 'probed', seq: probe!.seq, answering: [] });
     h.advance(1_000);
     [probe] = probes();
-    expect(h.types(h.send({ type: 'reachability', seq: probe!.seq, reachable: true }))).toEqual(['spawn', 'report']);
+    expect(h.types(h.send({ type: 'probed', seq: probe!.seq, answering: ['yt'] }))).toEqual(['probe', 'spawn', 'report']);
     expect(h.state.actual).toBe('starting');
   });
 
   test('a destination reachable at once does not shorten the backoff (the failure was not the network)', () => {
     const h = new Harness();
     h.startStreaming();
+    h.take();
     h.exit('exited with code 1: Input/output error');
     const probe = h.take().find((c) => c.type === 'probe') as Extract<Command, { type: 'probe' }>;
-    expect(h.send({ type: 'reachability', seq: probe.seq, reachable: true })).toEqual([]);
+    expect(h.send({ type: 'probed', seq: probe.seq, answering: ['yt'] })).toEqual([]);
     expect(h.state.actual).toBe('restarting');
     expect(h.state.watch).toBeUndefined();
   });
@@ -341,7 +397,7 @@ describe('stream-task state machine', () => {
     expect(h.runId()).toBe(first + 1);
     expect(h.send({ type: 'progress', runId: first, block: { frame: 99, outTimeUs: 99_000_000, progress: 'continue' } })).toEqual([]);
     expect(h.send({ type: 'exited', runId: first, detail: 'exited with code 0' })).toEqual([]);
-    expect(h.send({ type: 'reachability', seq: stale, reachable: true })).toEqual([]);
+    expect(h.send({ type: 'probed', seq: stale, answering: ['yt'] })).toEqual([]);
     expect(h.state.actual).toBe('starting');
   });
 

@@ -2,6 +2,8 @@
 // should be doing) and an actual state (what ffmpeg is doing), reconciled after every event. Pure: `step` takes
 // the state, an event, the time and a random number, and returns the next state plus the commands the shell
 // (supervisor.ts) carries out: spawn or kill ffmpeg, probe the destinations, report a heartbeat, finish.
+// Before every spawn the destinations are probed with an RTMP handshake and ffmpeg gets only those that answer:
+// inside the tee muxer, one destination that accepts TCP but never answers would block all the others.
 // The transition table is in docs/stream-task.md.
 import { nextRestartAt } from '../../lambdas/core/restart-schedule';
 import { backoffDelayMs, restartBackoff, type BackoffPolicy } from './backoff';
@@ -21,7 +23,7 @@ export interface SupervisorPolicy {
   healthyResetMs: number;
   /** SIGTERM first (ffmpeg closes the RTMP session cleanly); SIGKILL when it has not exited after this. */
   killGraceMs: number;
-  /** How often unreachable destinations are probed while waiting for them. */
+  /** How often destinations that do not answer are probed while waiting for them. */
   probeIntervalMs: { whileDown: number; whileDegraded: number };
 }
 
@@ -58,7 +60,7 @@ export interface Run {
   failedDestinations: readonly string[];
 }
 
-/** Waiting for destinations to become reachable: a destination coming back ends any wait. */
+/** Waiting for destinations to answer again: a destination coming back ends any wait. */
 export interface ReachabilityWatch {
   purpose: 'respawn' | 'retryDestinations';
   destinationIds: readonly string[];
@@ -85,6 +87,8 @@ export interface MachineState {
   /** When to spawn the next run once no run exists, and why. */
   respawnAt?: number;
   respawnReason: SpawnReason;
+  /** The handshake probe that decides which destinations the next run gets. */
+  checking?: { seq: number };
   failureStreak: number;
   destinationRetryAt?: number;
   destinationRetryStreak: number;
@@ -106,11 +110,12 @@ export type MachineEvent =
   | { type: 'progress'; runId: number; block: ProgressBlock }
   | { type: 'destinationFailed'; runId: number; destinationId: string; reason: string }
   | { type: 'exited'; runId: number; detail: string }
-  | { type: 'reachability'; seq: number; reachable: boolean }
+  /** The destinations (of those probed) that answered the RTMP handshake. */
+  | { type: 'probed'; seq: number; answering: readonly string[] }
   | { type: 'tick' };
 
 export type Command =
-  | { type: 'spawn'; runId: number }
+  | { type: 'spawn'; runId: number; destinationIds: readonly string[] }
   | { type: 'kill'; runId: number; signal: 'SIGTERM' | 'SIGKILL' }
   | { type: 'probe'; seq: number; destinationIds: readonly string[] }
   | { type: 'abortPreparation' }
@@ -197,15 +202,39 @@ function endRun(s: MachineState, signal: 'SIGTERM' | 'SIGKILL', now: number, com
   commands.push({ type: 'kill', runId: run.id, signal });
 }
 
-/** Something went wrong with the current run (or it is gone): restart after the backoff. */
-function recover(s: MachineState, error: string, ctx: StepContext): void {
+/** Something went wrong with the current run (or no destination answers): restart after the backoff, or as soon
+ * as a destination that did not answer answers again. */
+function recover(s: MachineState, error: string, ctx: StepContext, known: 'unknown' | 'unreachable' = 'unknown'): void {
   s.lastError = error;
   s.respawnAt = ctx.now + backoffDelayMs(s.failureStreak, s.config.policy.restartBackoff, ctx.random);
   s.respawnReason = 'recovery';
   s.failureStreak += 1;
   delete s.destinationRetryAt;
-  s.watch = newWatch(s, 'respawn', s.config.destinationIds, ctx.now);
+  if (known === 'unreachable') {
+    s.watch = newWatch(s, 'respawn', s.config.destinationIds, ctx.now + s.config.policy.probeIntervalMs.whileDown);
+    s.watch.sawUnreachable = true;
+  } else {
+    s.watch = newWatch(s, 'respawn', s.config.destinationIds, ctx.now);
+  }
   setActual(s, 'restarting', ctx.now);
+}
+
+/** Some destinations are not in the current run (failed or did not answer): retry them later, or when they answer. */
+function planDestinationRetry(s: MachineState, failed: readonly string[], ctx: StepContext): void {
+  s.destinationRetryAt ??= ctx.now + backoffDelayMs(s.destinationRetryStreak, s.config.policy.destinationRetryBackoff, ctx.random);
+  s.watch = newWatch(s, 'retryDestinations', failed, ctx.now + s.config.policy.probeIntervalMs.whileDegraded);
+}
+
+function spawn(s: MachineState, destinationIds: readonly string[], now: number, commands: Command[]): Run {
+  s.runs += 1;
+  if (s.respawnReason === 'recovery') s.restarts += 1;
+  if (s.respawnReason === 'scheduled') s.scheduledRestarts += 1;
+  const run: Run = { id: s.runs, health: newRunHealth(now), failedDestinations: s.config.destinationIds.filter((id) => !destinationIds.includes(id)) };
+  s.run = run;
+  delete s.watch;
+  setActual(s, 'starting', now);
+  commands.push({ type: 'spawn', runId: run.id, destinationIds });
+  return run;
 }
 
 /** A deliberate restart (schedule, destination retry): ffmpeg ends cleanly and the next run starts at once. */
@@ -263,8 +292,7 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
       run.failedDestinations = [...run.failedDestinations, event.destinationId];
       s.lastError = `destination ${event.destinationId} failed: ${event.reason}`;
       if (s.desired === 'running' && !run.killedWith && run.failedDestinations.length < s.config.destinationIds.length) {
-        s.destinationRetryAt ??= now + backoffDelayMs(s.destinationRetryStreak, s.config.policy.destinationRetryBackoff, ctx.random);
-        s.watch = newWatch(s, 'retryDestinations', run.failedDestinations, now + s.config.policy.probeIntervalMs.whileDegraded);
+        planDestinationRetry(s, run.failedDestinations, ctx);
       }
       return;
     }
@@ -276,11 +304,26 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
       if (s.desired === 'running' && !run.killedWith) recover(s, `ffmpeg ${event.detail}`, ctx);
       return;
     }
-    case 'reachability': {
+    case 'probed': {
+      if (s.checking?.seq === event.seq) {
+        delete s.checking;
+        if (s.desired !== 'running' || s.run) return;
+        const answering = s.config.destinationIds.filter((id) => event.answering.includes(id));
+        if (!answering.length) {
+          recover(s, 'no destination answered the RTMP handshake', ctx, 'unreachable');
+          return;
+        }
+        const run = spawn(s, answering, now, commands);
+        if (run.failedDestinations.length) {
+          s.lastError = `destination ${run.failedDestinations.join(', ')} did not answer the RTMP handshake`;
+          planDestinationRetry(s, run.failedDestinations, ctx);
+        }
+        return;
+      }
       const watch = s.watch;
       if (!watch || watch.seq !== event.seq) return;
       watch.probing = false;
-      if (!event.reachable) {
+      if (!event.answering.length) {
         watch.sawUnreachable = true;
         watch.nextProbeAt = now + (watch.purpose === 'respawn' ? s.config.policy.probeIntervalMs.whileDown : s.config.policy.probeIntervalMs.whileDegraded);
         return;
@@ -351,6 +394,7 @@ function reconcile(s: MachineState, ctx: StepContext, commands: Command[]): void
   if (s.desired === 'stopped') {
     delete s.respawnAt;
     delete s.watch;
+    delete s.checking;
     delete s.destinationRetryAt;
     if (run) {
       endRun(s, 'SIGTERM', now, commands);
@@ -363,15 +407,12 @@ function reconcile(s: MachineState, ctx: StepContext, commands: Command[]): void
     return;
   }
 
-  if (!run && s.inputs && s.respawnAt !== undefined && now >= s.respawnAt) {
-    s.runs += 1;
-    if (s.respawnReason === 'recovery') s.restarts += 1;
-    if (s.respawnReason === 'scheduled') s.scheduledRestarts += 1;
-    s.run = { id: s.runs, health: newRunHealth(now), failedDestinations: [] };
+  if (!run && s.inputs && s.respawnAt !== undefined && now >= s.respawnAt && !s.checking) {
+    s.probeSeq += 1;
+    s.checking = { seq: s.probeSeq };
     delete s.respawnAt;
     delete s.watch;
-    setActual(s, 'starting', now);
-    commands.push({ type: 'spawn', runId: s.run.id });
+    commands.push({ type: 'probe', seq: s.probeSeq, destinationIds: s.config.destinationIds });
     return;
   }
 

@@ -4,7 +4,7 @@ import { cleanStderrLine, ffmpegArgs, teeSlaveFailure, type Destination, type Ff
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
-import { childProcessRunner, systemClock, tcpReachabilityProbe, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
+import { childProcessRunner, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
 import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState, type SupervisorPolicy } from './state-machine';
 
 export interface StreamSupervisorOptions {
@@ -47,7 +47,7 @@ export class StreamSupervisor {
   constructor(private readonly options: StreamSupervisorOptions) {
     this.clock = options.clock ?? systemClock;
     this.runner = options.runner ?? childProcessRunner;
-    this.probe = options.probe ?? tcpReachabilityProbe();
+    this.probe = options.probe ?? rtmpHandshakeProbe();
     this.random = options.random ?? Math.random;
     this.log = options.log ?? (() => {});
     this.heartbeats = new HeartbeatPublisher(options.sink, this.log);
@@ -115,17 +115,16 @@ export class StreamSupervisor {
   private execute(command: Command): void {
     switch (command.type) {
       case 'spawn':
-        this.spawn(command.runId);
+        this.spawn(command.runId, this.options.destinations.filter((d) => command.destinationIds.includes(d.id)));
         return;
       case 'kill':
         this.log(`sending ${command.signal} to ffmpeg run ${command.runId}`);
         this.children.get(command.runId)?.kill(command.signal);
         return;
       case 'probe': {
-        const urls = this.options.destinations.filter((d) => command.destinationIds.includes(d.id)).map((d) => d.url);
-        this.probe.anyReachable(urls).then(
-          (reachable) => this.dispatch({ type: 'reachability', seq: command.seq, reachable }),
-          () => this.dispatch({ type: 'reachability', seq: command.seq, reachable: false }),
+        const probed = this.options.destinations.filter((d) => command.destinationIds.includes(d.id));
+        void Promise.all(probed.map((d) => this.probe.answers(d.url).catch(() => false))).then((answers) =>
+          this.dispatch({ type: 'probed', seq: command.seq, answering: probed.filter((_, i) => answers[i]).map((d) => d.id) }),
         );
         return;
       }
@@ -144,11 +143,11 @@ export class StreamSupervisor {
     }
   }
 
-  private spawn(runId: number): void {
+  private spawn(runId: number, destinations: readonly Destination[]): void {
     const parser = new ProgressParser();
     let lastStderr = '';
     let gone = false;
-    const args = ffmpegArgs(this.files!, this.options.destinations);
+    const args = ffmpegArgs(this.files!, destinations);
     const child = this.runner.spawn(this.options.ffmpegPath ?? 'ffmpeg', args, {
       onStdoutLine: (line) => {
         const block = parser.pushLine(line);
@@ -160,7 +159,7 @@ export class StreamSupervisor {
         lastStderr = line;
         this.log(`ffmpeg run ${runId}: ${line}`);
         const failure = teeSlaveFailure(raw);
-        const destination = failure && this.options.destinations[failure.index];
+        const destination = failure && destinations[failure.index];
         if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });
       },
       onExit: ({ code, signal, error }) => {

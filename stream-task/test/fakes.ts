@@ -94,11 +94,12 @@ export class FakeRunner implements ProcessRunner {
 }
 
 export class FakeProbe implements ReachabilityProbe {
-  reachable = true;
-  readonly asked: (readonly string[])[] = [];
+  /** Whether the destinations answer the RTMP handshake. */
+  answering = true;
+  readonly asked: string[] = [];
 
-  async anyReachable(urls: readonly string[]): Promise<boolean> {
-    this.asked.push(urls);
-    return this.reachable;
+  async answers(url: string): Promise<boolean> {
+    this.asked.push(url);
+    return this.answering;
   }
 }

@@ -189,15 +189,6 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** What the kernel says a process waits in; a stalled RTMP write waits in poll with the socket buffer full. */
-export const waitChannel = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/wchan`, 'utf8');
-  } catch {
-    return '';
-  }
-};
-
 export async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {

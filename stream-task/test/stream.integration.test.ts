@@ -1,5 +1,7 @@
 // Real ffmpeg looping real files into a real nginx-rtmp, checked with ffprobe from the player's side.
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { rtmpHandshakeProbe } from '../src/runtime';
 import { totalLoops } from '../src/state-machine';
 import { dtsProfile, keyframeIntervals, makeTestAudio, makeTestVideo, readPackets, removeDir, RtmpDestination, startStream, stopEverything, tempDir } from './integration';
 
@@ -61,23 +63,78 @@ test('a separate audio track of a different length (4.5 s against 6 s of video) 
   expect(stream.supervisor.state.restarts).toBe(0);
 }, 60_000);
 
-test('several destinations through the tee: a dead one is reported failed and the live one keeps receiving', async () => {
+test('several destinations through the tee: one that refuses the publish is dropped (onfail=ignore), the other keeps receiving', async () => {
+  // nginx-rtmp refuses a second publisher on a stream key that is already live.
+  const occupant = startStream({ video, destinations: [{ id: 'occupant', url: destination.url('tee-busy') }], dir: join(dir, 'work-occupant') });
+  await occupant.sink.waitFor((h) => h.actual === 'started', 20_000, 'the occupant started');
   const stream = startStream({
     video,
     destinations: [
-      { id: 'dead', url: 'rtmp://127.0.0.1:9/live/nobody-listens' },
-      { id: 'live', url: destination.url('tee') },
+      { id: 'busy', url: destination.url('tee-busy') },
+      { id: 'live', url: destination.url('tee-live') },
     ],
     dir: join(dir, 'work-tee'),
   });
   const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.destinations.some((d) => d.state === 'failed'), 20_000, 'one destination failed');
   expect(heartbeat.destinations).toEqual([
-    { id: 'dead', state: 'failed' },
+    { id: 'busy', state: 'failed' },
     { id: 'live', state: 'ok' },
   ]);
-  expect(heartbeat.lastError).toBe('destination dead failed: Connection refused');
-  const packets = await readPackets(destination.url('tee'), 4);
+  expect(heartbeat.lastError).toMatch(/^destination busy failed: /);
+  const packets = await readPackets(destination.url('tee-live'), 4);
   expect(dtsProfile(packets, 'video').count).toBeGreaterThan(60);
   expect(dtsProfile(packets, 'audio').count).toBeGreaterThan(80);
   expect(stream.supervisor.state).toMatchObject({ actual: 'started', restarts: 0 });
+}, 60_000);
+
+/** A server that accepts TCP connections and never says a word, like a frozen ingest server's kernel. */
+async function silentServer(): Promise<{ url: (key: string) => string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: (key) => `rtmp://127.0.0.1:${port}/live/${key}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('the RTMP handshake probe: a live server answers; a silent one and a closed port do not', async () => {
+  const silent = await silentServer();
+  try {
+    const probe = rtmpHandshakeProbe(500);
+    expect(await probe.answers(destination.url('probe'))).toBe(true);
+    expect(await probe.answers(silent.url('probe'))).toBe(false);
+    expect(await probe.answers('rtmp://127.0.0.1:9/live/probe')).toBe(false);
+  } finally {
+    await silent.close();
+  }
+});
+
+test('a destination that accepts TCP but never answers does not hold up the others in the tee', async () => {
+  const silent = await silentServer();
+  try {
+    const stream = startStream({
+      video,
+      destinations: [
+        { id: 'silent', url: silent.url('tee-silent') },
+        { id: 'live', url: destination.url('tee-silent') },
+      ],
+      dir: join(dir, 'work-tee-silent'),
+    });
+    const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+    expect(heartbeat.destinations).toEqual([
+      { id: 'silent', state: 'failed' },
+      { id: 'live', state: 'ok' },
+    ]);
+    expect(heartbeat.lastError).toBe('destination silent did not answer the RTMP handshake');
+    const packets = await readPackets(destination.url('tee-silent'), 3);
+    expect(dtsProfile(packets, 'video').count).toBeGreaterThan(45);
+  } finally {
+    await stopEverything();
+    await silent.close();
+  }
 }, 60_000);
