@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { legalPages, translatedPages } from '../web/src/app/site-map';
 import { languages } from '../web/src/i18n/languages';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from '../web/src/i18n/locale-cookie';
-import { viewerRequestFunctionFile } from './web-stack';
+import { apiViewerRequestFunctionFile, viewerRequestFunctionFile } from './web-stack';
 
 interface Value { value: string; attributes?: string; multiValue?: Value[] }
 interface Request { method: string; uri: string; querystring: Record<string, Value>; headers: Record<string, Value>; cookies: Record<string, Value> }
@@ -139,5 +139,14 @@ describe('CloudFront function', () => {
       expect(rewrite('/terms', { acceptLanguage: 'ru' })).toBe('/terms/index.html');
       expect(rewrite('/app/auth/login', { acceptLanguage: 'ru' })).toBe('/__spa-fallback.html');
     });
+  });
+});
+
+describe('CloudFront API viewer-request function', () => {
+  const apiHandler = new Function(`${readFileSync(apiViewerRequestFunctionFile, 'utf8')}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+
+  test("sets x-viewer-address to the viewer's IP, overwriting what the client sent", () => {
+    const request = apiHandler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/login', headers: { 'x-viewer-address': { value: '1.2.3.4' } } } });
+    expect(request.headers['x-viewer-address']).toEqual({ value: '203.0.113.7' });
   });
 });

@@ -33,20 +33,28 @@ describe('web stack', () => {
     });
   });
 
-  test('/api/* goes to the HTTP API uncached with every method; the rest to S3 over HTTPS', () => {
+  test('/api/uploads* goes to the uploads Function URL and /api/* to the HTTP API, in that order, uncached with every method', () => {
     const config = distribution();
-    expect(config.CacheBehaviors).toHaveLength(1);
-    expect(config.CacheBehaviors[0]).toMatchObject({ PathPattern: '/api/*', ViewerProtocolPolicy: 'https-only' });
-    expect(config.CacheBehaviors[0].AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
-    expect(config.CacheBehaviors[0].CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // CachingDisabled
+    expect(config.CacheBehaviors.map((b: { PathPattern: string }) => b.PathPattern)).toEqual(['/api/uploads*', '/api/*']);
+    expect(config.CacheBehaviors[0].TargetOriginId).not.toBe(config.CacheBehaviors[1].TargetOriginId);
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only' });
+      expect(behavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
+      expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // CachingDisabled
+    }
     expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6' }); // CachingOptimized
   });
 
-  test('the CloudFront Function runs on viewer request and viewer response of the site, not of the API', () => {
+  test('the site function runs on viewer request and response of the site; the API behaviors get the viewer-IP function', () => {
     const config = distribution();
     const events = (config.DefaultCacheBehavior.FunctionAssociations as { EventType: string }[]).map((a) => a.EventType);
     expect(events.sort()).toEqual(['viewer-request', 'viewer-response']);
-    expect(config.CacheBehaviors[0].FunctionAssociations).toBeUndefined();
+    const siteFunctions = new Set((config.DefaultCacheBehavior.FunctionAssociations as { FunctionARN: unknown }[]).map((a) => JSON.stringify(a.FunctionARN)));
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.FunctionAssociations).toHaveLength(1);
+      expect(behavior.FunctionAssociations[0].EventType).toBe('viewer-request');
+      expect(siteFunctions.has(JSON.stringify(behavior.FunctionAssociations[0].FunctionARN))).toBe(false);
+    }
     web.hasResourceProperties('AWS::CloudFront::Function', {
       FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
       FunctionCode: Match.stringLikeRegexp('function handler\\(event\\)'),

@@ -12,13 +12,15 @@ import {
   FunctionRuntime,
   HeadersFrameOption,
   HttpVersion,
+  type IOrigin,
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -35,8 +37,12 @@ export const viewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'viewer-r
 
 export interface WebStackProps extends StackProps {
   httpApi: HttpApi;
+  /** The tus upload function's URL: uploads bypass API Gateway (its 10 MB payload limit). */
+  uploadsUrl: IFunctionUrl;
   accessLogs: IBucket;
 }
+
+export const apiViewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'api-viewer-request.js');
 
 /** The product's one origin: CloudFront in front of the prerendered SPA in S3 and of the HTTP API at /api/*. */
 export class WebStack extends Stack {
@@ -76,6 +82,20 @@ export class WebStack extends Stack {
     });
 
     const apiDomain = `${props.httpApi.apiId}.execute-api.${props.httpApi.env.region}.amazonaws.com`;
+    const apiViewerRequest = new CloudFrontFunction(this, 'ApiViewerRequest', {
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromFile({ filePath: apiViewerRequestFunctionFile }),
+      comment: 'The viewer IP for the API (x-viewer-address)',
+    });
+    const apiBehavior = (origin: IOrigin) => ({
+      origin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: securityHeaders,
+      functionAssociations: [{ function: apiViewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Loopcast ${config.stage}`,
       httpVersion: HttpVersion.HTTP2_AND_3,
@@ -103,15 +123,12 @@ export class WebStack extends Stack {
           { function: viewerRequest, eventType: FunctionEventType.VIEWER_RESPONSE },
         ],
       },
+      // The more specific pattern first: CloudFront takes the first behavior that matches.
       additionalBehaviors: {
-        '/api/*': {
-          origin: new HttpOrigin(apiDomain),
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          responseHeadersPolicy: securityHeaders,
-        },
+        // No origin access control: OAC on a Function URL makes browsers sign each PATCH body's SHA-256; the
+        // function authenticates every tus request itself (Bearer session), like the API.
+        '/api/uploads*': apiBehavior(new FunctionUrlOrigin(props.uploadsUrl)),
+        '/api/*': apiBehavior(new HttpOrigin(apiDomain)),
       },
       // No custom error responses: they apply to every behavior and would turn the API's own 403/404 JSON answers
       // into HTML. Unknown pages get their 404 from the CloudFront Function instead.

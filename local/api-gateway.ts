@@ -60,9 +60,9 @@ export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteM
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  // As CloudFront does: the viewer's address, overwriting whatever the client sent.
+  // As CloudFront's function does (web/edge/api-viewer-request.js): the viewer's IP, overwriting what the client sent.
   const peer = request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
-  headers['cloudfront-viewer-address'] = `${peer.includes(':') ? `[${peer}]` : peer}:${request.socket.remotePort ?? 0}`;
+  headers['x-viewer-address'] = peer;
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   const cookies = (request.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);

@@ -88,6 +88,8 @@ const DEBIAN_NEEDS = [
   { pkg: 'nginx', present: () => existsSync('/usr/sbin/nginx') || commandExists('nginx') },
   { pkg: 'libnginx-mod-rtmp', present: () => existsSync('/usr/lib/nginx/modules/ngx_rtmp_module.so') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  // Devanagari glyphs: without them Hindi pages render as empty boxes in Chromium.
+  { pkg: 'fonts-noto-core', present: () => existsSync('/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf') },
   { pkg: 'default-jre-headless', present: () => commandExists('java') },
 ];
 

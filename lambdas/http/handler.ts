@@ -78,11 +78,10 @@ function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
   return cookies;
 }
 
-/** The browser's IP: behind CloudFront the TCP peer is an edge server, so CloudFront's own
- * `cloudfront-viewer-address` header (ip:port, forwarded by the /api/* origin request policy) is preferred. */
+/** The browser's IP: behind CloudFront the TCP peer is an edge server, so the `x-viewer-address` header that
+ * CloudFront's function sets (web/edge/api-viewer-request.js; the local origin likewise) is preferred. */
 function viewerIp(event: APIGatewayProxyEventV2): string {
-  const viewer = event.headers['cloudfront-viewer-address'];
-  return viewer ? viewer.slice(0, viewer.lastIndexOf(':')).replace(/^\[|\]$/g, '') : event.requestContext.http.sourceIp;
+  return event.headers['x-viewer-address']?.trim() || event.requestContext.http.sourceIp;
 }
 
 const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
