@@ -14,6 +14,7 @@ import { startHttpOrigin } from './http-server';
 import { startNginxRtmp } from './nginx-rtmp';
 import { startRealtimeServer } from './realtime-server';
 import { uploadsMount } from './uploads-mount';
+import { hlsMount } from './hls-mount';
 import { createUploadServer } from '../lambdas/uploads/tus-server';
 import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
@@ -176,6 +177,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       });
       stoppers.push(nginx.stop);
       rtmp = nginx;
+      config.localPreview = { rtmpUrl: nginx.rtmpUrl };
     }
 
     // What EventBridge's hourly schedule does in AWS: stop streams whose plan ended.
@@ -187,7 +189,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const origin = await startHttpOrigin({
       port: options.ports.http,
       deps,
-      mounts: [uploadsMount(uploads)],
+      mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl)] : [])],
       ...(options.webDir ? { webDir: options.webDir } : {}),
     });
     stoppers.push(origin.stop);

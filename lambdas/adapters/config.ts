@@ -15,6 +15,8 @@ export interface RuntimeConfig {
   publicUrl: string;
   /** The realtime WebSocket API: `url` for browsers (wss://...), `managementUrl` for PostToConnection. */
   realtime: { url: string; managementUrl: string };
+  /** Local stack only: its RTMP test destination, whose HLS output the origin serves at /hls for previews. */
+  localPreview?: { rtmpUrl: string };
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

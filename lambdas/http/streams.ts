@@ -22,7 +22,25 @@ const fields = {
 const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
 
-const view = (deps: Deps, stream: Stream) => streamView(stream, deps.now());
+/** The local stack previews streams going to its own RTMP test destination through that server's HLS output. */
+async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls'; url: string } | undefined> {
+  const local = deps.config.localPreview;
+  if (!local || stream.status !== 'started') return undefined;
+  const channels = streamsContext(deps).channels;
+  for (const channelId of stream.channelIds) {
+    const channel = await channels.get(stream.userId, channelId);
+    if (channel?.rtmpUrl === local.rtmpUrl && channel.sealedKey) {
+      const key = await deps.secrets.open(channel.sealedKey, streams.sealContext(channel));
+      return { kind: 'hls', url: `/hls/${encodeURIComponent(key)}.m3u8` };
+    }
+  }
+  return undefined;
+}
+
+async function view(deps: Deps, stream: Stream) {
+  const shown = await preview(deps, stream);
+  return { ...streamView(stream, deps.now()), ...(shown ? { preview: shown } : {}) };
+}
 
 async function owned(deps: Deps, userId: string, streamId: string): Promise<Stream> {
   const stream = await streamsContext(deps).streams.get(userId, streamId);
@@ -32,7 +50,8 @@ async function owned(deps: Deps, userId: string, streamId: string): Promise<Stre
 
 const list = userRoute({
   async handle(request, deps) {
-    return json(200, { streams: (await streamsContext(deps).streams.list(request.auth.userId)).map((s) => view(deps, s)) });
+    const streams = await streamsContext(deps).streams.list(request.auth.userId);
+    return json(200, { streams: await Promise.all(streams.map((stream) => view(deps, stream))) });
   },
 });
 
@@ -41,13 +60,13 @@ const create = userRoute({
   async handle(request, deps) {
     const { audioId, ...input } = request.body;
     const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}) });
-    return json(201, view(deps, stream));
+    return json(201, await view(deps, stream));
   },
 });
 
 const get = userRoute({
   async handle(request, deps) {
-    return json(200, view(deps, await owned(deps, request.auth.userId, request.params.id ?? '')));
+    return json(200, await view(deps, await owned(deps, request.auth.userId, request.params.id ?? '')));
   },
 });
 
@@ -68,7 +87,7 @@ const update = userRoute({
       restartTimes: merged.restartTimes,
       timeZone: merged.timeZone,
     });
-    return json(200, view(deps, stream));
+    return json(200, await view(deps, stream));
   },
 });
 
@@ -81,13 +100,13 @@ const remove = userRoute({
 
 const start = userRoute({
   async handle(request, deps) {
-    return json(200, view(deps, await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
+    return json(200, await view(deps, await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
   },
 });
 
 const stop = userRoute({
   async handle(request, deps) {
-    return json(200, view(deps, await streams.stopStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
+    return json(200, await view(deps, await streams.stopStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
   },
 });
 

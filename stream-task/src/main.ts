@@ -1,5 +1,8 @@
-// The stream-task's entry point (the container's command; a child process in the local stack). Reads the spec
-// (spec.ts), streams until SIGTERM, exits 0. Heartbeats go to stdout as JSON lines, logs to stderr.
+// The stream-task's entry point (the container's command; a child process in the local stack). Streams until
+// SIGTERM, exits 0. Two ways to be told what to stream:
+// - managed (how Loopcast runs it): LOOPCAST_USER_ID, LOOPCAST_STREAM_ID and LOOPCAST_RUN_ID name a run; the spec
+//   is read from DynamoDB and heartbeats go to the stream item and the user's browsers (managed.ts);
+// - standalone: the spec as JSON (spec.ts); heartbeats go to stdout as JSON lines. Logs go to stderr.
 // Exit codes: 0 stopped on request, 1 the inputs cannot be streamed (a 'failed' heartbeat says why), 2 bad spec.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,13 +11,16 @@ import { redactSecrets } from './ffmpeg';
 import { JsonLinesHeartbeatSink } from './heartbeat';
 import { createS3Client, LocalFileFetcher, S3InputFetcher } from './inputs';
 import { prepareMedia } from './media';
-import { readStreamTaskSpec } from './spec';
+import { managedRunFromEnv, managedTask } from './managed';
+import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
 import { StreamSupervisor } from './supervisor';
 
 const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
 
 async function main(): Promise<number> {
-  const spec = readStreamTaskSpec(process.argv.slice(2), process.env);
+  const run = managedRunFromEnv(process.env);
+  const managed = run ? await managedTask(run, process.env) : undefined;
+  const spec = managed ? parseStreamTaskSpec(JSON.stringify(managed.spec)) : readStreamTaskSpec(process.argv.slice(2), process.env);
   const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
@@ -25,7 +31,7 @@ async function main(): Promise<number> {
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
     prepare: (signal) => prepareMedia(spec, [new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal),
-    sink: new JsonLinesHeartbeatSink(process.stdout),
+    sink: managed?.sink ?? new JsonLinesHeartbeatSink(process.stdout),
     log: (message) => log(`[stream ${spec.streamId}] ${message}`),
   });
   // ECS stops a task with SIGTERM (then SIGKILL after its stopTimeout); Ctrl-C locally.
@@ -34,6 +40,7 @@ async function main(): Promise<number> {
     return await supervisor.run();
   } finally {
     s3.destroy();
+    managed?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }

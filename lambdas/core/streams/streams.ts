@@ -162,10 +162,11 @@ export type LifecycleDecision =
   | { action: 'stop' };
 
 /** How long to wait before the next task: 1 s, doubling to a minute, with up to 20 % jitter so streams that
- * failed together (a destination outage) do not restart in lockstep. */
+ * failed together (a destination outage) do not restart in lockstep. Whole seconds: a Wait state's SecondsPath
+ * must be an integer. */
 export function restartDelaySeconds(restarts: number, random: () => number = Math.random): number {
   const base = Math.min(2 ** Math.max(0, restarts - 1), 60);
-  return Math.round(base * (1 + 0.2 * random()) * 10) / 10;
+  return Math.round(base * (1 + 0.2 * random()));
 }
 
 /** The stream task of a run ended (crashed, killed, or the container host went away). */

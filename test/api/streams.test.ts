@@ -1,0 +1,211 @@
+// Streams and destinations through the real API of a local stack with a real RTMP destination (nginx-rtmp):
+// every rule with its catalogued error, the plan's concurrency limit under twenty parallel starts, and a stream
+// that goes live, is read back with ffprobe, survives faults, and stops.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Upload } from 'tus-js-client';
+import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
+import type { LocalStack } from '../../local/stack';
+import { api, signedInUser } from '../helpers/accounts';
+import { makeClip, waitForItem } from '../helpers/media';
+import { startTestStack } from '../helpers/stack';
+
+const run = promisify(execFile);
+
+let stack: LocalStack;
+beforeAll(async () => { stack = await startTestStack({ rtmp: true }); });
+afterAll(() => stack.stop());
+
+function upload(bytes: Buffer, token: string, kind: 'video' | 'audio', filename: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tus = new Upload(bytes, {
+      endpoint: `${stack.urls.api}/uploads`,
+      chunkSize: 4 * 1024 * 1024,
+      metadata: { filename, filetype: kind === 'video' ? 'video/mp4' : 'audio/mpeg', kind },
+      headers: { Authorization: `Bearer ${token}` },
+      onError: reject,
+      onSuccess: () => resolve(tus.url!.split('/').pop()!),
+    });
+    tus.start();
+  });
+}
+
+interface Creator { token: string; userId: string; videoId: string; channelId: string; key: string }
+
+/** A signed-in user with a ready video and a destination on the local RTMP server. */
+async function creator(label: string, clipSeconds = 4): Promise<Creator> {
+  const user = await signedInUser(stack, label);
+  const clip = await makeClip({ seconds: clipSeconds });
+  const videoId = await upload(clip.bytes, user.token, 'video', `${label}.mp4`);
+  await waitForItem(stack, user.token, videoId);
+  const key = `${label}-${user.userId.slice(0, 8)}`;
+  const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local test server', url: stack.urls.rtmp, key } });
+  expect(channel.status).toBe(201);
+  return { ...user, videoId, channelId: channel.body.id, key };
+}
+
+async function createStream(who: Creator, overrides: Record<string, unknown> = {}) {
+  return api(stack, 'POST', '/streams', { token: who.token, body: { title: 'Lo-fi loop', videoId: who.videoId, channelIds: [who.channelId], ...overrides } });
+}
+
+async function waitForStatus(who: Creator, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token: who.token });
+    if (body.status === status) return body;
+    if (Date.now() > deadline) throw new Error(`stream ${streamId} is ${body.status}, not ${status}, after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('destinations', () => {
+  test('an RTMP destination keeps its key sealed and shows only a hint', async () => {
+    const user = await signedInUser(stack);
+    const added = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app/', key: 'live_123456789_abcdefXYZ' } });
+    expect(added).toMatchObject({ status: 201, body: { kind: 'rtmp', name: 'Twitch', rtmpUrl: 'rtmp://live.twitch.tv/app', keyHint: '••••fXYZ' } });
+    expect(JSON.stringify((await api(stack, 'GET', '/channels', { token: user.token })).body)).not.toContain('abcdef');
+    for (const body of [{ name: 'x', url: 'https://example.com/live', key: 'k' }, { name: 'x', url: 'rtmp://host', key: 'k' }, { name: 'x', url: 'rtmp://host/app', key: 'has space' }]) {
+      expect((await api(stack, 'POST', '/channels/rtmp', { token: user.token, body })).body.error).toBe('invalid request');
+    }
+  });
+});
+
+describe('stream rules', () => {
+  let ana: Creator;
+  beforeAll(async () => { ana = await creator('ana'); }, 120_000);
+
+  test('restart times: duplicates and invalid values get the catalogued messages; valid ones are kept sorted', async () => {
+    const duplicate = await createStream(ana, { restartTimes: ['04:00', '4:00'], timeZone: 'Europe/Kyiv' });
+    expect(duplicate).toMatchObject({ status: 422, body: { error: 'duplicate restart times', message: 'You have two restart times scheduled for the same time. Please choose different times for each restart.' } });
+    for (const bad of [['25:00'], ['12:61'], ['noon']]) {
+      expect((await createStream(ana, { restartTimes: bad })).body).toMatchObject({ error: 'invalid number', message: 'Please enter a valid number' });
+    }
+    expect((await createStream(ana, { timeZone: 'Mars/Olympus' })).body.error).toBe('invalid number');
+    const ok = await createStream(ana, { restartTimes: ['18:30', '06:00'], timeZone: 'Asia/Kolkata' });
+    expect(ok.body).toMatchObject({ status: 'stopped', restartTimes: ['06:00', '18:30'], timeZone: 'Asia/Kolkata', verdict: 'offline' });
+  });
+
+  test("another user's streams, videos and destinations cannot be used or seen", async () => {
+    const bob = await signedInUser(stack, 'bob');
+    const mine = await createStream(ana);
+    expect((await api(stack, 'GET', `/streams/${mine.body.id}`, { token: bob.token })).body.error).toBe('stream not found');
+    expect((await api(stack, 'POST', `/streams/${mine.body.id}/start`, { token: bob.token })).status).toBe(404);
+    expect((await api(stack, 'DELETE', `/streams/${mine.body.id}`, { token: bob.token })).status).toBe(404);
+    const borrowing = await api(stack, 'POST', '/streams', { token: bob.token, body: { title: 'x', videoId: ana.videoId, channelIds: [ana.channelId] } });
+    expect(borrowing).toMatchObject({ status: 404, body: { error: 'not found' } });
+  });
+
+  test('several destinations need multistreaming (Pro or Custom)', async () => {
+    const second = await api(stack, 'POST', '/channels/rtmp', { token: ana.token, body: { name: 'Second', url: stack.urls.rtmp, key: 'second-key' } });
+    const response = await createStream(ana, { channelIds: [ana.channelId, second.body.id] });
+    expect(response).toMatchObject({ status: 403, body: { error: 'plan feature unavailable' } });
+  });
+
+  test('a stream whose video is still encoding waits in `encoding` and starts by itself when it is ready', async () => {
+    const clip = await makeClip({ seconds: 4, size: '1280x720' });
+    const videoId = await upload(clip.bytes, ana.token, 'video', 'later.mp4');
+    const stream = await createStream(ana, { videoId });
+    const started = await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: ana.token });
+    if (started.body.status === 'encoding') {
+      expect((await api(stack, 'PATCH', `/streams/${stream.body.id}`, { token: ana.token, body: { title: 'x' } })).body).toEqual({ error: 'stream encoding', message: 'Stream is currently being encoded. Please wait' });
+    }
+    await waitForStatus(ana, stream.body.id, 'started', 120_000);
+    await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: ana.token });
+  }, 180_000);
+});
+
+describe('plan limits under concurrency', () => {
+  test('twenty parallel starts on the trial (one stream) let exactly one through', async () => {
+    const carol = await creator('carol');
+    const streams = await Promise.all(Array.from({ length: 20 }, (_, i) => createStream(carol, { title: `Loop ${i}` })));
+    const starts = await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/start`, { token: carol.token })));
+    const statuses = starts.map((s) => s.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(19);
+    expect(starts.find((s) => s.status === 403)?.body.message).toBe("You've reached your streaming limit. Please upgrade your plan or wait until next billing cycle");
+    const running = starts.findIndex((s) => s.status === 200);
+    await api(stack, 'POST', `/streams/${streams[running]!.body.id}/stop`, { token: carol.token });
+    expect((await api(stack, 'GET', '/subscription', { token: carol.token })).body.usage.runningStreams).toBe(0);
+  }, 180_000);
+
+  test('twenty parallel starts on Pro (five streams) let exactly five through', async () => {
+    const dan = await creator('dan');
+    const now = new Date();
+    await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription({
+      userId: dan.userId, plan: 'pro', period: 'month', status: 'active', cancelAtPeriodEnd: false,
+      currentPeriodStart: now.toISOString(), currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    }, Math.floor(now.getTime() / 1000));
+    const streams = await Promise.all(Array.from({ length: 20 }, (_, i) => createStream(dan, { title: `Loop ${i}` })));
+    const starts = await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/start`, { token: dan.token })));
+    expect(starts.filter((s) => s.status === 200)).toHaveLength(5);
+    expect(starts.filter((s) => s.status === 403).every((s) => s.body.error === 'stream limit')).toBe(true);
+    await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/stop`, { token: dan.token })));
+    expect((await api(stack, 'GET', '/subscription', { token: dan.token })).body.usage.runningStreams).toBe(0);
+  }, 180_000);
+
+  test('an expired trial cannot start streams', async () => {
+    const erin = await creator('erin');
+    const stream = await createStream(erin);
+    stack.deps.now = () => new Date(Date.now() + 4 * 86_400_000);
+    try {
+      // Four days later the session (30 days) still works; the trial (3 days) does not.
+      const refused = await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: erin.token });
+      expect(refused).toMatchObject({ status: 402, body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' } });
+    } finally {
+      stack.deps.now = () => new Date();
+    }
+  }, 120_000);
+});
+
+describe('a live stream', () => {
+  let fay: Creator;
+  let streamId: string;
+  beforeAll(async () => {
+    fay = await creator('fay', 4);
+    streamId = (await createStream(fay)).body.id;
+  }, 120_000);
+  afterAll(async () => { await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token }); });
+
+  test('goes pending -> started, media arrives at the destination with 2 s keyframes and audio, and cannot be edited', async () => {
+    const started = await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token });
+    expect(started.body.status).toBe('pending');
+    expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token })).body.error).toBe('stream pending');
+    const live = await waitForStatus(fay, streamId, 'started');
+    expect(live.health).toMatchObject({ actual: 'started' });
+    expect(live.preview).toEqual({ kind: 'hls', url: `/hls/${encodeURIComponent(fay.key)}.m3u8` });
+    for (const [method, path, body] of [['PATCH', `/streams/${streamId}`, { title: 'x' }], ['DELETE', `/streams/${streamId}`, undefined]] as const) {
+      expect((await api(stack, method, path, { token: fay.token, body })).body).toEqual({ error: 'stream started', message: "Cannot modify stream while it's currently live" });
+    }
+    expect((await api(stack, 'DELETE', `/videos/${fay.videoId}`, { token: fay.token })).body.error).toBe('video in use');
+
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', `${stack.urls.rtmp}/${fay.key}`], { timeout: 30_000 });
+    const streams = (JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number }[] }).streams;
+    expect(streams).toEqual(expect.arrayContaining([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+    ]));
+    // The preview plays from the stack's own origin.
+    const playlist = await fetch(`${stack.urls.web}${live.preview.url}`);
+    expect(playlist.status).toBe(200);
+    expect(await playlist.text()).toContain('#EXTM3U');
+  }, 120_000);
+
+  test('when the whole stream task is killed, the lifecycle starts a new one and the stream is live again', async () => {
+    const before = (await api(stack, 'GET', `/streams/${streamId}`, { token: fay.token })).body;
+    const [task] = [...stack.streamRunner.tasks.values()];
+    expect(task?.pid).toBeDefined();
+    process.kill(task!.pid!, 'SIGKILL');
+    await waitForStatus(fay, streamId, 'pending', 30_000);
+    const again = await waitForStatus(fay, streamId, 'started', 60_000);
+    expect(again.restarts).toBe(before.restarts + 1);
+  }, 120_000);
+
+  test('stop ends the task and frees the slot; stopping again is harmless', async () => {
+    const stopped = await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token });
+    expect(stopped.body).toMatchObject({ status: 'stopped', verdict: 'offline' });
+    expect(stack.streamRunner.tasks.size).toBe(0);
+    expect((await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token })).body.status).toBe('stopped');
+    expect((await api(stack, 'GET', '/subscription', { token: fay.token })).body.usage.runningStreams).toBe(0);
+    expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: fay.token, body: { title: 'Renamed' } })).body.title).toBe('Renamed');
+  }, 60_000);
+});
