@@ -1,0 +1,34 @@
+// Business metrics, defined once: the handlers and the stream task emit them (CloudWatch embedded metric format
+// through Powertools), the ops dashboard and alarms read them (lib/ops-stack.ts). All carry the `stage` dimension.
+
+export const METRICS_NAMESPACE = 'Loopcast';
+
+export const metricNames = {
+  /** Streams running (pending, encoding or started) across all users; a gauge sampled every 5 minutes. */
+  streamsRunning: 'StreamsRunning',
+  /** A user started a stream. */
+  streamStarts: 'StreamStarts',
+  /** The lifecycle started a new stream task after the previous one died. */
+  streamTaskRestarts: 'StreamTaskRestarts',
+  /** The stream task restarted ffmpeg after an exit or a stall (heartbeat counters, per report). */
+  ffmpegRestarts: 'FfmpegRestarts',
+  /** The stream task found ffmpeg stalled (no progress) and killed it. */
+  streamStalls: 'StreamStalls',
+  /** Seconds from a failure to media flowing again (per recovery). */
+  recoverySeconds: 'RecoverySeconds',
+  /** Streams stopped because the plan ended or a failed payment outlived its grace. */
+  streamsStoppedByBilling: 'StreamsStoppedByBilling',
+  /** Uploads finished and registered as library items. */
+  uploadsCompleted: 'UploadsCompleted',
+  /** Transcodes started, finished, failed; their duration in seconds. */
+  transcodesStarted: 'TranscodesStarted',
+  transcodesCompleted: 'TranscodesCompleted',
+  transcodesFailed: 'TranscodesFailed',
+  transcodeSeconds: 'TranscodeSeconds',
+  /** YouTube Data API quota units spent (10,000 a day per Google project). */
+  youtubeQuotaUnits: 'YouTubeQuotaUnits',
+  /** Stripe webhooks refused (bad signature) or failed while being applied. */
+  stripeWebhookFailures: 'StripeWebhookFailures',
+} as const;
+
+export type MetricName = (typeof metricNames)[keyof typeof metricNames];
