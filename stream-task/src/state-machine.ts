@@ -306,8 +306,8 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
     }
     case 'probed': {
       if (s.checking?.seq === event.seq) {
+        // Only issued with no run and the stream desired running; a stop deletes it.
         delete s.checking;
-        if (s.desired !== 'running' || s.run) return;
         const answering = s.config.destinationIds.filter((id) => event.answering.includes(id));
         if (!answering.length) {
           recover(s, 'no destination answered the RTMP handshake', ctx, 'unreachable');
