@@ -1,0 +1,10 @@
+import { ApiError, type ApiErrorKey } from '../../../api/client';
+
+/** The catalogue key of a failed call; anything that is not an API answer is our own fault. */
+export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
+
+/** `details.fields` of a 400 `invalid request`: which fields the API refused. */
+export function refusedFields(error: unknown): string[] {
+  const fields = error instanceof ApiError ? error.details?.fields : undefined;
+  return typeof fields === 'object' && fields !== null ? Object.keys(fields) : [];
+}

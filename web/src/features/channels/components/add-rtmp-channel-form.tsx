@@ -1,0 +1,114 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/button/button';
+import { showToast } from '../../../components/toasts/toast-store';
+import { useI18n } from '../../../i18n/i18n-context';
+import { useAddRtmpChannel } from '../api/channels-api';
+import { errorKeyOf, refusedFields } from '../api/error-key';
+import { choosePreset, editServerUrl, emptyRtmpDraft, rtmpPresets, type PresetId } from '../rtmp-presets';
+import { StreamKeyInput } from './stream-key-input';
+
+const presetChoices: readonly PresetId[] = [...rtmpPresets.map((preset) => preset.id), 'custom'];
+
+/** Adds a destination by server URL and stream key (manual mode: any platform that takes RTMP). */
+export function AddRtmpChannelForm() {
+  const { t, errorText } = useI18n();
+  const ids = useId();
+  const [draft, setDraft] = useState(emptyRtmpDraft);
+  const adding = useAddRtmpChannel();
+  const refused = adding.isError ? refusedFields(adding.error) : [];
+  const urlRefused = refused.includes('url');
+  const keyRefused = refused.includes('key');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    adding.mutate(
+      { name: draft.name.trim(), url: draft.url.trim(), key: draft.key.trim() },
+      {
+        onSuccess: (channel) => {
+          setDraft(emptyRtmpDraft());
+          showToast({ message: t('channels.rtmp.added', { name: channel.name }), tone: 'success' });
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="dest-form" onSubmit={submit} aria-describedby={`${ids}-lead`}>
+      <p id={`${ids}-lead`} className="dest-form__lead">
+        {t('channels.rtmp.lead')}
+      </p>
+      <fieldset className="dest-platforms">
+        <legend className="dest-label">{t('channels.rtmp.platform')}</legend>
+        {presetChoices.map((id) => (
+          <label key={id} className="dest-platforms__option">
+            <input type="radio" name={`${ids}-platform`} value={id} checked={draft.preset === id} onChange={() => setDraft(choosePreset(draft, id))} />
+            <span>{rtmpPresets.find((preset) => preset.id === id)?.name ?? t('channels.rtmp.custom')}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="dest-field">
+        <label className="dest-label" htmlFor={`${ids}-name`}>
+          {t('channels.rtmp.name')}
+        </label>
+        <input id={`${ids}-name`} className="dest-input" required maxLength={80} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} />
+      </div>
+      <div className="dest-field">
+        <label className="dest-label" htmlFor={`${ids}-url`}>
+          {t('channels.serverUrl')}
+        </label>
+        <input
+          id={`${ids}-url`}
+          className="dest-input dest-input--mono"
+          required
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="rtmp://"
+          aria-invalid={urlRefused || undefined}
+          aria-describedby={`${ids}-url-help`}
+          value={draft.url}
+          onChange={(event) => setDraft(editServerUrl(draft, event.target.value))}
+        />
+        <FieldNote id={`${ids}-url-help`} problem={urlRefused ? t('channels.rtmp.urlInvalid') : undefined} help={t('channels.rtmp.urlHelp')} />
+      </div>
+      <div className="dest-field">
+        <label className="dest-label" htmlFor={`${ids}-key`}>
+          {t('channels.streamKey')}
+        </label>
+        <StreamKeyInput
+          id={`${ids}-key`}
+          required
+          maxLength={512}
+          aria-invalid={keyRefused || undefined}
+          aria-describedby={`${ids}-key-help`}
+          value={draft.key}
+          onChange={(event) => setDraft({ ...draft, key: event.target.value })}
+        />
+        <FieldNote id={`${ids}-key-help`} problem={keyRefused ? t('channels.rtmp.keyInvalid') : undefined} help={t('channels.rtmp.keyHelp')} />
+      </div>
+      {adding.isError && refused.length === 0 && (
+        <p className="dest-field__error" role="alert">
+          {errorText(errorKeyOf(adding.error))}
+        </p>
+      )}
+      <div>
+        <Button type="submit" loading={adding.isPending}>
+          {t('channels.rtmp.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A field's help, or what is wrong with it, announced when it appears. */
+function FieldNote({ id, problem, help }: { id: string; problem: string | undefined; help: string }) {
+  return problem ? (
+    <p key="problem" id={id} className="dest-field__error" role="alert">
+      {problem}
+    </p>
+  ) : (
+    <p key="help" id={id} className="dest-field__help">
+      {help}
+    </p>
+  );
+}

@@ -1,0 +1,43 @@
+// What a stream can be made of: the user's ready videos and audio tracks, their destinations, and how many
+// destinations their plan allows per stream. Destinations share the Channels page's cache entry (['channels'], the
+// API's answer). The media library and the subscription belong to other pages, whose entries may hold other
+// shapes, so they are read here under keys of their own below ['videos'] and ['subscription']: invalidating those
+// (a finished transcode, a plan change) refreshes them too.
+import { useQuery } from '@tanstack/react-query';
+import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
+import type { VideoView } from '../../../../../lambdas/core/media/videos';
+import type { PlanLimits } from '../../../../../lambdas/core/plans';
+import { api } from '../../../api/client';
+
+export type { ChannelView, VideoView };
+
+export const useStreamChannels = () =>
+  useQuery({
+    queryKey: ['channels'],
+    queryFn: ({ signal }) => api.get<{ channels: ChannelView[] }>('/channels', undefined, signal),
+    select: (answer) => answer.channels,
+  });
+
+const mediaQuery = {
+  queryKey: ['videos', 'stream-sources'],
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<{ videos: VideoView[] }>('/videos', undefined, signal),
+};
+
+/** Titles of the user's media by id, to name what a stream plays. */
+export const useMediaTitles = () => useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.map((item) => [item.id, item.title])) });
+
+export const useReadyMedia = () =>
+  useQuery({
+    ...mediaQuery,
+    select: (answer) => ({
+      videos: answer.videos.filter((item) => item.kind === 'video' && item.status === 'ready'),
+      audios: answer.videos.filter((item) => item.kind === 'audio' && item.status === 'ready'),
+    }),
+  });
+
+export const useDestinationLimit = () =>
+  useQuery({
+    queryKey: ['subscription', 'stream-limits'],
+    queryFn: ({ signal }) => api.get<{ limits: PlanLimits }>('/subscription', undefined, signal),
+    select: (answer) => answer.limits.destinationsPerStream,
+  });

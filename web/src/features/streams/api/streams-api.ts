@@ -1,0 +1,98 @@
+// Streams (docs/api.md, "Streams"). The cache holds the API's answers as they are, so the realtime client can
+// update them: ['streams'] -> { streams: Stream[] } (GET /streams), ['streams', id] -> Stream (GET /streams/{id}).
+// Every list fetch also refreshes each stream's own entry; a card shows whichever of the two is newer.
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { StreamView } from '../../../../../lambdas/core/streams/stream';
+import { api } from '../../../api/client';
+
+export type { HealthVerdict, StreamHealth, StreamStatus } from '../../../../../lambdas/core/streams/stream';
+
+/** A live look at the stream: an HLS playlist (local stack) or a frame refreshed every minute (AWS). */
+export interface StreamPreview {
+  kind: 'hls' | 'image';
+  url: string;
+}
+
+export type Stream = StreamView & { preview?: StreamPreview };
+
+export interface StreamsAnswer {
+  streams: Stream[];
+}
+
+/** What the create and edit form sends; `audioId: null` removes a separate audio track. */
+export interface StreamInput {
+  title: string;
+  description: string;
+  videoId: string;
+  audioId: string | null;
+  channelIds: string[];
+  restartTimes: string[];
+  timeZone: string;
+}
+
+export const streamsKey = ['streams'] as const;
+export const streamKey = (id: string) => ['streams', id] as const;
+
+const streamPath = (id: string) => `/streams/${encodeURIComponent(id)}`;
+
+/** Puts a stream the API answered into its own entry and into the list, in place. */
+function remember(queryClient: QueryClient, stream: Stream): void {
+  queryClient.setQueryData(streamKey(stream.id), stream);
+  queryClient.setQueryData<StreamsAnswer>(streamsKey, (answer) =>
+    answer && { streams: answer.streams.some((s) => s.id === stream.id) ? answer.streams.map((s) => (s.id === stream.id ? stream : s)) : [stream, ...answer.streams] },
+  );
+}
+
+export function useStreamList() {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: streamsKey,
+    queryFn: async ({ signal }) => {
+      const answer = await api.get<StreamsAnswer>('/streams', undefined, signal);
+      for (const stream of answer.streams) queryClient.setQueryData(streamKey(stream.id), stream);
+      return answer;
+    },
+  });
+}
+
+/**
+ * One stream as fresh as the cache knows it: its own entry (realtime heartbeats, start/stop answers) or the list's
+ * copy, whichever was written last. The entry is only fetched on its own when invalidated.
+ */
+export function useStream(listed: Stream, listedAt: number): Stream {
+  const own = useQuery({
+    queryKey: streamKey(listed.id),
+    queryFn: ({ signal }) => api.get<Stream>(streamPath(listed.id), undefined, signal),
+    initialData: listed,
+    initialDataUpdatedAt: listedAt,
+    staleTime: Infinity,
+  });
+  return own.dataUpdatedAt >= listedAt ? own.data : listed;
+}
+
+export function useSaveStream(streamId: string | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: StreamInput) => (streamId ? api.patch<Stream>(streamPath(streamId), input) : api.post<Stream>('/streams', input)),
+    onSuccess: (stream) => remember(queryClient, stream),
+  });
+}
+
+export function useStreamAction(streamId: string, action: 'start' | 'stop') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<Stream>(`${streamPath(streamId)}/${action}`),
+    onSuccess: (stream) => remember(queryClient, stream),
+  });
+}
+
+export function useDeleteStream(streamId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<void>(streamPath(streamId)),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: streamKey(streamId), exact: true });
+      queryClient.setQueryData<StreamsAnswer>(streamsKey, (answer) => answer && { streams: answer.streams.filter((s) => s.id !== streamId) });
+    },
+  });
+}

@@ -1,0 +1,186 @@
+import { useId, useState } from 'react';
+import { Button } from '../../../components/button/button';
+import { showToast } from '../../../components/toasts/toast-store';
+import { useI18n } from '../../../i18n/i18n-context';
+import { errorKeyOf } from '../api/error-key';
+import { useMediaTitles, useStreamChannels } from '../api/stream-sources';
+import { useDeleteStream, useStream, useStreamAction, type Stream } from '../api/streams-api';
+import { isRunning, lastProblem, lockReason } from '../stream-display';
+import { StreamBadges } from './stream-badges';
+import { StreamForm } from './stream-form';
+import { StreamPreviewView } from './stream-preview';
+import { StreamStats } from './stream-stats';
+
+/** One stream: its state and figures live, its preview, and what can be done with it now. */
+export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: number }) {
+  const { t } = useI18n();
+  const stream = useStream(listed, listedAt);
+  const [editing, setEditing] = useState(false);
+  const headingId = useId();
+
+  if (editing) {
+    return (
+      <li className="stream-card" aria-labelledby={headingId}>
+        <h2 id={headingId} className="stream-card__title">
+          {t('streams.form.editTitle', { title: stream.title })}
+        </h2>
+        <StreamForm stream={stream} onDone={() => setEditing(false)} />
+      </li>
+    );
+  }
+  return (
+    <li className="stream-card" aria-labelledby={headingId} data-stream-id={stream.id}>
+      <div className="stream-card__top">
+        <h2 id={headingId} className="stream-card__title">
+          {stream.title}
+        </h2>
+        <StreamBadges status={stream.status} verdict={stream.verdict} />
+      </div>
+      {stream.description && <p className="stream-card__description">{stream.description}</p>}
+      <StreamSetup stream={stream} />
+      <div className={stream.preview ? 'stream-card__live stream-card__live--preview' : 'stream-card__live'}>
+        {stream.preview && <StreamPreviewView preview={stream.preview} title={stream.title} />}
+        {isRunning(stream.status) && <StreamStats stream={stream} />}
+      </div>
+      <StreamProblem stream={stream} />
+      <StreamActions stream={stream} onEdit={() => setEditing(true)} />
+    </li>
+  );
+}
+
+/** What the stream plays, where to, and when it restarts. */
+function StreamSetup({ stream }: { stream: Stream }) {
+  const { t, language } = useI18n();
+  const titles = useMediaTitles();
+  const channels = useStreamChannels();
+  const failing = new Set(stream.health?.destinations.filter((d) => d.state === 'failed').map((d) => d.id));
+  const nameOf = (channelId: string) => channels.data?.find((channel) => channel.id === channelId)?.name ?? t('streams.card.unknownDestination');
+  const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
+  const schedule = stream.restartTimes.length ? `${new Intl.ListFormat(language.htmlLang, { type: 'unit' }).format(stream.restartTimes)} · ${stream.timeZone}` : t('streams.card.noSchedule');
+
+  return (
+    <dl className="stream-setup">
+      <div>
+        <dt>{t('streams.card.video')}</dt>
+        <dd>{mediaTitle(stream.videoId) ?? t('streams.card.noVideo')}</dd>
+      </div>
+      <div>
+        <dt>{t('streams.card.audio')}</dt>
+        <dd>{mediaTitle(stream.audioId) ?? t('streams.card.ownAudio')}</dd>
+      </div>
+      <div>
+        <dt>{t('streams.card.destinations')}</dt>
+        <dd>
+          {stream.channelIds.length === 0 ? (
+            t('streams.card.noDestinations')
+          ) : (
+            <ul className="stream-setup__destinations">
+              {stream.channelIds.map((channelId) => (
+                <li key={channelId} className={failing.has(channelId) ? 'stream-setup__destination stream-setup__destination--failing' : 'stream-setup__destination'}>
+                  {failing.has(channelId) ? t('streams.card.destinationFailing', { name: nameOf(channelId) }) : nameOf(channelId)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('streams.card.schedule')}</dt>
+        <dd>{schedule}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function StreamProblem({ stream }: { stream: Stream }) {
+  const { t, errorText } = useI18n();
+  const problem = lastProblem(stream);
+  if (!problem) return null;
+  return (
+    <p className="stream-card__problem">
+      <strong>{t('streams.card.lastProblem')}:</strong> {'key' in problem ? errorText(problem.key) : problem.reason}
+    </p>
+  );
+}
+
+/** Start or stop; edit and delete only while stopped, with the API's reason shown otherwise. */
+function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void }) {
+  const { t, errorText } = useI18n();
+  const noteId = useId();
+  const start = useStreamAction(stream.id, 'start');
+  const stop = useStreamAction(stream.id, 'stop');
+  const removal = useDeleteStream(stream.id);
+  const [confirming, setConfirming] = useState(false);
+  const locked = lockReason(stream.status);
+  const failed = [start, stop, removal].find((mutation) => mutation.isError);
+
+  const remove = () =>
+    removal.mutate(undefined, {
+      onSuccess: () => showToast({ message: t('streams.card.deleted', { title: stream.title }), tone: 'success' }),
+    });
+  const act = (mutation: typeof start) => {
+    for (const other of [start, stop, removal]) other.reset();
+    mutation.mutate();
+  };
+
+  if (confirming && !locked) {
+    return (
+      <div className="stream-card__confirm" role="group" aria-label={t('streams.card.deleteTitle', { title: stream.title })}>
+        <p>{t('streams.card.deleteQuestion', { title: stream.title })}</p>
+        {removal.isError && (
+          <p className="stream-field__error" role="alert">
+            {errorText(errorKeyOf(removal.error))}
+          </p>
+        )}
+        <div className="stream-card__actions">
+          <Button variant="red" size="small" loading={removal.isPending} onClick={remove}>
+            {t('streams.card.deleteConfirm')}
+          </Button>
+          <Button variant="secondary" size="small" disabled={removal.isPending} onClick={() => setConfirming(false)}>
+            {t('streams.card.cancel')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="stream-card__footer">
+      {failed && (
+        <p className="stream-field__error" role="alert">
+          {errorText(errorKeyOf(failed.error))}
+        </p>
+      )}
+      <div className="stream-card__actions">
+        {isRunning(stream.status) ? (
+          <Button variant="red" loading={stop.isPending || stream.status === 'stopping'} onClick={() => act(stop)}>
+            {t('streams.card.stop')}
+          </Button>
+        ) : (
+          <Button loading={start.isPending} onClick={() => act(start)}>
+            {t('streams.card.start')}
+          </Button>
+        )}
+        <Button variant="secondary" disabled={locked !== undefined} aria-describedby={locked ? noteId : undefined} onClick={onEdit}>
+          {t('streams.card.edit')}
+        </Button>
+        <Button
+          variant="transparent"
+          disabled={locked !== undefined}
+          aria-describedby={locked ? noteId : undefined}
+          aria-label={t('streams.card.deleteTitle', { title: stream.title })}
+          onClick={() => {
+            removal.reset();
+            setConfirming(true);
+          }}
+        >
+          {t('streams.card.delete')}
+        </Button>
+      </div>
+      {locked && (
+        <p id={noteId} className="stream-card__lock">
+          {errorText(locked)}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/button/button';
+import { showToast } from '../../../components/toasts/toast-store';
+import { useI18n } from '../../../i18n/i18n-context';
+import { localizePath } from '../../../i18n/languages';
+import { useDestinationLimit, useReadyMedia, useStreamChannels } from '../api/stream-sources';
+import { useSaveStream, type Stream } from '../api/streams-api';
+import { formProblemOf, type StreamField } from '../form-problems';
+import { destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
+import { DestinationsField } from './destinations-field';
+import { RestartTimesField } from './restart-times-field';
+
+/** Creates a stream, or edits a stopped one. */
+export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => void }) {
+  const { t, errorText, language } = useI18n();
+  const ids = useId();
+  const media = useReadyMedia();
+  const channels = useStreamChannels();
+  const limit = useDestinationLimit();
+  const [draft, setDraft] = useState(() => draftOf(stream));
+  const [checked, setChecked] = useState(false);
+  const save = useSaveStream(stream?.id);
+
+  const change = (changes: Partial<StreamDraft>) => setDraft((current) => ({ ...current, ...changes }));
+  const destinationProblem = destinationCheck(draft.channelIds, limit.data);
+  const apiProblem = save.isError ? formProblemOf(save.error) : undefined;
+  const problemAt = (field: StreamField) => (apiProblem?.field === field ? apiProblem : undefined);
+
+  const videos = media.data?.videos ?? [];
+  const audios = media.data?.audios ?? [];
+  const chosenVideo = videos.some((video) => video.id === draft.videoId) ? draft.videoId : '';
+
+  const channelsProblem = problemAt('channelIds');
+  const destinationMessage =
+    destinationProblem === 'over plan limit'
+      ? errorText('plan feature unavailable')
+      : checked && destinationProblem === 'none chosen'
+        ? t('streams.form.chooseDestination')
+        : channelsProblem && errorText(channelsProblem.key);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (destinationProblem) return;
+    save.mutate(inputOf({ ...draft, videoId: chosenVideo }), {
+      onSuccess: (saved) => {
+        showToast({ message: stream ? t('streams.form.saved', { title: saved.title }) : t('streams.form.created', { title: saved.title }), tone: 'success' });
+        onDone();
+      },
+    });
+  };
+
+  const fieldError = (field: StreamField) => {
+    const problem = problemAt(field);
+    return problem && <p className="stream-field__error" role="alert">{errorText(problem.key)}</p>;
+  };
+  const timesProblem = problemAt('restartTimes');
+  const timeZoneProblem = problemAt('timeZone');
+
+  return (
+    <form className="stream-form" onSubmit={submit}>
+      <div className="stream-field">
+        <label className="stream-label" htmlFor={`${ids}-title`}>
+          {t('streams.form.title')}
+        </label>
+        <input id={`${ids}-title`} className="stream-input" required maxLength={100} value={draft.title} onChange={(event) => change({ title: event.target.value })} />
+        {fieldError('title')}
+      </div>
+      <div className="stream-field">
+        <label className="stream-label" htmlFor={`${ids}-description`}>
+          {t('streams.form.description')}
+        </label>
+        <textarea id={`${ids}-description`} className="stream-input" rows={3} maxLength={5000} value={draft.description} onChange={(event) => change({ description: event.target.value })} />
+        {fieldError('description')}
+      </div>
+      <div className="stream-form__pair">
+        <div className="stream-field">
+          <label className="stream-label" htmlFor={`${ids}-video`}>
+            {t('streams.form.video')}
+          </label>
+          <select id={`${ids}-video`} className="stream-input" required value={chosenVideo} onChange={(event) => change({ videoId: event.target.value })}>
+            <option value="">{t('streams.form.chooseVideo')}</option>
+            {videos.map((video) => (
+              <option key={video.id} value={video.id}>
+                {video.title}
+              </option>
+            ))}
+          </select>
+          {media.isSuccess && videos.length === 0 && (
+            <p className="stream-field__help">
+              {t('streams.form.noVideos')} <Link to={localizePath('/app/videos', language)}>{t('streams.form.uploadVideo')}</Link>
+            </p>
+          )}
+          {fieldError('videoId')}
+        </div>
+        <div className="stream-field">
+          <label className="stream-label" htmlFor={`${ids}-audio`}>
+            {t('streams.form.audio')}
+          </label>
+          <select id={`${ids}-audio`} className="stream-input" value={audios.some((audio) => audio.id === draft.audioId) ? draft.audioId : ''} onChange={(event) => change({ audioId: event.target.value })} aria-describedby={`${ids}-audio-help`}>
+            <option value="">{t('streams.form.ownAudio')}</option>
+            {audios.map((audio) => (
+              <option key={audio.id} value={audio.id}>
+                {audio.title}
+              </option>
+            ))}
+          </select>
+          <p id={`${ids}-audio-help`} className="stream-field__help">
+            {t('streams.form.audioHelp')}
+          </p>
+          {fieldError('audioId')}
+        </div>
+      </div>
+      <DestinationsField
+        channels={channels.data ?? []}
+        chosen={draft.channelIds}
+        onChange={(channelIds) => change({ channelIds })}
+        limit={limit.data}
+        problem={destinationMessage}
+      />
+      <RestartTimesField
+        rows={draft.restartTimes}
+        timeZone={draft.timeZone}
+        onRowsChange={(restartTimes) => change({ restartTimes })}
+        onTimeZoneChange={(timeZone) => change({ timeZone })}
+        timesProblem={timesProblem && { message: errorText(timesProblem.key), ...(timesProblem.value !== undefined ? { value: timesProblem.value } : {}) }}
+        timeZoneProblem={timeZoneProblem && (timeZoneProblem.key === 'invalid number' ? t('streams.form.timeZoneInvalid') : errorText(timeZoneProblem.key))}
+      />
+      {apiProblem && !apiProblem.field && (
+        <p className="stream-field__error" role="alert">
+          {errorText(apiProblem.key)}
+        </p>
+      )}
+      <div className="stream-form__actions">
+        <Button type="submit" loading={save.isPending}>
+          {stream ? t('streams.form.save') : t('streams.form.create')}
+        </Button>
+        <Button variant="secondary" disabled={save.isPending} onClick={onDone}>
+          {t('streams.form.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { Button } from '../../../components/button/button';
+import { EmptyState } from '../../../components/empty-state';
+import { Spinner } from '../../../components/spinner';
+import { useI18n } from '../../../i18n/i18n-context';
+import { errorKeyOf } from '../api/error-key';
+import { useStreamList } from '../api/streams-api';
+import { useLiveRefresh } from '../hooks/use-live-refresh';
+import { StreamCard } from './stream-card';
+import { StreamForm } from './stream-form';
+
+/** The Streams page: every stream of the user, live, and the form for a new one. */
+export function StreamsView() {
+  const { t } = useI18n();
+  const [creating, setCreating] = useState(false);
+  useLiveRefresh();
+
+  return (
+    <>
+      <header className="app-page__header stream-page__header">
+        <div>
+          <h1 className="app-page__title">{t('app.pages.streams.title')}</h1>
+          <p className="stream-page__lead">{t('streams.lead')}</p>
+        </div>
+        {!creating && <Button onClick={() => setCreating(true)}>{t('streams.new')}</Button>}
+      </header>
+      {creating && (
+        <section className="stream-panel" aria-labelledby="stream-create-title">
+          <h2 id="stream-create-title" className="stream-card__title">
+            {t('streams.form.createTitle')}
+          </h2>
+          <StreamForm onDone={() => setCreating(false)} />
+        </section>
+      )}
+      <StreamList hideEmptyState={creating} />
+    </>
+  );
+}
+
+function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
+  const { t, errorText } = useI18n();
+  const list = useStreamList();
+  if (list.data) {
+    if (list.data.streams.length === 0) return hideEmptyState ? null : <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
+    return (
+      <ul className="stream-list" aria-label={t('streams.listLabel')}>
+        {list.data.streams.map((stream) => (
+          <StreamCard key={stream.id} listed={stream} listedAt={list.dataUpdatedAt} />
+        ))}
+      </ul>
+    );
+  }
+  if (list.isError) {
+    return (
+      <div className="stream-problem" role="alert">
+        <p>{errorText(errorKeyOf(list.error))}</p>
+        <Button variant="secondary" size="small" onClick={() => void list.refetch()}>
+          {t('streams.retry')}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="stream-loading" aria-busy="true">
+      <Spinner className="spinner--large" />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+// Where the stream form shows an API refusal: next to the field it concerns, or above the buttons. Pure.
+import { ApiError, type ApiErrorKey } from '../../api/client';
+
+export type StreamField = 'title' | 'description' | 'videoId' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone';
+const streamFields: readonly string[] = ['title', 'description', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone'] satisfies StreamField[];
+
+export interface FormProblem {
+  /** The field to show it at; undefined: the form as a whole. */
+  field?: StreamField;
+  key: ApiErrorKey;
+  /** The value the API refused (a restart time), to mark the right row. */
+  value?: string;
+}
+
+const asField = (name: unknown): StreamField | undefined => {
+  const first = typeof name === 'string' ? name.split('.')[0] : undefined;
+  return first !== undefined && streamFields.includes(first) ? (first as StreamField) : undefined;
+};
+
+/**
+ * The API names the field of a domain refusal in `details.field` (422 'duplicate restart times', 'invalid number',
+ * 404 'not found'), schema refusals in `details.fields` (400 'invalid request'); a second destination without
+ * multistreaming is 403 'plan feature unavailable'.
+ */
+export function formProblemOf(error: unknown): FormProblem {
+  if (!(error instanceof ApiError)) return { key: 'internal error' };
+  const details = error.details ?? {};
+  if (error.key === 'plan feature unavailable') return { field: 'channelIds', key: error.key };
+  const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
+  const field = asField(details.field) ?? asField(fields[0]);
+  return { ...(field ? { field } : {}), key: error.key, ...(typeof details.value === 'string' ? { value: details.value } : {}) };
+}

@@ -1,0 +1,84 @@
+// How a stream's state reads on the Streams page: badges, why it cannot be edited now, its last problem, and its
+// figures in the page's language. Pure.
+import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import type { HealthVerdict, Stream, StreamStatus } from './api/streams-api';
+
+/** The colour family of a badge. */
+export type Tone = 'good' | 'busy' | 'warning' | 'bad' | 'idle';
+
+export const statusTone: Record<StreamStatus, Tone> = { stopped: 'idle', encoding: 'busy', pending: 'busy', started: 'good', stopping: 'busy' };
+export const verdictTone: Record<HealthVerdict, Tone> = { healthy: 'good', degraded: 'warning', recovering: 'busy', offline: 'bad' };
+
+export const isRunning = (status: StreamStatus): boolean => status !== 'stopped';
+
+/** The API's refusal for editing or deleting a stream in this state (lambdas/core/streams/stream.ts); none when stopped. */
+export function lockReason(status: StreamStatus): ErrorKey | undefined {
+  switch (status) {
+    case 'pending':
+    case 'stopping':
+      return 'stream pending';
+    case 'encoding':
+      return 'stream encoding';
+    case 'started':
+      return 'stream started';
+    case 'stopped':
+      return undefined;
+  }
+}
+
+/** A catalogue key is shown translated; anything else is the stream task's own words (ffmpeg's reason). */
+export type Problem = { key: ErrorKey } | { reason: string };
+
+/** Why the stream stopped or cannot run (the stream's `lastError`), else the task's latest trouble while running. */
+export function lastProblem(stream: Pick<Stream, 'status' | 'lastError' | 'health'>): Problem | undefined {
+  const text = stream.lastError ?? (isRunning(stream.status) ? stream.health?.lastError : undefined);
+  if (!text) return undefined;
+  return isErrorKey(text) ? { key: text } : { reason: text };
+}
+
+/** Restarts of this run: the task restarted by the lifecycle plus ffmpeg restarted by the task. */
+export const restartCount = (stream: Pick<Stream, 'restarts' | 'health'>): number => stream.restarts + (stream.health?.taskRestarts ?? 0);
+
+const units = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+] as const;
+
+/** "2d 3h", "3h", "4m 5s", "0s" in the language's narrow units: the largest unit that is not zero, and the next
+ * one unless it is zero. */
+export function formatDuration(totalSeconds: number, locale: string): string {
+  let rest = Math.max(0, Math.floor(totalSeconds));
+  const amounts = units.map(([unit, seconds]) => {
+    const amount = Math.floor(rest / seconds);
+    rest -= amount * seconds;
+    return { unit, amount };
+  });
+  const first = amounts.findIndex(({ amount }) => amount > 0);
+  const shown = first === -1 ? amounts.slice(-1) : amounts.slice(first, first + 2).filter(({ amount }, index) => index === 0 || amount > 0);
+  return shown.map(({ unit, amount }) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'narrow' }).format(amount)).join(' ');
+}
+
+export const formatBitrate = (kbps: number, locale: string): string =>
+  new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobit-per-second', unitDisplay: 'short', maximumFractionDigits: 0 }).format(kbps);
+
+export const formatDecimal = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value);
+
+/** A scheduled restart as the stream's time zone shows it: weekday, time and zone ("Sun, 03:00 GMT+2"). */
+export const formatRestartAt = (iso: string, timeZone: string, locale: string): string =>
+  new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(new Date(iso));
+
+/** Seconds live since the run first went on air; undefined unless it is on air now. */
+export function uptimeSeconds(stream: Pick<Stream, 'status' | 'startedAt'>, now: number): number | undefined {
+  if (stream.status !== 'started' || !stream.startedAt) return undefined;
+  return Math.max(0, (now - new Date(stream.startedAt).getTime()) / 1000);
+}
+
+/** The preview frame's address with a marker that changes every minute, so the browser fetches the new frame. */
+export function frameUrl(url: string, minute: number): string {
+  const [path, query] = url.split('?', 2) as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set('frame', String(minute));
+  return `${path}?${params}`;
+}

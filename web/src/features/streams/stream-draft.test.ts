@@ -1,0 +1,43 @@
+import type { Stream } from './api/streams-api';
+import { destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
+
+const stream: Stream = {
+  id: 'st_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
+  timeZone: 'Europe/Kyiv', status: 'stopped', verdict: 'offline', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
+};
+
+describe('the stream form\'s draft', () => {
+  test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {
+    expect(draftOf()).toEqual({
+      title: '', description: '', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+  });
+
+  test('editing starts from the stream, and sends back what the form shows', () => {
+    const draft = draftOf(stream);
+    expect(draft.restartTimes).toEqual([{ id: 1, value: '03:00' }, { id: 2, value: '15:00' }]);
+    expect(inputOf(draft)).toEqual({
+      title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv',
+    });
+  });
+
+  test('no separate audio is sent as null (the API then removes it); text is trimmed, blank restart rows dropped', () => {
+    const draft = { ...draftOf(stream), title: '  Lo-fi  ', audioId: '', timeZone: ' UTC ', restartTimes: [{ id: 1, value: '' }] };
+    expect(inputOf(draft)).toMatchObject({ title: 'Lo-fi', audioId: null, restartTimes: [], timeZone: 'UTC' });
+  });
+
+  test('destinations are ticked once each, in the order chosen', () => {
+    expect(toggleChannel(['c1'], 'c2', true)).toEqual(['c1', 'c2']);
+    expect(toggleChannel(['c1', 'c2'], 'c2', true)).toEqual(['c1', 'c2']);
+    expect(toggleChannel(['c1', 'c2'], 'c1', false)).toEqual(['c2']);
+  });
+
+  test('at least one destination, and no more than the plan allows', () => {
+    expect(destinationCheck([], 1)).toBe('none chosen');
+    expect(destinationCheck(['c1'], 1)).toBeUndefined();
+    expect(destinationCheck(['c1', 'c2'], 1)).toBe('over plan limit');
+    expect(destinationCheck(['c1', 'c2'], 3)).toBeUndefined();
+    // The limit is still loading: the API decides.
+    expect(destinationCheck(['c1', 'c2'], undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,46 @@
+// The stream form's state and what it sends. Pure.
+import type { Stream, StreamInput } from './api/streams-api';
+import { browserTimeZone, rowsOf, timesOf, type RestartTimeRow } from './restart-times';
+
+export interface StreamDraft {
+  title: string;
+  description: string;
+  videoId: string;
+  /** '' plays the video's own sound. */
+  audioId: string;
+  channelIds: string[];
+  restartTimes: RestartTimeRow[];
+  timeZone: string;
+}
+
+/** A stream's settings to edit, or a new stream's defaults (no restarts, the browser's time zone). */
+export const draftOf = (stream?: Stream): StreamDraft => ({
+  title: stream?.title ?? '',
+  description: stream?.description ?? '',
+  videoId: stream?.videoId ?? '',
+  audioId: stream?.audioId ?? '',
+  channelIds: stream?.channelIds ?? [],
+  restartTimes: rowsOf(stream?.restartTimes ?? []),
+  timeZone: stream?.timeZone ?? browserTimeZone(),
+});
+
+export const inputOf = (draft: StreamDraft): StreamInput => ({
+  title: draft.title.trim(),
+  description: draft.description.trim(),
+  videoId: draft.videoId,
+  audioId: draft.audioId || null,
+  channelIds: draft.channelIds,
+  restartTimes: timesOf(draft.restartTimes),
+  timeZone: draft.timeZone.trim(),
+});
+
+/** Ticks or unticks a destination, keeping the order they were chosen in. */
+export const toggleChannel = (channelIds: readonly string[], channelId: string, chosen: boolean): string[] =>
+  chosen ? (channelIds.includes(channelId) ? [...channelIds] : [...channelIds, channelId]) : channelIds.filter((id) => id !== channelId);
+
+/** What keeps the form from being sent before the API is asked: no destination, or more than the plan allows. */
+export function destinationCheck(channelIds: readonly string[], limit: number | undefined): 'none chosen' | 'over plan limit' | undefined {
+  if (channelIds.length === 0) return 'none chosen';
+  if (limit !== undefined && channelIds.length > limit) return 'over plan limit';
+  return undefined;
+}
