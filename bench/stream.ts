@@ -265,11 +265,14 @@ async function measureRecovery(source: string, dir: string, workDir: string): Pr
       server = await startServer();
       const backAt = Date.now();
       const media = firstMediaAt(url);
-      const started = await stream.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started again');
-      const publishing = (Date.parse(started.at) - backAt) / 1000;
-      results.push({ outage, publishing, media: ((await media.at) - backAt) / 1000 });
+      try {
+        const started = await stream.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started again');
+        results.push({ outage, publishing: (Date.parse(started.at) - backAt) / 1000, media: ((await media.at) - backAt) / 1000 });
+      } finally {
+        media.reader.kill('SIGKILL');
+      }
       const last = results.at(-1)!;
-      out(`  outage ${String(outage).padStart(2)} s: publishing again ${fixed(last.publishing)} s and media at a player ${fixed(last.media)} s after the server is back (restarts ${started.restarts})`);
+      out(`  outage ${String(outage).padStart(2)} s: publishing again ${fixed(last.publishing)} s and media at a player ${fixed(last.media)} s after the server is back (restarts ${stream.supervisor.state.restarts})`);
     }
   } finally {
     await stopAll([stream]);

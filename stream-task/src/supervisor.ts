@@ -158,7 +158,7 @@ export class StreamSupervisor {
         if (!line) return;
         lastStderr = line;
         this.log(`ffmpeg run ${runId}: ${line}`);
-        const failure = teeSlaveFailure(raw);
+        const failure = teeSlaveFailure(line);
         const destination = failure && destinations[failure.index];
         if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });
       },
