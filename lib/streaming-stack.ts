@@ -111,6 +111,20 @@ export class StreamingStack extends Stack {
     });
     this.grantLifecycle(lifecycle.functionArn, api.streamLifecycleArn);
 
+    // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
+    const failed = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed');
+    api.grantRealtimePublish(failed);
+    acknowledgeFindings(failed.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
+    new Rule(this, 'LifecycleFailedRule', {
+      description: 'Stream lifecycle executions that failed or timed out',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { stateMachineArn: [api.streamLifecycleArn], status: ['FAILED', 'TIMED_OUT'] },
+      },
+      targets: [new LambdaFunction(failed, { retryAttempts: 8 })],
+    });
+
     // What keeps billing honest: streams stop when the plan ended or a failed payment outlived its grace.
     const enforcer = api.handlerFunction(this, 'EntitlementEnforcerFunction', 'events/enforce-entitlements.ts', 'stops streams whose plan ended');
     api.grantRealtimePublish(enforcer);

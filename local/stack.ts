@@ -20,6 +20,7 @@ import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
 import { localSecretBox } from '../lambdas/adapters/crypto/envelope';
 import { createLifecycleHandler } from '../lambdas/workflow/lifecycle';
+import { createLifecycleFailedHandler } from '../lambdas/events/lifecycle-failed';
 import { createEntitlementEnforcer } from '../lambdas/events/enforce-entitlements';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
@@ -133,8 +134,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const signingKey = randomBytes(32).toString('base64url');
     const transcoders: FfmpegTranscoder[] = [];
     const keyFile = localMasterKeyFile(options.dataDir);
+    const lifecycleFailedHandler = createLifecycleFailedHandler(() => deps!);
     const streamRunner = new LocalStreamRunner({
       lifecycle: createLifecycleHandler(() => deps!),
+      onExecutionFailed: (run) =>
+        lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, taskError: null }) } }),
       logDir: logs,
       // What the task container gets in AWS (lib/streaming-stack.ts), pointed at the local stand-ins.
       taskEnvironment: () => ({

@@ -29,6 +29,8 @@ const definition = streamLifecycleDefinition({
 
 export interface LocalStreamRunnerOptions {
   lifecycle: LifecycleHandler;
+  /** What EventBridge's execution-status rule does in AWS when an execution fails. */
+  onExecutionFailed: (run: StreamRun) => Promise<unknown>;
   /** The environment the task container gets in AWS, pointed at the local stand-ins. */
   taskEnvironment: () => NodeJS.ProcessEnv;
   logDir: string;
@@ -80,7 +82,10 @@ export class LocalStreamRunner implements StreamRunner {
     });
     entry.abort = execution.abort;
     execution.result
-      .catch((error: unknown) => logger.error('local stream lifecycle failed', { executionName: run.executionName, error: error as Error }))
+      .catch(async (error: unknown) => {
+        logger.error('local stream lifecycle failed', { executionName: run.executionName, error: error as Error });
+        await this.options.onExecutionFailed(run);
+      })
       .finally(() => {
         if (this.executions.get(run.executionName) === entry) this.executions.delete(run.executionName);
       });

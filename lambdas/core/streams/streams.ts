@@ -191,6 +191,16 @@ const emptyHealth = (now: Date): StreamHealth => ({
   actual: 'starting', uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: now.toISOString(),
 });
 
+/** The run's lifecycle execution itself failed (not a task: the state machine). Without this the stream would
+ * look `pending` for ever; it is stopped with the reason, and the user can start it again. */
+export async function lifecycleFailed(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now'>, run: StreamRun): Promise<boolean> {
+  const stream = await context.streams.get(run.userId, run.streamId);
+  if (!stream || stream.runId !== run.runId || stream.executionName !== run.executionName) return false;
+  const finished = await context.streams.finishRun(run.userId, run.streamId, run.runId, 'service unavailable', context.now());
+  if (finished) await publishState(context, stream, 'stopped', 'service unavailable');
+  return finished;
+}
+
 /** A heartbeat of the run's stream task: `started` means media flows. */
 export async function applyHeartbeat(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now'>, run: Omit<StreamRun, 'executionName'>, health: StreamHealth): Promise<void> {
   const stream = await context.streams.get(run.userId, run.streamId);
