@@ -1,5 +1,5 @@
 import type { Stream, StreamHealth } from './api/streams-api';
-import { formatBitrate, formatDuration, formatRestartAt, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, uptimeSeconds, verdictTone } from './stream-display';
+import { formatBitrate, formatDuration, formatRestartAt, frameUrl, heartbeatVerdict, isRunning, lastProblem, lockReason, restartCount, statusTone, uptimeSeconds, verdictTone } from './stream-display';
 
 const health = (changes: Partial<StreamHealth> = {}): StreamHealth => ({
   actual: 'started', uptimeSeconds: 60, bitrateKbps: 6012, fps: 30, speed: 1, loops: 4, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: '2025-06-01T10:00:00.000Z', ...changes,
@@ -18,6 +18,16 @@ describe('stream state on the page', () => {
     expect(lockReason('stopping')).toBe('stream pending');
     expect(lockReason('encoding')).toBe('stream encoding');
     expect(lockReason('started')).toBe('stream started');
+  });
+
+  test('a heartbeat says healthy, or degraded when a destination fails or the loop runs slow', () => {
+    expect(heartbeatVerdict({ status: 'started', health: health() })).toBe('healthy');
+    expect(heartbeatVerdict({ status: 'started', health: health({ destinations: [{ id: 'c1', state: 'ok' }, { id: 'c2', state: 'failed' }] }) })).toBe('degraded');
+    expect(heartbeatVerdict({ status: 'started', health: health({ speed: 0.8 }) })).toBe('degraded');
+    expect(heartbeatVerdict({ status: 'started', health: health({ actual: 'restarting' }) })).toBe('recovering');
+    // Only a live stream's heartbeat is judged here; the API judges the rest.
+    expect(heartbeatVerdict({ status: 'pending', health: health() })).toBeUndefined();
+    expect(heartbeatVerdict({ status: 'started' })).toBeUndefined();
   });
 
   test('the last problem is a catalogue key to translate or the task\'s own reason', () => {

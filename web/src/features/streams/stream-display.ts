@@ -1,6 +1,7 @@
 // How a stream's state reads on the Streams page: badges, why it cannot be edited now, its last problem, and its
 // figures in the page's language. Pure.
 import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import { healthVerdict } from '../../../../lambdas/core/streams/stream';
 import type { HealthVerdict, Stream, StreamStatus } from './api/streams-api';
 
 /** The colour family of a badge. */
@@ -25,6 +26,14 @@ export function lockReason(status: StreamStatus): ErrorKey | undefined {
       return undefined;
   }
 }
+
+/**
+ * What the latest heartbeat alone says about a live stream (failed destinations, speed), judged by the API's own
+ * rule. Heartbeats arrive between API answers; when this differs from the API's `verdict`, the page asks again (the
+ * API's verdict also notices heartbeats that stopped coming, which the browser's clock cannot judge).
+ */
+export const heartbeatVerdict = (stream: Pick<Stream, 'status' | 'health'>): HealthVerdict | undefined =>
+  stream.status === 'started' && stream.health ? healthVerdict(stream, new Date(stream.health.at)) : undefined;
 
 /** A catalogue key is shown translated; anything else is the stream task's own words (ffmpeg's reason). */
 export type Problem = { key: ErrorKey } | { reason: string };

@@ -1,8 +1,7 @@
 // What a stream can be made of: the user's ready videos and audio tracks, their destinations, and how many
-// destinations their plan allows per stream. Destinations share the Channels page's cache entry (['channels'], the
-// API's answer). The media library and the subscription belong to other pages, whose entries may hold other
-// shapes, so they are read here under keys of their own below ['videos'] and ['subscription']: invalidating those
-// (a finished transcode, a plan change) refreshes them too.
+// destinations their plan allows per stream. The cache entries are the ones every page shares, each holding the
+// API's answer as it is (['videos'] GET /videos, ['channels'] GET /channels, ['subscription'] GET /subscription),
+// so realtime's updates (a finished transcode, a plan change) reach the form too.
 import { useQuery } from '@tanstack/react-query';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
 import type { VideoView } from '../../../../../lambdas/core/media/videos';
@@ -19,7 +18,7 @@ export const useStreamChannels = () =>
   });
 
 const mediaQuery = {
-  queryKey: ['videos', 'stream-sources'],
+  queryKey: ['videos'],
   queryFn: ({ signal }: { signal: AbortSignal }) => api.get<{ videos: VideoView[] }>('/videos', undefined, signal),
 };
 
@@ -37,7 +36,7 @@ export const useReadyMedia = () =>
 
 export const useDestinationLimit = () =>
   useQuery({
-    queryKey: ['subscription', 'stream-limits'],
+    queryKey: ['subscription'],
     queryFn: ({ signal }) => api.get<{ limits: PlanLimits }>('/subscription', undefined, signal),
     select: (answer) => answer.limits.destinationsPerStream,
   });

@@ -5,6 +5,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf } from '../api/error-key';
 import { useMediaTitles, useStreamChannels } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, type Stream } from '../api/streams-api';
+import { useVerdictCheck } from '../hooks/use-verdict-check';
 import { isRunning, lastProblem, lockReason } from '../stream-display';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
@@ -15,6 +16,7 @@ import { StreamStats } from './stream-stats';
 export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: number }) {
   const { t } = useI18n();
   const stream = useStream(listed, listedAt);
+  useVerdictCheck(stream);
   const [editing, setEditing] = useState(false);
   const headingId = useId();
 
