@@ -4,15 +4,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet, redirect, type ClientLoaderFunctionArgs } from 'react-router';
 import { PageLoading } from '../../../components/page-loading';
+import { withReturnPath } from '../../../features/accounts/return-path';
 import { languageOfPath } from '../../../i18n/languages';
 import { loadMessages } from '../../../i18n/load-messages';
 import { isSignedIn } from '../../../lib/session';
 import { guardRedirect } from '../../guard';
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
-  const { pathname } = new URL(request.url);
+  const url = new URL(request.url);
+  const { pathname } = url;
   const target = guardRedirect(pathname, isSignedIn());
-  if (target) throw redirect(target);
+  // Sent to the login page from an app page: back there after signing in.
+  if (target) throw redirect(withReturnPath(target, url));
   return { messages: await loadMessages(languageOfPath(pathname).code) };
 }
 

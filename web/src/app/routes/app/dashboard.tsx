@@ -1,10 +1,27 @@
 import type { MetaArgs } from 'react-router';
-import { AppPage } from '../../layouts/app-page';
+import { useCurrentUser } from '../../../features/accounts/api/accounts-api';
+import { PlanSummary } from '../../../features/billing/components/plan-summary';
+import { Greeting } from '../../../features/dashboard/components/greeting';
+import { QuickLinks } from '../../../features/dashboard/components/quick-links';
+import { useFallbackPolling } from '../../../features/realtime/hooks/use-realtime';
+import { useI18n } from '../../../i18n/i18n-context';
+import { localizePath } from '../../../i18n/languages';
 import { titledMeta } from '../../page-meta';
 
 export const meta = (args: MetaArgs) => titledMeta(args, 'app.pages.dashboard.title');
 export const handle = { pageName: 'dashboard' };
 
 export default function DashboardPage() {
-  return <AppPage page="dashboard" icon="dashboard" />;
+  const { language } = useI18n();
+  const user = useCurrentUser();
+  const poll = useFallbackPolling();
+  return (
+    <>
+      <Greeting displayName={user.data?.displayName} />
+      <div className="dashboard">
+        <PlanSummary refetchInterval={poll} planLink={localizePath('/app/billing', language)} />
+        <QuickLinks />
+      </div>
+    </>
+  );
 }

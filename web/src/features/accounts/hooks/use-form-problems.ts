@@ -1,0 +1,38 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useI18n } from '../../../i18n/i18n-context';
+import type { AccountField, FieldProblem, FormProblems } from '../form-errors';
+
+const none = { fields: {} };
+
+/**
+ * A form's problems, and focus on the first one after each failed submit (the first invalid field, else the
+ * form's error message), so keyboard and screen-reader users land where the fix is.
+ */
+export function useFormProblems<F extends AccountField>() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [problems, setProblems] = useState<FormProblems<F>>(none);
+  const [failures, setFailures] = useState(0);
+  useEffect(() => {
+    if (failures === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .form-alert--error')?.focus();
+  }, [failures]);
+  const fail = useCallback((next: FormProblems<F>) => {
+    setProblems(next);
+    setFailures((count) => count + 1);
+  }, []);
+  const clear = useCallback(() => setProblems(none), []);
+  return { formRef, problems, fail, clear };
+}
+
+/** The text of a field's problem. */
+export function useProblemText(): (field: AccountField, problem: FieldProblem | undefined) => string | undefined {
+  const { t, errorText } = useI18n();
+  return useCallback(
+    (field, problem) => {
+      if (problem === undefined) return undefined;
+      if (problem === 'missing') return t(`auth.missing.${field}`);
+      return problem === 'invalid' ? t('auth.fieldInvalid') : errorText(problem);
+    },
+    [t, errorText],
+  );
+}

@@ -1,0 +1,88 @@
+// Plans and billing (docs/api.md, "Plans and billing"): the user's subscription and usage, the plan offers, and the
+// hand-offs to Stripe (Checkout, Customer Portal), which are full-page redirects.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { SubscriptionOverview } from '../../../../../lambdas/core/billing/billing';
+import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
+import type { BillingPeriod, FeatureAvailability, FeatureKey, PlanId, PlanLimits } from '../../../../../lambdas/core/plans';
+import type { StreamView } from '../../../../../lambdas/core/streams/stream';
+import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+
+export type { SubscriptionOverview };
+
+export interface PlanPrice {
+  period: BillingPeriod;
+  months: number;
+  cents: number;
+  savingCents: number;
+}
+
+export interface PlanOffer {
+  id: PlanId;
+  selfServe: boolean;
+  limits: PlanLimits;
+  features: Record<FeatureKey, FeatureAvailability>;
+  prices: PlanPrice[];
+}
+
+export interface PlansAnswer {
+  currency: string;
+  plans: PlanOffer[];
+}
+
+export type CheckoutState = { status: 'open' | 'complete' | 'expired'; paid: boolean };
+
+/** The key realtime's `subscription.changed` refreshes (features/realtime/cache-updates.ts). */
+export const subscriptionQueryKey = ['subscription'] as const;
+
+/** GET /subscription; `refetchInterval` polls while realtime is down. */
+export const useSubscription = (refetchInterval: number | false = false) =>
+  useQuery({
+    queryKey: subscriptionQueryKey,
+    queryFn: ({ signal }) => api.get<SubscriptionOverview>('/subscription', undefined, signal),
+    refetchInterval,
+  });
+
+export const usePlans = () =>
+  useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.get<PlansAnswer>('/plans', undefined, signal), staleTime: 5 * 60_000 });
+
+/** What the subscription overview does not count: destinations of the busiest stream and connected YouTube accounts. */
+export interface DestinationUsage {
+  mostDestinationsPerStream: number;
+  youtubeAccounts: number;
+}
+
+/** Counted from the entries the Streams and Channels pages share (['streams'], ['channels']: the API's answers). */
+export function useDestinationUsage(): DestinationUsage | undefined {
+  const streams = useQuery({
+    queryKey: ['streams'],
+    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    select: (answer) => Math.max(0, ...answer.streams.map((stream) => stream.channelIds.length)),
+  });
+  const channels = useQuery({
+    queryKey: ['channels'],
+    queryFn: ({ signal }) => api.get<{ channels: ChannelView[] }>('/channels', undefined, signal),
+    select: (answer) => answer.channels.filter((channel) => channel.kind === 'youtube').length,
+  });
+  if (streams.data === undefined || channels.data === undefined) return undefined;
+  return { mostDestinationsPerStream: streams.data, youtubeAccounts: channels.data };
+}
+
+/** The result of a Stripe Checkout the user came back from (`?checkout=<session id>`). */
+export const useCheckoutState = (sessionId: string | null) =>
+  useQuery({
+    queryKey: ['billing', 'checkout', sessionId],
+    queryFn: ({ signal }) => api.get<CheckoutState>(`/billing/checkout/${encodeURIComponent(sessionId ?? '')}`, undefined, signal),
+    enabled: sessionId !== null,
+    retry: false,
+  });
+
+const openExternal = ({ url }: { url: string }) => window.location.assign(url);
+
+/** Checkout for a plan and period; a paying user is answered with the Customer Portal instead. */
+export const useCheckout = () =>
+  useMutation({ mutationFn: (choice: { plan: PlanId; period: BillingPeriod }) => api.post<{ url: string; kind: 'checkout' | 'portal' }>('/billing/checkout', choice), onSuccess: openExternal });
+
+export const usePortal = () => useMutation({ mutationFn: () => api.post<{ url: string }>('/billing/portal'), onSuccess: openExternal });
+
+/** The catalogue key of a failed call, for `errorText`. */
+export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');

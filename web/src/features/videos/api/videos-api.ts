@@ -1,0 +1,45 @@
+// The media library (docs/api.md, "Media library"): items as the API answers them, under the keys realtime keeps
+// current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { VideoView } from '../../../../../lambdas/core/media/videos';
+import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+
+/** An item with its signed thumbnail address (valid for an hour). */
+export type VideoItem = VideoView & { thumbnailUrl?: string };
+
+export const videosQueryKey = ['videos'] as const;
+
+/** GET /videos; `refetchInterval` polls while realtime is down. */
+export const useVideos = (refetchInterval: number | false) =>
+  useQuery({
+    queryKey: videosQueryKey,
+    queryFn: ({ signal }) => api.get<{ videos: VideoItem[] }>('/videos', undefined, signal),
+    select: (answer) => answer.videos,
+    refetchInterval,
+  });
+
+function replaceItem(videos: { videos: VideoItem[] } | undefined, item: VideoItem) {
+  return videos && { videos: videos.videos.map((video) => (video.id === item.id ? item : video)) };
+}
+
+export function useRenameVideo(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (title: string) => api.patch<VideoItem>(`/videos/${encodeURIComponent(id)}`, { title }),
+    onSuccess: (item) => queryClient.setQueryData(videosQueryKey, (videos: { videos: VideoItem[] } | undefined) => replaceItem(videos, item)),
+  });
+}
+
+/** Deletes an item; `onDeleted` runs after the list dropped it (the plan's storage changed). */
+export function useDeleteVideo(id: string, onDeleted: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<void>(`/videos/${encodeURIComponent(id)}`),
+    onSuccess: () => {
+      queryClient.setQueryData(videosQueryKey, (videos: { videos: VideoItem[] } | undefined) => videos && { videos: videos.videos.filter((video) => video.id !== id) });
+      onDeleted();
+    },
+  });
+}
+
+export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');

@@ -1,0 +1,57 @@
+import { Button } from '../../../components/button/button';
+import { Icon } from '../../../components/icon';
+import { useI18n } from '../../../i18n/i18n-context';
+import { formatBytes } from '../format';
+import type { UploadFile, Uploader } from '../uploader';
+
+/** One file on its way up: progress, pause and resume, cancel, or the translated reason it failed and a retry. */
+export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uploader }) {
+  const { t, errorText, language } = useI18n();
+  const locale = language.htmlLang;
+  const { bytesUploaded, uploadComplete } = file.progress;
+  const total = file.size ?? 0;
+  const percent = total > 0 ? Math.floor(((bytesUploaded || 0) / total) * 100) : 0;
+  const failure = file.meta.failure;
+  const state = failure ? 'failed' : uploadComplete ? 'complete' : file.isPaused ? 'paused' : 'uploading';
+  const status = {
+    failed: failure ? errorText(failure) : '',
+    complete: t('videos.upload.complete'),
+    paused: t('videos.upload.paused', { uploaded: formatBytes(bytesUploaded || 0, locale), total: formatBytes(total, locale) }),
+    uploading: t('videos.upload.progress', {
+      percent: new Intl.NumberFormat(locale, { style: 'percent' }).format(percent / 100),
+      uploaded: formatBytes(bytesUploaded || 0, locale),
+      total: formatBytes(total, locale),
+    }),
+  }[state];
+  return (
+    <li className={`upload-row upload-row--${state}`} data-state={state}>
+      <span className="upload-row__icon">
+        <Icon name={file.meta.kind === 'audio' ? 'music' : 'video'} />
+      </span>
+      <div className="upload-row__main">
+        <p className="upload-row__name">{file.name}</p>
+        <progress className="upload-row__bar" max={100} value={uploadComplete ? 100 : percent} aria-label={t('videos.upload.progressLabel', { name: file.name ?? '' })} />
+        <p className={`upload-row__status ${failure ? 'upload-row__status--failed' : ''}`} role={failure ? 'alert' : undefined}>
+          {status}
+        </p>
+      </div>
+      <div className="upload-row__actions">
+        {failure && (
+          <Button variant="secondary" size="small" onClick={() => void uploader.retryUpload(file.id)}>
+            {t('videos.upload.retry')}
+          </Button>
+        )}
+        {!failure && !uploadComplete && (
+          <Button variant="secondary" size="small" onClick={() => uploader.pauseResume(file.id)}>
+            {file.isPaused ? t('videos.upload.resume') : t('videos.upload.pause')}
+          </Button>
+        )}
+        {!uploadComplete && (
+          <Button variant="transparent" size="small" onClick={() => uploader.removeFile(file.id)}>
+            {t('videos.upload.cancel')}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
