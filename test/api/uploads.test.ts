@@ -153,9 +153,18 @@ test('metadata: filename and a kind of video or audio are required', async () =>
   const nameless = await upload(randomBytes(100), { token: tokens.alice, metadata: { kind: 'audio' } }).catch(refusalOf);
   expect(nameless).toMatchObject({ status: 400, body: { details: { fields: { 'Upload-Metadata.filename': expect.any(String) } } } });
 
-  // A type the browser does not know arrives empty; an audio file is accepted as such.
-  const url = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'take.flac', filetype: '', kind: 'audio' } });
+  // A type the browser does not know arrives empty; an audio file is accepted as such; Uppy's other fields are dropped.
+  const url = await upload(randomBytes(100), {
+    token: tokens.alice,
+    metadata: { filename: 'take.flac', filetype: '', kind: 'audio', name: 'take.flac', relativePath: 'null' },
+  });
   expect(hooks.finished.find((f) => f.key === keyOf('alice', url))?.metadata).toEqual({ filename: 'take.flac', filetype: '', kind: 'audio' });
+});
+
+test('creation with upload: the first chunk comes with the POST', async () => {
+  const data = randomBytes(6 * MiB + 5);
+  const url = await upload(data, { token: tokens.alice, uploadDataDuringCreation: true });
+  expect(await storedSha256(storage, keyOf('alice', url))).toBe(sha256(data));
 });
 
 test("the plan's refusal reaches the client as the catalogued message, and nothing is stored", async () => {
