@@ -32,7 +32,7 @@ export function createLoopcastStacks(app: App, config: StageConfig, env?: Enviro
   });
   const web = new WebStack(app, name('Web'), config, { ...common, httpApi: api.httpApi, uploadsUrl: api.uploadsUrl, accessLogs: data.accessLogs });
   const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api, secretsKey: data.secretsKey });
-  const ops = new OpsStack(app, name('Ops'), config, { ...common, httpApi: api.httpApi });
+  const ops = new OpsStack(app, name('Ops'), config, { ...common, api, streaming, table: data.table });
   Tags.of(app).add('project', 'loopcast');
   Tags.of(app).add('stage', config.stage);
   return { data, media, api, web, streaming, ops };

@@ -1,24 +1,90 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  SingleValueWidget,
+  TextWidget,
+  TreatMissingData,
+  type GraphWidgetProps,
+  type IMetric,
+  type IWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { LogGroup, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { Construct } from 'constructs';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { Construct, IConstruct } from 'constructs';
+import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
+import { METRICS_NAMESPACE, metricNames, type MetricName } from '../lambdas/contract/metrics';
+import { appTable } from '../lambdas/contract/tables';
+import type { ApiStack } from './api-stack';
+import { HandlerFunction } from './constructs/handler-function';
 import type { StageConfig } from './stage';
+import type { StreamingStack } from './streaming-stack';
 
 export interface OpsStackProps extends StackProps {
-  httpApi: HttpApi;
+  api: ApiStack;
+  streaming: StreamingStack;
+  table: ITableV2;
 }
 
-/** What support and devops look at: the dashboard, and alarms that e-mail a human (runbook: docs/operations.md). */
+/** YouTube Data API units one Google project may spend a day. */
+export const YOUTUBE_DAILY_QUOTA = 10_000;
+
+/** The service dimension Powertools adds to every metric (POWERTOOLS_SERVICE_NAME of lib/constructs/handler-function.ts). */
+const METRICS_SERVICE = 'loopcast';
+
+const FIVE_MINUTES = Duration.minutes(5);
+const HOUR = Duration.hours(1);
+const DAY = Duration.days(1);
+
+/** Every Loopcast function of a stack, whatever its construct path. */
+const handlerFunctionsOf = (stack: Stack): HandlerFunction[] => stack.node.findAll().filter((c): c is HandlerFunction => c instanceof HandlerFunction);
+
+/** A construct the dashboard or an alarm reads, by its id in another stack. */
+function childOf<T extends IConstruct>(scope: Construct, id: string, type: abstract new (...args: never[]) => T): T {
+  const child = scope.node.tryFindChild(id);
+  if (!(child instanceof type)) throw new Error(`the ops stack reads ${scope.node.path}/${id}, which is missing or not a ${type.name}`);
+  return child;
+}
+
+/** A function's dashboard name: its construct id without the suffix (AuthFunction -> Auth). */
+const labelOf = (fn: HandlerFunction) => fn.node.id.replace(/Function$/, '');
+
+interface AlarmSpec {
+  /** Also the alarm's name after `Loopcast-<stage>-`. */
+  id: string;
+  /** Section of docs/operations.md. */
+  runbook: string;
+  what: string;
+  metric: IMetric;
+  /** Alarms at this value or above, in one period of the metric. */
+  threshold: number;
+}
+
+/**
+ * What support and devops look at (runbook: docs/operations.md): one dashboard, alarms that e-mail a human,
+ * saved CloudWatch Logs Insights queries over every function's and the stream task's logs, and the stage's
+ * handler environment in SSM for the support tool (bin/support.ts).
+ */
 export class OpsStack extends Stack {
   readonly alarmTopic: Topic;
   readonly dashboard: Dashboard;
+  readonly alarms: Alarm[] = [];
+  private readonly stage: string;
 
   constructor(scope: Construct, id: string, config: StageConfig, props: OpsStackProps) {
     super(scope, id, props);
+    this.stage = config.stage;
     this.alarmTopic = new Topic(this, 'AlarmTopic', {
       displayName: `Loopcast ${config.stage} alarms`,
       enforceSSL: true,
@@ -26,26 +92,208 @@ export class OpsStack extends Stack {
     });
     if (config.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(config.alarmEmail));
 
-    const api = props.httpApi;
-    const period = Duration.minutes(5);
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `Loopcast-${config.stage}` });
-    this.dashboard.addWidgets(
-      new GraphWidget({
-        title: 'API requests and errors',
-        left: [api.metricCount({ period })],
-        right: [api.metricClientError({ period }), api.metricServerError({ period })],
+    const { api, streaming, table } = props;
+    const functions = [...handlerFunctionsOf(api), ...handlerFunctionsOf(streaming)];
+    const taskLogs = childOf(streaming, 'StreamTaskLogs', LogGroup);
+    const deadLetters = childOf(api, 'TranscodeEventsDeadLetters', Queue);
+    const business = (name: MetricName, statistic: string, period: Duration, label?: string) =>
+      new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE, stage: config.stage }, statistic, period, ...(label ? { label } : {}) });
+
+    // ---- What the dashboard and the alarms read ----
+    const http = api.httpApi;
+    const requests = http.metricCount({ period: FIVE_MINUTES, label: 'Requests' });
+    const clientErrors = http.metricClientError({ period: FIVE_MINUTES, label: '4xx' });
+    const serverErrors = http.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: '5xx' });
+    const latencyP99 = http.metricLatency({ period: FIVE_MINUTES, statistic: 'p99', label: 'p99' });
+
+    const executionsFailed = streaming.stateMachine.metricFailed({ period: FIVE_MINUTES, label: 'Failed' });
+    const executionsTimedOut = streaming.stateMachine.metricTimedOut({ period: FIVE_MINUTES, label: 'Timed out' });
+
+    const throttleMetrics = appTable.indexes.reduce<Record<string, IMetric>>(
+      (metrics, index, i) => ({
+        ...metrics,
+        [`gr${i}`]: this.dynamoMetric(table, 'ReadThrottleEvents', `${index.name} reads`, index.name),
+        [`gw${i}`]: this.dynamoMetric(table, 'WriteThrottleEvents', `${index.name} writes`, index.name),
       }),
-      new GraphWidget({ title: 'API latency p99 (ms)', left: [api.metricLatency({ period, statistic: 'p99' })] }),
+      { r: this.dynamoMetric(table, 'ReadThrottleEvents', 'Table reads'), w: this.dynamoMetric(table, 'WriteThrottleEvents', 'Table writes') },
     );
 
-    const serverErrors = new Alarm(this, 'ApiServerErrors', {
-      alarmDescription: 'The API answered 5xx: see docs/operations.md#api-server-errors',
-      metric: api.metricServerError({ period, statistic: 'Sum' }),
-      threshold: 5,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    const quotaToday = business(metricNames.youtubeQuotaUnits, 'Sum', DAY, 'Units');
+    const webhookFailures = business(metricNames.stripeWebhookFailures, 'Sum', HOUR, 'Failures');
+    const transcodesCompletedHourly = business(metricNames.transcodesCompleted, 'Sum', HOUR);
+    const transcodesFailedHourly = business(metricNames.transcodesFailed, 'Sum', HOUR);
+    const deadLetterMessages = deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'Messages' });
+
+    // ---- Alarms: what needs a human ----
+    const functionNamed = (stack: Stack, id: string) => childOf(stack, id, HandlerFunction);
+    this.addAlarms([
+      { id: 'ApiServerErrors', runbook: 'api-server-errors', what: 'The API answered 5xx', metric: serverErrors, threshold: 5 },
+      ...[
+        { fn: functionNamed(streaming, 'LifecycleFunction'), threshold: 1 },
+        { fn: functionNamed(streaming, 'LifecycleFailedFunction'), threshold: 1 },
+        { fn: api.functions['billing-webhook']!, threshold: 1 },
+        { fn: api.uploadsFunction, threshold: 3 },
+        { fn: api.functions['transcode-events']!, threshold: 1 },
+      ].map(({ fn, threshold }) => ({
+        id: `${labelOf(fn)}Errors`,
+        runbook: 'lambda-errors',
+        what: `The ${labelOf(fn)} function failed`,
+        metric: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold,
+      })),
+      {
+        id: 'LifecycleExecutionsFailed',
+        runbook: 'lifecycle-executions-failed',
+        what: 'Stream lifecycle executions failed or timed out',
+        metric: new MathExpression({ expression: 'FILL(failed, 0) + FILL(timedOut, 0)', usingMetrics: { failed: executionsFailed, timedOut: executionsTimedOut }, period: FIVE_MINUTES, label: 'Failed or timed out' }),
+        threshold: 1,
+      },
+      {
+        id: 'TableThrottles',
+        runbook: 'dynamodb-throttles',
+        what: 'DynamoDB throttled requests to the app table',
+        metric: new MathExpression({ expression: Object.keys(throttleMetrics).map((name) => `FILL(${name}, 0)`).join(' + '), usingMetrics: throttleMetrics, period: FIVE_MINUTES, label: 'Throttle events' }),
+        threshold: 10,
+      },
+      { id: 'YouTubeQuota', runbook: 'youtube-quota', what: 'YouTube API quota over 80 % of the daily 10,000 units', metric: quotaToday, threshold: 0.8 * YOUTUBE_DAILY_QUOTA },
+      { id: 'StripeWebhookFailures', runbook: 'stripe-webhook-failures', what: 'Stripe webhooks were refused or failed', metric: webhookFailures, threshold: 3 },
+      {
+        id: 'TranscodeFailureRatio',
+        runbook: 'transcode-failures',
+        what: 'A fifth or more of the transcodes failed (at least 5 finished in the hour)',
+        metric: new MathExpression({
+          expression: 'IF(FILL(f, 0) + FILL(c, 0) >= 5, FILL(f, 0) / (FILL(f, 0) + FILL(c, 0)), 0)',
+          usingMetrics: { f: transcodesFailedHourly, c: transcodesCompletedHourly },
+          period: HOUR,
+          label: 'Failed share',
+        }),
+        threshold: 0.2,
+      },
+      { id: 'TranscodeEventsDeadLetters', runbook: 'transcode-events-dead-letters', what: 'MediaConvert job events could not be applied', metric: deadLetterMessages, threshold: 1 },
+    ]);
+
+    // ---- The dashboard ----
+    const graph = (title: string, left: IMetric[], width = 8, extra: Partial<GraphWidgetProps> = {}) =>
+      new GraphWidget({ title, left, width, height: 6, ...extra });
+    const perFunction = (title: string, metricOf: (fn: HandlerFunction) => IMetric) =>
+      graph(title, functions.map((fn) => metricOf(fn)), 8, { height: 8 });
+    const rows: IWidget[][] = [
+      [
+        new TextWidget({
+          markdown: `# Loopcast ${config.stage}\nEvery widget and alarm is explained in **docs/operations.md**, with what to check and how to fix it. ` +
+            `Saved Logs Insights queries: *Loopcast-${config.stage}/...*. Support actions: \`npm run support -- --stage ${config.stage} find <email>\`.`,
+          width: 24,
+          height: 2,
+        }),
+      ],
+      [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 })],
+      [
+        graph('API requests', [requests]),
+        graph('API 4xx and 5xx', [clientErrors, serverErrors]),
+        graph('API latency p99 (ms)', [latencyP99]),
+      ],
+      [
+        graph('Running streams', [business(metricNames.streamsRunning, 'Maximum', FIVE_MINUTES, 'Streams')]),
+        graph('Restarts and stalls per hour', [
+          business(metricNames.streamTaskRestarts, 'Sum', HOUR, 'Stream task restarts'),
+          business(metricNames.ffmpegRestarts, 'Sum', HOUR, 'ffmpeg restarts'),
+          business(metricNames.streamStalls, 'Sum', HOUR, 'Stalls detected'),
+        ]),
+        graph('Recovery time (s)', [
+          business(metricNames.recoverySeconds, 'p50', HOUR, 'p50'),
+          business(metricNames.recoverySeconds, 'p99', HOUR, 'p99'),
+        ]),
+      ],
+      [
+        graph('Uploads and transcodes per hour', [
+          business(metricNames.uploadsCompleted, 'Sum', HOUR, 'Uploads completed'),
+          business(metricNames.transcodesStarted, 'Sum', HOUR, 'Transcodes started'),
+          business(metricNames.transcodesCompleted, 'Sum', HOUR, 'Transcodes completed'),
+          business(metricNames.transcodesFailed, 'Sum', HOUR, 'Transcodes failed'),
+        ]),
+        graph('Transcode duration (s)', [
+          business(metricNames.transcodeSeconds, 'p50', HOUR, 'p50'),
+          business(metricNames.transcodeSeconds, 'p99', HOUR, 'p99'),
+        ]),
+        graph('Transcode events dead letters', [deadLetterMessages]),
+      ],
+      [
+        graph('Lifecycle executions failed', [executionsFailed, executionsTimedOut], 6),
+        graph('DynamoDB throttles', Object.values(throttleMetrics), 6),
+        new SingleValueWidget({ title: `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`, metrics: [quotaToday], width: 3, height: 6 }),
+        graph('YouTube quota per day', [quotaToday], 3, {
+          leftAnnotations: [{ value: 0.8 * YOUTUBE_DAILY_QUOTA, label: '80 %' }, { value: YOUTUBE_DAILY_QUOTA, label: 'quota' }],
+        }),
+        graph('Stripe webhook failures', [business(metricNames.stripeWebhookFailures, 'Sum', FIVE_MINUTES, 'Failures')], 6),
+      ],
+      [
+        perFunction('Lambda errors by function', (fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: labelOf(fn) })),
+        perFunction('Lambda throttles by function', (fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum', label: labelOf(fn) })),
+        perFunction('Lambda duration p99 by function (ms)', (fn) => fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99', label: labelOf(fn) })),
+      ],
+    ];
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `Loopcast-${config.stage}`, widgets: rows });
+
+    // ---- Saved Logs Insights queries over every function's and the stream task's logs ----
+    const logGroups: ILogGroup[] = [...functions.map((fn) => fn.logGroup), taskLogs];
+    const query = (id: string, name: string, queryString: QueryString) =>
+      new QueryDefinition(this, id, { queryDefinitionName: `Loopcast-${config.stage}/${name}`, queryString, logGroups });
+    // JSON lines (Powertools) carry fields; the stream task's plain lines only their text: match both.
+    const fields = ['@timestamp', '@log', 'level', 'route', 'userId', 'streamId', 'coalesce(message, @message) as entry'];
+    query('UserActivityQuery', 'User activity (replace USER_ID)', new QueryString({
+      fields,
+      filterStatements: ['userId = "USER_ID" or @message like "USER_ID"'],
+      sort: '@timestamp asc',
+      limit: 10_000,
+    }));
+    query('StreamHistoryQuery', 'Stream history (replace STREAM_ID)', new QueryString({
+      fields,
+      filterStatements: ['streamId = "STREAM_ID" or @message like "STREAM_ID"'],
+      sort: '@timestamp asc',
+      limit: 10_000,
+    }));
+    query('ErrorsQuery', 'Errors (run over the last hour)', new QueryString({
+      fields: [...fields, 'error.message', 'error.stack'],
+      filterStatements: ['level = "ERROR" or level = "CRITICAL" or @message like /(?i)(error|failed|timed out)/'],
+      sort: '@timestamp desc',
+      limit: 1_000,
+    }));
+
+    // ---- The support tool's settings ----
+    new StringParameter(this, 'SupportEnvironment', {
+      parameterName: supportEnvironmentParameterName(config.stage),
+      description: `Loopcast ${config.stage}: the functions' environment (names and ARNs), read by the support tool`,
+      stringValue: this.toJsonString(api.environmentForHandlers),
     });
-    serverErrors.addAlarmAction(new SnsAction(this.alarmTopic));
+  }
+
+  private dynamoMetric(table: ITableV2, metricName: string, label: string, index?: string): Metric {
+    return new Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName,
+      dimensionsMap: { TableName: table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+      label,
+    });
+  }
+
+  /** One alarm per spec, named `Loopcast-<stage>-<id>`, e-mailing the topic when it fires and when it clears. */
+  private addAlarms(specs: AlarmSpec[]): void {
+    const action = new SnsAction(this.alarmTopic);
+    for (const spec of specs) {
+      const alarm = new Alarm(this, spec.id, {
+        alarmName: `Loopcast-${this.stage}-${spec.id}`,
+        alarmDescription: `${spec.what}. Runbook: docs/operations.md#${spec.runbook}`,
+        metric: spec.metric,
+        threshold: spec.threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+      this.alarms.push(alarm);
+    }
   }
 }

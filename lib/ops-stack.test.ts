@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { METRICS_NAMESPACE, metricNames } from '../lambdas/contract/metrics';
+import { HandlerFunction } from './constructs/handler-function';
+import { YOUTUBE_DAILY_QUOTA } from './ops-stack';
+import { synthesizeForTest } from './test-app';
+
+const { stacks } = synthesizeForTest({ alarmEmail: 'ops@example.com' });
+const ops = Template.fromStack(stacks.ops);
+const resources = (type: string) => Object.values(ops.findResources(type));
+
+/** The Loopcast functions the ops stack must cover, by construct id, with their stack's logical ids. */
+const functions = [stacks.api, stacks.streaming].flatMap((stack) =>
+  stack.node.findAll().filter((c): c is HandlerFunction => c instanceof HandlerFunction).map((fn) => ({ fn, stack })),
+);
+const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+
+/** The dashboard body: an Fn::Join of literal JSON and references; a reference becomes the name of what it imports. */
+function dashboardBody(): { widgets: { type: string; width: number; properties: Record<string, any> }[] } {
+  const [dashboard] = resources('AWS::CloudWatch::Dashboard');
+  const parts = dashboard!.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+  return JSON.parse(parts.map((part) => (typeof part === 'string' ? part : `REF:${JSON.stringify(part).replace(/"/g, "'")}`)).join(''));
+}
+
+const widget = (title: string) => {
+  const found = dashboardBody().widgets.find((w) => w.properties.title === title);
+  if (!found) throw new Error(`no widget "${title}"`);
+  return found;
+};
+
+/** Metric arrays of a widget as [namespace, name, ...dimension pairs, options]. */
+const metricsOf = (title: string) => widget(title).properties.metrics as unknown[][];
+
+describe('ops dashboard', () => {
+  test('one dashboard per stage with the widgets support and devops read', () => {
+    ops.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Loopcast-test' });
+    expect(dashboardBody().widgets.map((w) => w.properties.title ?? w.type)).toEqual([
+      'text',
+      'Alarms',
+      'API requests',
+      'API 4xx and 5xx',
+      'API latency p99 (ms)',
+      'Running streams',
+      'Restarts and stalls per hour',
+      'Recovery time (s)',
+      'Uploads and transcodes per hour',
+      'Transcode duration (s)',
+      'Transcode events dead letters',
+      'Lifecycle executions failed',
+      'DynamoDB throttles',
+      `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`,
+      'YouTube quota per day',
+      'Stripe webhook failures',
+      'Lambda errors by function',
+      'Lambda throttles by function',
+      'Lambda duration p99 by function (ms)',
+    ]);
+    // Rows of 24 columns.
+    expect(dashboardBody().widgets.reduce((sum, w) => sum + w.width, 0) % 24).toBe(0);
+  });
+
+  test('errors, throttles and p99 duration of every function of the API and streaming stacks', () => {
+    expect(functions.length).toBeGreaterThanOrEqual(12);
+    for (const [title, metricName, stat] of [
+      ['Lambda errors by function', 'Errors', 'Sum'],
+      ['Lambda throttles by function', 'Throttles', 'Sum'],
+      ['Lambda duration p99 by function (ms)', 'Duration', 'p99'],
+    ] as const) {
+      const metrics = metricsOf(title);
+      expect(metrics).toHaveLength(functions.length);
+      for (const { fn, stack } of functions) {
+        const line = metrics.find((m) => String(m[3]).includes(logicalId(stack, fn)));
+        expect(line).toBeDefined();
+        expect(line!.slice(0, 3)).toEqual(['AWS/Lambda', metricName, 'FunctionName']);
+        expect(line![4]).toMatchObject({ stat, label: fn.node.id.replace(/Function$/, '') });
+      }
+    }
+  });
+
+  test('business metrics come from the shared contract, per stage, with the statistics each widget needs', () => {
+    const business = (name: string) => [METRICS_NAMESPACE, name, 'service', 'loopcast', 'stage', 'test'];
+    expect(metricsOf('Running streams')[0]).toEqual([...business(metricNames.streamsRunning), expect.objectContaining({ stat: 'Maximum' })]);
+    expect(metricsOf('Restarts and stalls per hour').map((m) => m[1])).toEqual([metricNames.streamTaskRestarts, metricNames.ffmpegRestarts, metricNames.streamStalls]);
+    expect(widget('Restarts and stalls per hour').properties.metrics.every((m: unknown[]) => (m.at(-1) as { period?: number }).period === 3600)).toBe(true);
+    expect(metricsOf('Recovery time (s)').map((m) => (m.at(-1) as { stat: string }).stat)).toEqual(['p50', 'p99']);
+    expect(metricsOf('Uploads and transcodes per hour').map((m) => m[1])).toEqual([
+      metricNames.uploadsCompleted, metricNames.transcodesStarted, metricNames.transcodesCompleted, metricNames.transcodesFailed,
+    ]);
+    expect(metricsOf('Transcode duration (s)').map((m) => [m[1], (m.at(-1) as { stat: string }).stat])).toEqual([[metricNames.transcodeSeconds, 'p50'], [metricNames.transcodeSeconds, 'p99']]);
+    expect(metricsOf('Stripe webhook failures')[0]!.slice(0, 6)).toEqual(business(metricNames.stripeWebhookFailures));
+    const quota = metricsOf(`YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`)[0]!;
+    expect(quota.slice(0, 6)).toEqual(business(metricNames.youtubeQuotaUnits));
+    expect(quota.at(-1)).toMatchObject({ stat: 'Sum', period: 86_400 });
+    expect(widget('YouTube quota per day').properties.annotations.horizontal.map((a: { value: number }) => a.value)).toEqual([8_000, 10_000]);
+  });
+
+  test('API, state machine, table (and its index) and dead-letter queue widgets read their AWS metrics', () => {
+    expect(metricsOf('API 4xx and 5xx').map((m) => m.slice(0, 2))).toEqual([['AWS/ApiGateway', '4xx'], ['AWS/ApiGateway', '5xx']]);
+    expect(metricsOf('API latency p99 (ms)')[0]!.at(-1)).toMatchObject({ stat: 'p99' });
+    expect(metricsOf('Lifecycle executions failed').map((m) => m.slice(0, 2))).toEqual([['AWS/States', 'ExecutionsFailed'], ['AWS/States', 'ExecutionsTimedOut']]);
+    const throttles = metricsOf('DynamoDB throttles');
+    expect(throttles.map((m) => [m[1], m.includes('GlobalSecondaryIndexName') ? m[m.indexOf('GlobalSecondaryIndexName') + 1] : 'table'])).toEqual([
+      ['ReadThrottleEvents', 'table'], ['WriteThrottleEvents', 'table'], ['ReadThrottleEvents', 'gsi1'], ['WriteThrottleEvents', 'gsi1'],
+    ]);
+    expect(metricsOf('Transcode events dead letters')[0]!.slice(0, 2)).toEqual(['AWS/SQS', 'ApproximateNumberOfMessagesVisible']);
+  });
+});
+
+describe('ops alarms', () => {
+  const alarms = Object.fromEntries(resources('AWS::CloudWatch::Alarm').map((alarm) => [alarm.Properties.AlarmName as string, alarm.Properties]));
+  const topicRef = { Ref: stacks.ops.getLogicalId(stacks.ops.alarmTopic.node.defaultChild as never) };
+
+  test('what needs a human, with its threshold', () => {
+    const thresholds = Object.fromEntries(Object.entries(alarms).map(([name, alarm]) => [name.replace('Loopcast-test-', ''), alarm.Threshold]));
+    expect(thresholds).toEqual({
+      ApiServerErrors: 5,
+      LifecycleErrors: 1,
+      LifecycleFailedErrors: 1,
+      BillingWebhookErrors: 1,
+      UploadsErrors: 3,
+      TranscodeEventsErrors: 1,
+      LifecycleExecutionsFailed: 1,
+      TableThrottles: 10,
+      YouTubeQuota: 8_000,
+      StripeWebhookFailures: 3,
+      TranscodeFailureRatio: 0.2,
+      TranscodeEventsDeadLetters: 1,
+    });
+    for (const alarm of Object.values(alarms)) {
+      expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', AlarmActions: [topicRef], OKActions: [topicRef] });
+    }
+  });
+
+  /** What an alarm reads, whether CloudFormation got a single metric or a list (labelled metrics, math). */
+  function watched(name: string): { expression?: string; metrics: { Namespace: string; MetricName: string; Stat: string; Period: number; Dimensions?: unknown }[] } {
+    const alarm = alarms[name]!;
+    if (alarm.MetricName) return { metrics: [{ Namespace: alarm.Namespace, MetricName: alarm.MetricName, Stat: alarm.Statistic ?? alarm.ExtendedStatistic, Period: alarm.Period, Dimensions: alarm.Dimensions }] };
+    const entries = alarm.Metrics as { Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions?: unknown }; Stat: string; Period: number } }[];
+    const expression = entries.find((entry) => entry.Expression)?.Expression;
+    return {
+      ...(expression ? { expression } : {}),
+      metrics: entries.flatMap((entry) => (entry.MetricStat ? [{ ...entry.MetricStat.Metric, Stat: entry.MetricStat.Stat, Period: entry.MetricStat.Period }] : [])),
+    };
+  }
+
+  test('each alarm watches the right metric', () => {
+    const single = (name: string) => {
+      const { expression, metrics } = watched(`Loopcast-test-${name}`);
+      expect(expression).toBeUndefined();
+      expect(metrics).toHaveLength(1);
+      return metrics[0]!;
+    };
+    expect(single('ApiServerErrors')).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: '5xx', Stat: 'Sum', Period: 300 });
+    for (const [name, fn, stack] of [
+      ['LifecycleErrors', stacks.streaming.node.findChild('LifecycleFunction'), stacks.streaming],
+      ['LifecycleFailedErrors', stacks.streaming.node.findChild('LifecycleFailedFunction'), stacks.streaming],
+      ['BillingWebhookErrors', stacks.api.functions['billing-webhook']!, stacks.api],
+      ['UploadsErrors', stacks.api.uploadsFunction, stacks.api],
+      ['TranscodeEventsErrors', stacks.api.functions['transcode-events']!, stacks.api],
+    ] as const) {
+      const metric = single(name);
+      expect(metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Stat: 'Sum', Period: 300 });
+      expect(JSON.stringify(metric.Dimensions)).toContain(logicalId(stack, fn));
+    }
+    expect(single('YouTubeQuota')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.youtubeQuotaUnits, Stat: 'Sum', Period: 86_400 });
+    expect(single('StripeWebhookFailures')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.stripeWebhookFailures, Stat: 'Sum', Period: 3600 });
+    expect(single('TranscodeEventsDeadLetters')).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Stat: 'Maximum' });
+
+    const ratio = watched('Loopcast-test-TranscodeFailureRatio');
+    expect(ratio.expression).toBe('IF(FILL(f, 0) + FILL(c, 0) >= 5, FILL(f, 0) / (FILL(f, 0) + FILL(c, 0)), 0)');
+    expect(ratio.metrics.map((m) => [m.MetricName, m.Period]).sort()).toEqual([[metricNames.transcodesCompleted, 3600], [metricNames.transcodesFailed, 3600]]);
+    const executions = watched('Loopcast-test-LifecycleExecutionsFailed');
+    expect(executions.expression).toBe('FILL(failed, 0) + FILL(timedOut, 0)');
+    expect(executions.metrics.map((m) => m.MetricName)).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
+    const throttles = watched('Loopcast-test-TableThrottles');
+    expect(throttles.metrics.map((m) => m.MetricName)).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents', 'ReadThrottleEvents', 'WriteThrottleEvents']);
+    expect(throttles.expression!.split(' + ')).toHaveLength(4);
+  });
+
+  test('every alarm links to its section of the runbook, which exists', () => {
+    const runbook = readFileSync(join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
+    // GitHub's anchors: headings lower-cased, punctuation dropped, spaces to dashes.
+    const anchors = new Set([...runbook.matchAll(/^#{2,4} (.+)$/gm)].map(([, heading]) => heading!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    for (const [name, alarm] of Object.entries(alarms)) {
+      const [, anchor] = /docs\/operations\.md#([\w-]+)$/.exec(alarm.AlarmDescription as string) ?? [];
+      expect([name, anchor && anchors.has(anchor)]).toEqual([name, true]);
+    }
+  });
+
+  test('the alarm topic e-mails the configured address, and only then', () => {
+    ops.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    Template.fromStack(synthesizeForTest().stacks.ops).resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+describe('saved Logs Insights queries', () => {
+  const queries = Object.fromEntries(resources('AWS::Logs::QueryDefinition').map((q) => [q.Properties.Name as string, q.Properties]));
+
+  test("a user's activity, a stream's history and recent errors", () => {
+    expect(Object.keys(queries).sort()).toEqual(['Loopcast-test/Errors (run over the last hour)', 'Loopcast-test/Stream history (replace STREAM_ID)', 'Loopcast-test/User activity (replace USER_ID)']);
+    expect(queries['Loopcast-test/User activity (replace USER_ID)']!.QueryString).toContain('| filter userId = "USER_ID" or @message like "USER_ID"');
+    expect(queries['Loopcast-test/Stream history (replace STREAM_ID)']!.QueryString).toContain('| filter streamId = "STREAM_ID" or @message like "STREAM_ID"');
+    expect(queries['Loopcast-test/Errors (run over the last hour)']!.QueryString).toMatch(/\| filter level = "ERROR".*\n\| sort @timestamp desc/);
+  });
+
+  test("each covers every function's log group and the stream task's", () => {
+    const taskLogs = logicalId(stacks.streaming, stacks.streaming.node.findChild('StreamTaskLogs'));
+    for (const query of Object.values(queries)) {
+      const names = JSON.stringify(query.LogGroupNames);
+      expect(query.LogGroupNames).toHaveLength(functions.length + 1);
+      expect(names).toContain(taskLogs);
+      for (const { fn, stack } of functions) expect(names).toContain(logicalId(stack, fn.logGroup as never));
+    }
+  });
+});
+
+test("the support tool finds the stage's settings in SSM: the functions' environment", () => {
+  const [parameter] = resources('AWS::SSM::Parameter');
+  expect(parameter!.Properties.Name).toBe('/loopcast/test/support/environment');
+  const value = JSON.stringify(parameter!.Properties.Value);
+  for (const name of ['STAGE', 'APP_TABLE', 'MEDIA_BUCKET', 'STREAM_LIFECYCLE_ARN', 'STRIPE_SECRET_ARN', 'REALTIME_MANAGEMENT_URL']) expect(value).toContain(`\\"${name}\\":`);
+});
