@@ -1,10 +1,14 @@
-import type { Stream } from './api/streams-api';
+import { streamView } from '../../../../lambdas/core/streams/stream';
 import { destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
 
-const stream: Stream = {
-  id: 'st_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
-  timeZone: 'Europe/Kyiv', status: 'stopped', verdict: 'offline', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
-};
+// A stopped stream as the API shows it.
+const stream = streamView(
+  {
+    id: 'st_1', userId: 'u_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
+    timeZone: 'Europe/Kyiv', desired: 'stopped', status: 'stopped', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
+  },
+  new Date('2025-06-01T00:00:00Z'),
+);
 
 describe('the stream form\'s draft', () => {
   test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {

@@ -14,6 +14,8 @@ export function AddRtmpChannelForm() {
   const { t, errorText } = useI18n();
   const ids = useId();
   const [draft, setDraft] = useState(emptyRtmpDraft);
+  /** A new key field after each destination added, so the next key starts hidden again. */
+  const [added, setAdded] = useState(0);
   const adding = useAddRtmpChannel();
   const refused = adding.isError ? refusedFields(adding.error) : [];
   const urlRefused = refused.includes('url');
@@ -26,6 +28,7 @@ export function AddRtmpChannelForm() {
       {
         onSuccess: (channel) => {
           setDraft(emptyRtmpDraft());
+          setAdded((count) => count + 1);
           showToast({ message: t('channels.rtmp.added', { name: channel.name }), tone: 'success' });
         },
       },
@@ -76,6 +79,7 @@ export function AddRtmpChannelForm() {
           {t('channels.streamKey')}
         </label>
         <StreamKeyInput
+          key={added}
           id={`${ids}-key`}
           required
           maxLength={512}

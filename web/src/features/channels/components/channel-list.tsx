@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
+import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
@@ -101,6 +102,7 @@ function ChannelItem({ channel }: { channel: ChannelView }) {
               setConfirming(true);
             }}
           >
+            <Icon name="trash" />
             {t('channels.delete')}
           </Button>
         </div>

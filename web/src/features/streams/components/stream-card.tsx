@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Button } from '../../../components/button/button';
+import { Icon } from '../../../components/icon';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf } from '../api/error-key';
@@ -58,7 +59,7 @@ function StreamSetup({ stream }: { stream: Stream }) {
   const failing = new Set(stream.health?.destinations.filter((d) => d.state === 'failed').map((d) => d.id));
   const nameOf = (channelId: string) => channels.data?.find((channel) => channel.id === channelId)?.name ?? t('streams.card.unknownDestination');
   const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
-  const schedule = stream.restartTimes.length ? `${new Intl.ListFormat(language.htmlLang, { type: 'unit' }).format(stream.restartTimes)} · ${stream.timeZone}` : t('streams.card.noSchedule');
+  const schedule = stream.restartTimes.length ? `${new Intl.ListFormat(language.htmlLang).format(stream.restartTimes)} · ${stream.timeZone}` : t('streams.card.noSchedule');
 
   return (
     <dl className="stream-setup">
@@ -175,6 +176,7 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
             setConfirming(true);
           }}
         >
+          <Icon name="trash" />
           {t('streams.card.delete')}
         </Button>
       </div>

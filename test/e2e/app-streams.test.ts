@@ -1,0 +1,256 @@
+// The Channels and Streams pages in Chromium against a local stack with its nginx-rtmp test destination: add an RTMP
+// destination, create a stream, start it, watch it go live on the page with a playing HLS preview, stop it; the
+// form's refusals (duplicate restart times, the plan's destination limit); editing locked while live; both pages
+// in English and Russian, with screenshots.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Upload } from 'tus-js-client';
+import { errorCatalogue } from '../../lambdas/core/errors';
+import type { LocalStack } from '../../local/stack';
+import { api, signedInUser } from '../helpers/accounts';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { makeClip, waitForItem } from '../helpers/media';
+import { startTestStack } from '../helpers/stack';
+
+type Catalogue = {
+  app: { pages: { streams: { title: string }; channels: { title: string } } };
+  streams: { status: Record<string, string>; verdict: Record<string, string>; new: string };
+  channels: { listTitle: string };
+};
+const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
+const en = catalogue('en');
+
+const TIME_ZONE = 'Europe/Berlin';
+
+let stack: LocalStack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startTestStack({ web: true, rtmp: true }), launchBrowser()]);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+function upload(bytes: Buffer, token: string, filename: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tus = new Upload(bytes, {
+      endpoint: `${stack.urls.api}/uploads`,
+      chunkSize: 4 * 1024 * 1024,
+      retryDelays: [],
+      metadata: { filename, filetype: 'video/mp4', kind: 'video' },
+      headers: { Authorization: `Bearer ${token}` },
+      onError: reject,
+      onSuccess: () => resolve(tus.url!.split('/').pop()!),
+    });
+    tus.start();
+  });
+}
+
+/** A confirmed user with one ready video, uploaded through the API for speed. */
+async function creatorWithVideo(label: string): Promise<{ token: string; videoTitle: string }> {
+  const user = await signedInUser(stack, label);
+  const clip = await makeClip({ seconds: 4 });
+  const videoId = await upload(clip.bytes, user.token, `${label} loop.mp4`);
+  const video = await waitForItem(stack, user.token, videoId);
+  expect(video.status).toBe('ready');
+  return { token: user.token, videoTitle: video.title };
+}
+
+/**
+ * A signed-in browser page (the auth_token cookie, as the login page sets it) that records page errors and console
+ * errors. The browser logs every refused request too ("Failed to load resource"); the tests provoke some on purpose
+ * and check what the page shows instead.
+ */
+async function signedInPage(token: string, locale = 'en-US') {
+  const context = await browser.newContext({ locale, timezoneId: TIME_ZONE, viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'auth_token', value: token, url: stack.urls.web, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { page, problems, close: () => context.close() };
+}
+
+async function open(page: Page, path: string, heading: string) {
+  await page.goto(`${stack.urls.web}${path}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+const card = (page: Page, title: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+
+describe('Streams and Channels pages', () => {
+  test(
+    'add an RTMP destination, create a stream, start it, watch it go live with a playing preview, stop it',
+    async () => {
+      const { token, videoTitle } = await creatorWithVideo('live');
+      const { page, problems, close } = await signedInPage(token);
+
+      // Channels: the local nginx-rtmp server as a custom RTMP destination.
+      await open(page, '/app/channels', en.app.pages.channels.title);
+      const streamKey = `e2e-${randomBytes(6).toString('hex')}`;
+      await page.getByRole('radio', { name: 'Other server' }).check();
+      await page.getByLabel('Name', { exact: true }).fill('Local test server');
+      await page.getByLabel('Server URL').fill(stack.urls.rtmp!);
+      const keyInput = page.getByLabel('Stream key', { exact: true });
+      await keyInput.fill(streamKey);
+      expect(await keyInput.getAttribute('type')).toBe('password');
+      await page.getByRole('button', { name: 'Show key' }).click();
+      expect(await keyInput.getAttribute('type')).toBe('text');
+      await page.getByRole('button', { name: 'Add destination' }).click();
+      const destination = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: 'Local test server' });
+      await destination.getByText(`••••${streamKey.slice(-4)}`).waitFor();
+      await destination.getByText(stack.urls.rtmp!).waitFor();
+      expect(await keyInput.inputValue()).toBe('');
+      await screenshot(page, 'app-channels-en');
+
+      // Streams: create.
+      await page.getByRole('link', { name: en.app.pages.streams.title }).click();
+      await page.getByRole('heading', { level: 1, name: en.app.pages.streams.title }).waitFor();
+      await page.getByRole('button', { name: en.streams.new }).click();
+      await page.getByLabel('Title').fill('Lo-fi around the clock');
+      await page.getByLabel('Video', { exact: true }).selectOption({ label: videoTitle });
+      await page.getByRole('checkbox', { name: /Local test server/ }).check();
+      expect(await page.getByLabel('Time zone').inputValue()).toBe(TIME_ZONE);
+      await page.getByRole('button', { name: 'Create stream' }).click();
+      const stream = card(page, 'Lo-fi around the clock');
+      await stream.locator('[data-status="stopped"]').waitFor();
+      await stream.getByText('Local test server').waitFor();
+      await stream.getByText(videoTitle).waitFor();
+
+      // Start: the page follows pending -> started by itself.
+      await stream.getByRole('button', { name: 'Start' }).click();
+      await stream.locator('[data-status="started"]').waitFor({ timeout: 60_000 });
+      expect(await stream.locator('[data-status]').textContent()).toContain(en.streams.status.started);
+      expect(await stream.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(true);
+      await stream.getByText(errorCatalogue['stream started'].message).waitFor();
+
+      // The preview plays: the <video>'s time moves on.
+      const video = stream.locator('video');
+      await video.waitFor({ timeout: 30_000 });
+      const playedTo = (seconds: number) =>
+        page.waitForFunction(
+          ({ selector, at }) => ((document.querySelector(selector) as HTMLVideoElement | null)?.currentTime ?? 0) > at,
+          { selector: `[data-stream-id] video`, at: seconds },
+          { timeout: 45_000 },
+        );
+      await playedTo(0.5);
+      const first = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
+      await playedTo(first + 1);
+
+      // The heartbeat's figures arrive.
+      await stream.locator('[data-stat="bitrate"] dd').filter({ hasText: /kb\/s/ }).waitFor({ timeout: 45_000 });
+      await stream.locator('[data-verdict="healthy"]').waitFor({ timeout: 30_000 });
+      await screenshot(page, 'app-streams-live-en');
+
+      // A destination a live stream uses cannot be deleted: the API's 409, translated.
+      const channelsTab = await page.context().newPage();
+      await open(channelsTab, '/app/channels', en.app.pages.channels.title);
+      await channelsTab.getByRole('button', { name: 'Delete the destination Local test server' }).click();
+      await channelsTab.getByRole('button', { name: 'Delete destination' }).click();
+      await channelsTab.getByRole('alert').filter({ hasText: errorCatalogue['stream started'].message }).waitFor();
+      await channelsTab.close();
+
+      // Stop, then delete the stream after confirming.
+      await stream.getByRole('button', { name: 'Stop' }).click();
+      await stream.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
+      expect(await stream.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(false);
+      expect(await stream.locator('video').count()).toBe(0);
+      await stream.getByRole('button', { name: 'Delete the stream Lo-fi around the clock' }).click();
+      await stream.getByRole('button', { name: 'Delete stream' }).click();
+      await page.getByText('No streams yet').waitFor();
+
+      expect(problems).toEqual([]);
+      await close();
+    },
+    300_000,
+  );
+
+  test(
+    'the form refuses duplicate restart times and more destinations than the plan allows, with the catalogued messages',
+    async () => {
+      const { token } = await creatorWithVideo('form');
+      const videos = await api<{ videos: { id: string }[] }>(stack, 'GET', '/videos', { token });
+      const channelIds: string[] = [];
+      for (const name of ['Main channel', 'Backup channel']) {
+        const added = await api<{ id: string }>(stack, 'POST', '/channels/rtmp', { token, body: { name, url: 'rtmp://ingest.example.com/live', key: `key-${name.length}` } });
+        channelIds.push(added.body.id);
+      }
+      const created = await api(stack, 'POST', '/streams', {
+        token,
+        body: { title: 'Study loop', videoId: videos.body.videos[0]!.id, channelIds: channelIds.slice(0, 1), timeZone: TIME_ZONE },
+      });
+      expect(created.status).toBe(201);
+
+      const { page, problems, close } = await signedInPage(token);
+      await open(page, '/app/streams', en.app.pages.streams.title);
+      const stream = card(page, 'Study loop');
+      await stream.getByRole('button', { name: 'Edit' }).click();
+      const form = card(page, 'Edit “Study loop”');
+      expect(await form.getByLabel('Video', { exact: true }).inputValue()).toBe(videos.body.videos[0]!.id);
+
+      // Two destinations on the trial plan: refused before anything is sent.
+      await form.getByText('Your plan streams to 1 destination at a time.').waitFor();
+      await form.getByRole('checkbox', { name: /Backup channel/ }).check();
+      await form.getByText(errorCatalogue['plan feature unavailable'].message).waitFor();
+      await form.getByRole('checkbox', { name: /Backup channel/ }).uncheck();
+
+      // Two restarts at the same minute: the API's 422, shown at the restart times, both rows marked.
+      await form.getByRole('button', { name: 'Add a restart time' }).click();
+      await form.getByRole('button', { name: 'Add a restart time' }).click();
+      expect(await form.getByLabel('Restart time 1').inputValue()).toBe('03:00');
+      expect(await form.getByLabel('Restart time 2').inputValue()).toBe('15:00');
+      await form.getByLabel('Restart time 2').fill('03:00');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await form.getByRole('alert').filter({ hasText: errorCatalogue['duplicate restart times'].message }).waitFor();
+      expect(await form.getByLabel('Restart time 1').getAttribute('aria-invalid')).toBe('true');
+      expect(await form.getByLabel('Restart time 2').getAttribute('aria-invalid')).toBe('true');
+      await screenshot(page, 'app-streams-form-duplicate-restarts-en');
+
+      await form.getByLabel('Restart time 2').fill('15:30');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await stream.getByText(`03:00 and 15:30 · ${TIME_ZONE}`).waitFor();
+      const saved = await api<{ restartTimes: string[]; timeZone: string }>(stack, 'GET', `/streams/${created.body.id}`, { token });
+      expect(saved.body).toMatchObject({ restartTimes: ['03:00', '15:30'], timeZone: TIME_ZONE });
+
+      expect(problems).toEqual([]);
+      await close();
+    },
+    180_000,
+  );
+
+  test(
+    'both pages in Russian',
+    async () => {
+      const { token } = await creatorWithVideo('ru');
+      const videos = await api<{ videos: { id: string }[] }>(stack, 'GET', '/videos', { token });
+      const channel = await api<{ id: string }>(stack, 'POST', '/channels/rtmp', { token, body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' } });
+      await api(stack, 'POST', '/streams', {
+        token,
+        body: { title: 'Музыка для учёбы', videoId: videos.body.videos[0]!.id, channelIds: [channel.body.id], restartTimes: ['04:00', '16:00'], timeZone: 'Europe/Moscow' },
+      });
+      const ru = catalogue('ru');
+      const { page, problems, close } = await signedInPage(token, 'ru-RU');
+      await open(page, '/ru/app/channels', ru.app.pages.channels.title);
+      await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
+      await page.getByText('••••mnop').waitFor();
+      await screenshot(page, 'app-channels-ru');
+
+      await open(page, '/ru/app/streams', ru.app.pages.streams.title);
+      await card(page, 'Музыка для учёбы').locator('[data-status="stopped"]').filter({ hasText: ru.streams.status.stopped }).waitFor();
+      await page.getByText('04:00 и 16:00 · Europe/Moscow').waitFor();
+      await page.getByRole('button', { name: ru.streams.new }).click();
+      await page.getByRole('button', { name: 'Создать трансляцию' }).waitFor();
+      await screenshot(page, 'app-streams-ru');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'app-streams-ru-mobile');
+      expect(problems).toEqual([]);
+      await close();
+    },
+    120_000,
+  );
+});
