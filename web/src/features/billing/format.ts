@@ -1,16 +1,16 @@
 // Numbers as the page's language writes them (Intl), for the plan page.
 
-const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+const BYTE_UNITS = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
-/** Binary steps, as the plan limits are defined (5 GB = 5 × 1024³ bytes), e.g. "1.5 GB", "1,5 ГБ". */
+/** From kilobytes up, in binary steps as the plan limits are defined (5 GB = 5 × 1024³ bytes): "0 kB", "1.5 GB", "1,5 ГБ". */
 export function formatBytes(bytes: number, locale: string): string {
-  let value = bytes;
+  let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: BYTE_UNITS[unit], maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: BYTE_UNITS[unit], maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
 }
 
 export const formatMoney = (cents: number, currency: string, locale: string): string =>

@@ -1,14 +1,12 @@
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf, usePortal, type SubscriptionOverview } from '../api/billing-api';
-import { formatDate } from '../format';
 import { PlanStateBadge, PlanStateMessage } from './plan-state';
 
 /** The plan, its state and dates, and the way to the Customer Portal (card, invoices, cancellation). */
 export function CurrentPlan({ subscription }: { subscription: SubscriptionOverview }) {
-  const { t, errorText, language } = useI18n();
+  const { t, errorText } = useI18n();
   const portal = usePortal();
-  const locale = language.htmlLang;
   return (
     <section className="billing-card current-plan" aria-labelledby="current-plan-title">
       <p className="billing-card__eyebrow" id="current-plan-title">
@@ -19,18 +17,14 @@ export function CurrentPlan({ subscription }: { subscription: SubscriptionOvervi
         <PlanStateBadge state={subscription.state} />
       </div>
       <PlanStateMessage subscription={subscription} />
-      <dl className="current-plan__facts">
-        {subscription.period && (
+      {subscription.period && (
+        <dl className="current-plan__facts">
           <div>
             <dt>{t('billing.period')}</dt>
             <dd>{t(`pricing.periods.${subscription.period}`)}</dd>
           </div>
-        )}
-        <div>
-          <dt>{t('billing.cycle')}</dt>
-          <dd>{t('billing.dateRange', { start: formatDate(subscription.cycleStart, locale), end: formatDate(subscription.cycleEnd, locale) })}</dd>
-        </div>
-      </dl>
+        </dl>
+      )}
       {subscription.billingAvailable && subscription.hasBillingAccount && (
         <div className="current-plan__actions">
           <Button variant="secondary" loading={portal.isPending || portal.isSuccess} onClick={() => portal.mutate()}>

@@ -1,8 +1,14 @@
+import { Link } from 'react-router';
+import type { ErrorTextKey } from '../../../i18n/i18n-context';
+import { localizePath } from '../../../i18n/languages';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../format';
 import type { UploadFile, Uploader } from '../uploader';
+
+/** Refusals the plan page resolves (a plan, a payment, room). */
+const planProblems: ReadonlySet<ErrorTextKey> = new Set(['no active subscription', 'no valid payment', 'video upload limit', 'storage limit']);
 
 /** One file on its way up: progress, pause and resume, cancel, or the translated reason it failed and a retry. */
 export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uploader }) {
@@ -33,6 +39,11 @@ export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uplo
         <progress className="upload-row__bar" max={100} value={uploadComplete ? 100 : percent} aria-label={t('videos.upload.progressLabel', { name: file.name ?? '' })} />
         <p className={`upload-row__status ${failure ? 'upload-row__status--failed' : ''}`} role={failure ? 'alert' : undefined}>
           {status}
+          {failure && planProblems.has(failure) && (
+            <Link className="upload-row__plans" to={localizePath('/app/billing', language)}>
+              {t('videos.upload.seePlans')}
+            </Link>
+          )}
         </p>
       </div>
       <div className="upload-row__actions">

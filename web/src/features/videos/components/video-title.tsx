@@ -30,6 +30,7 @@ export function VideoTitle({ video }: { video: VideoItem }) {
           ref={editButton}
           type="button"
           className="video-title__edit"
+          aria-label={`${t('videos.rename.button')}: ${video.title}`}
           onClick={() => {
             rename.reset();
             setDraft(video.title);
@@ -37,7 +38,6 @@ export function VideoTitle({ video }: { video: VideoItem }) {
           }}
         >
           {t('videos.rename.button')}
-          <span className="visually-hidden">: {video.title}</span>
         </button>
       </div>
     );
