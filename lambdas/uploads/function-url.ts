@@ -2,9 +2,11 @@
 // behavior, so upload bytes never pass API Gateway. It turns each event into a web Request for the shared tus
 // handler (tus-server.ts) and the Response back into the Function URL result.
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
-import { logger } from '../adapters/logger';
-import { createUploadServer, type UploadHooks, type UploadServer } from './tus-server';
+import { depsFromEnvironment } from '../adapters/deps';
+// Wiring point: what accounts (sessions), plans (limits) and the media library (registering the item, starting
+// its transcoding) decide for uploads, composed in lambdas/wiring/uploads.ts.
+import { uploadHooks } from '../wiring/uploads';
+import { createUploadServer, type UploadServer } from './tus-server';
 
 /** Hop-by-hop or recomputed by Lambda: never passed on. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive']);
@@ -45,23 +47,6 @@ export function createFunctionUrlHandler(server: () => Promise<UploadServer>): F
   return async (event) => {
     const response = await (await server()).handleWeb(requestFromEvent(event));
     return resultFromResponse(response);
-  };
-}
-
-// Wiring point: the accounts (Bearer session tokens), plans (storage and upload limits, subscription) and media
-// (register the Video or Audio item, start transcoding) implementations of the upload hooks go here. Until they
-// are wired, every upload request is refused as unauthenticated (401 'uploader token error').
-function uploadHooks(_deps: Deps): UploadHooks {
-  const notWired = async (): Promise<never> => {
-    throw new Error('upload hooks are not wired (lambdas/uploads/function-url.ts)');
-  };
-  return {
-    authenticate: async () => {
-      logger.warn('upload hooks are not wired: refusing the upload request');
-      return undefined;
-    },
-    authorizeCreation: notWired,
-    onUploadFinished: notWired,
   };
 }
 

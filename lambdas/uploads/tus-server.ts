@@ -186,6 +186,9 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   const store = new StagingS3Store({
     partSize: PART_BYTES,
     expirationPeriodInMilliseconds: expirationMs,
+    // No `Tus-Completed` object tags: the bucket's lifecycle rules go by prefix, and tagging on PUT would need
+    // s3:PutObjectTagging too.
+    useTags: false,
     cache: new DynamoKvStore<MetadataValue>({ db: deps.db, table, ttlSeconds: Math.ceil(expirationMs / 1000) }),
     s3ClientConfig: s3StoreClientConfig(deps.config),
   });
