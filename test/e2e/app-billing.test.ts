@@ -93,6 +93,8 @@ describe.each(['en', 'es'] as const)('the plan page on a server without payments
     await page.getByText(fill(texts.pricing.youSave, { amount: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'currency', currency: 'USD' }).format(74.97) })).waitFor();
     await page.getByText(texts.billing.payments.empty).waitFor();
     await screenshot(page, `app-billing-trial-${code}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, `app-billing-trial-${code}-phone`);
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });

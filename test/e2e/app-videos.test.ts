@@ -83,6 +83,9 @@ describe.each(['en', 'ua'] as const)('the Videos page in %s', (code) => {
     await expect(page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage)).resolves.toBe(true);
     await page.locator('[data-limit="storage"] .usage-meter__value').filter({ hasNotText: /^0\s/ }).waitFor();
     await screenshot(page, `app-videos-ready-${code}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, `app-videos-ready-${code}-phone`);
+    await page.setViewportSize({ width: 1360, height: 900 });
 
     // Rename in place: Enter saves, and the new title is what the API keeps.
     await card(page).getByRole('button', { name: texts.videos.rename.button }).click();

@@ -9,7 +9,7 @@ export function RealtimeIndicator({ status }: { status: RealtimeStatus }) {
   return (
     <p className={`realtime-indicator realtime-indicator--${state}`} role="status">
       <span className="realtime-indicator__dot" aria-hidden="true" />
-      {t(`realtime.${state}`)}
+      <span className="realtime-indicator__text">{t(`realtime.${state}`)}</span>
     </p>
   );
 }
