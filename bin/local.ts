@@ -39,6 +39,9 @@ try {
     rtmp: true,
     webDir: webBuildDir,
     mailLog: (line) => console.log(line),
+    ...(process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET
+      ? { google: { clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET } }
+      : {}),
     ...(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET
       ? { stripe: { secretKey: process.env.STRIPE_SECRET_KEY, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET } }
       : {}),
@@ -53,6 +56,7 @@ try {
     ['DynamoDB Local', stack.urls.dynamodb],
     ['S3 (s3rver)', stack.urls.s3],
     ['E-mail outbox', stack.outbox],
+    ['YouTube', process.env.GOOGLE_CLIENT_ID ? 'Google OAuth client (GOOGLE_CLIENT_ID)' : 'off: RTMP stream keys only (set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)'],
     ['Payments', process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : 'off: free trial only (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET)'],
     ['Data folder', stack.dataDir],
     ['Logs', `${stack.dataDir}/logs`],

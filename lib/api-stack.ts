@@ -61,6 +61,8 @@ export class ApiStack extends Stack {
   private readonly handlerEnvironment: Record<string, string>;
   private readonly signingKey: Secret;
   private readonly stripeKeys: Secret;
+  /** Google OAuth client, `{ clientId, clientSecret }` (docs/youtube.md); empty: YouTube is off. */
+  readonly googleClient: Secret;
 
   constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
     super(scope, id, props);
@@ -93,6 +95,11 @@ export class ApiStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
     Validations.of(this.stripeKeys).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Stripe keys are rotated in the Stripe dashboard and pasted in by the operator.' });
+    this.googleClient = new Secret(this, 'GoogleOAuthClient', {
+      description: 'Google OAuth client id and secret (JSON) for connecting YouTube accounts',
+      secretStringValue: SecretValue.unsafePlainText('{}'),
+    });
+    Validations.of(this.googleClient).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The OAuth client secret is rotated in Google Cloud Console and pasted in by the operator.' });
 
     this.handlerEnvironment = {
       ...envFromConfig({ stage: config.stage, tables: { app: props.table.tableName }, buckets: { media: props.mediaBucket.bucketName } }),
@@ -102,6 +109,7 @@ export class ApiStack extends Stack {
       REALTIME_MANAGEMENT_URL: this.realtimeStage.callbackUrl,
       SIGNING_KEY_ARN: this.signingKey.secretArn,
       STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
+      GOOGLE_SECRET_ARN: this.googleClient.secretArn,
       SECRETS_KEY_ARN: props.secretsKey.keyArn,
       STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
       MEDIACONVERT_QUEUE_ARN: props.transcodeQueue.attrArn,
@@ -125,8 +133,8 @@ export class ApiStack extends Stack {
   }
 
   /** A Loopcast function with the common environment and the right to read the public URL parameter. */
-  handlerFunction(scope: Construct, id: string, entry: string, description: string): HandlerFunction {
-    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment });
+  handlerFunction(scope: Construct, id: string, entry: string, description: string, timeout?: Duration): HandlerFunction {
+    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment, ...(timeout ? { timeout } : {}) });
     if (!this.config.domain) {
       fn.addToRolePolicy(new PolicyStatement({
         actions: ['ssm:GetParameter'],
@@ -150,6 +158,13 @@ export class ApiStack extends Stack {
       actions: ['ses:SendEmail'],
       resources: [this.config.mailFrom, domain].map((identity) => this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
     }));
+  }
+
+  /** What YouTube broadcasts need: the Google client secret, the sealed refresh tokens, and thumbnails to send. */
+  grantYouTube(grantee: IGrantable): void {
+    this.googleClient.grantRead(grantee);
+    this.props.secretsKey.grant(grantee, 'kms:Decrypt', 'kms:GenerateDataKey');
+    this.grantMedia(grantee, ['s3:GetObject'], ['media/*']);
   }
 
   /** Object actions on prefixes of the media bucket (e.g. `media/*`). */
@@ -211,14 +226,17 @@ export class ApiStack extends Stack {
         this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*', 'media/*']);
         // A deleted item is removed from stopped streams; waiting streams may start (Step Functions).
         this.grantStreamLifecycle(fn, ['states:StartExecution']);
+        this.grantYouTube(fn);
         break;
       case 'channels':
         this.grantTableData(fn);
-        this.props.secretsKey.grant(fn, 'kms:GenerateDataKey');
+        this.grantYouTube(fn);
         break;
       case 'streams':
         this.grantRealtimePublish(fn);
         this.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
+        this.grantYouTube(fn);
+        this.grantMedia(fn, ['s3:PutObject', 's3:DeleteObject'], ['media/*']);
         break;
     }
   }
@@ -268,12 +286,14 @@ export class ApiStack extends Stack {
   /** tus uploads: a function behind its own Function URL, so upload bytes never pass API Gateway (whose payload
    * limit is 10 MB). It authenticates every request itself (Bearer session), so the URL needs no IAM auth. */
   private addUploads(): HandlerFunction {
-    const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)');
+    // The last PATCH completes the S3 multipart upload and registers the item: more than the API's 15 s.
+    const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)', Duration.seconds(60));
     fn.addEnvironment('NODE_OPTIONS', '--enable-source-maps --max-old-space-size=384');
     this.grantTableData(fn);
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], ['uploads/*']);
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket', 's3:ListBucketMultipartUploads'], resources: [this.props.mediaBucket.bucketArn] }));
+    // Without s3:ListBucket a missing leftover `.part` object answers 403 instead of 404 and every PATCH fails.
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn] }));
     this.grantTranscodeStart(fn);
     return fn;
   }
@@ -296,6 +316,7 @@ export class ApiStack extends Stack {
     this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*']);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn], conditions: { StringLike: { 's3:prefix': ['media/*'] } } }));
     this.grantStreamLifecycle(fn, ['states:StartExecution']);
+    this.grantYouTube(fn);
     this.functions['transcode-events'] = fn;
     const deadLetters = new Queue(this, 'TranscodeEventsDeadLetters', { enforceSSL: true, retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED });
     Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue itself.' });

@@ -1,22 +1,26 @@
-// The Lambda bundles CDK builds with the local esbuild must run as they are: this synthesizes the API stack with
-// bundling on and invokes the bundled system handler in a separate Node process against the local stand-ins.
+// The Lambda bundles CDK builds with the local esbuild must run as they are: one function is bundled exactly as the
+// stacks bundle every function (HandlerFunction), then invoked in a separate Node process against the stand-ins.
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { App, Stack } from 'aws-cdk-lib';
 import type { LocalStack } from '../local/stack';
 import { apiEvent, testContext } from '../test/helpers/api-event';
 import { startTestStack } from '../test/helpers/stack';
-import { synthesizeForTest } from './test-app';
+import { HandlerFunction } from './constructs/handler-function';
 
 let stack: LocalStack;
 beforeAll(async () => { stack = await startTestStack(); });
 afterAll(() => stack.stop());
 
-function bundledHandlerDir(outdir: string, functionDescription: string): string {
-  const template = JSON.parse(readFileSync(join(outdir, 'Loopcast-test-Api.template.json'), 'utf8'));
-  const fn = Object.values<{ Type: string; Properties: { Description?: string }; Metadata?: Record<string, string> }>(template.Resources)
-    .find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description?.includes(functionDescription));
+function bundleSystemHandler(): string {
+  const app = new App({ context: { 'aws:cdk:enable-asset-metadata': true } });
+  const bundled = new Stack(app, 'Bundle');
+  new HandlerFunction(bundled, 'System', { entry: 'http/system.ts', description: 'bundle test', environment: {} });
+  const outdir = app.synth().directory;
+  const template = JSON.parse(readFileSync(join(outdir, 'Bundle.template.json'), 'utf8'));
+  const fn = Object.values<{ Type: string; Metadata?: Record<string, string> }>(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function');
   const assetPath = fn?.Metadata?.['aws:asset:path'];
   if (!assetPath) throw new Error('no bundled asset for the function');
   return join(outdir, assetPath);
@@ -24,9 +28,7 @@ function bundledHandlerDir(outdir: string, functionDescription: string): string 
 
 // Asynchronous on purpose: s3rver may live in this very process (jest in band), a sync child would deadlock it.
 test('the bundled system handler (ESM, Node 24) answers GET /api/health', async () => {
-  const { app } = synthesizeForTest({}, { bundle: true });
-  const outdir = app.synth().directory;
-  const dir = bundledHandlerDir(outdir, 'system routes');
+  const dir = bundleSystemHandler();
   expect(readdirSync(dir)).toContain('index.mjs');
   expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
 
@@ -45,6 +47,8 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       REALTIME_URL: stack.urls.realtime,
       REALTIME_MANAGEMENT_URL: stack.config.realtime.managementUrl,
       SIGNING_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
+      SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/unused',
+      STREAM_LIFECYCLE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:unused',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
       LOOPCAST_S3_ENDPOINT: stack.urls.s3,
       AWS_REGION: 'us-east-1',
@@ -52,6 +56,6 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
     },
   });
   const result = JSON.parse(stdout);
-  expect(result.statusCode).toBe(200);
+  expect({ status: result.statusCode, body: JSON.parse(result.body) }).toMatchObject({ status: 200 });
   expect(JSON.parse(result.body)).toMatchObject({ status: 'ok', dependencies: { dynamodb: { status: 'up' }, s3: { status: 'up' } } });
 }, 120_000);

@@ -38,7 +38,7 @@ describe('streaming stack', () => {
     });
     const task = Object.values(streaming.findResources('AWS::ECS::TaskDefinition'))[0]!;
     const names = task.Properties.ContainerDefinitions[0].Environment.map((e: { Name: string }) => e.Name);
-    expect(names.sort()).toEqual(['APP_TABLE', 'MEDIA_BUCKET', 'REALTIME_MANAGEMENT_URL', 'SECRETS_KEY_ARN', 'STAGE']);
+    expect(names.sort()).toEqual(['APP_TABLE', 'GOOGLE_SECRET_ARN', 'MEDIA_BUCKET', 'REALTIME_MANAGEMENT_URL', 'SECRETS_KEY_ARN', 'STAGE']);
   });
 
   test('no NAT gateway; tasks accept no inbound traffic', () => {
@@ -47,8 +47,8 @@ describe('streaming stack', () => {
     for (const group of groups) expect(group.Properties.SecurityGroupIngress).toBeUndefined();
   });
 
-  test('billing enforcement runs hourly', () => {
-    streaming.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
+  test('billing enforcement and broadcast checks run every 5 minutes', () => {
+    streaming.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
   });
 });
 

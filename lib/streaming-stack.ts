@@ -78,6 +78,7 @@ export class StreamingStack extends Stack {
         MEDIA_BUCKET: environment.MEDIA_BUCKET!,
         REALTIME_MANAGEMENT_URL: environment.REALTIME_MANAGEMENT_URL!,
         SECRETS_KEY_ARN: props.secretsKey.keyArn,
+        GOOGLE_SECRET_ARN: environment.GOOGLE_SECRET_ARN!,
       },
       // The supervisor stops ffmpeg and exits within seconds of SIGTERM, even when ffmpeg is blocked.
       stopTimeout: Duration.seconds(15),
@@ -85,7 +86,7 @@ export class StreamingStack extends Stack {
     const taskRole = this.taskDefinition.taskRole;
     api.grantTableData(taskRole);
     api.grantMedia(taskRole, ['s3:GetObject'], ['media/*']);
-    props.secretsKey.grant(taskRole, 'kms:Decrypt');
+    api.grantYouTube(taskRole);
     api.realtimeStage.grantManagementApiAccess(taskRole);
     acknowledgeFindings(taskRole, 'AwsSolutions-IAM5', 'Stream tasks read media objects of any user (media/*) and post to any realtime connection id of this stage; both are created at run time.');
     Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The environment holds names and ARNs only; secrets are fetched at run time and stream keys opened with KMS.' });
@@ -114,6 +115,7 @@ export class StreamingStack extends Stack {
     // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
     const failed = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed');
     api.grantRealtimePublish(failed);
+    api.grantYouTube(failed);
     acknowledgeFindings(failed.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
     new Rule(this, 'LifecycleFailedRule', {
       description: 'Stream lifecycle executions that failed or timed out',
@@ -125,12 +127,14 @@ export class StreamingStack extends Stack {
       targets: [new LambdaFunction(failed, { retryAttempts: 8 })],
     });
 
-    // What keeps billing honest: streams stop when the plan ended or a failed payment outlived its grace.
-    const enforcer = api.handlerFunction(this, 'EntitlementEnforcerFunction', 'events/enforce-entitlements.ts', 'stops streams whose plan ended');
-    api.grantRealtimePublish(enforcer);
-    api.grantStreamLifecycle(enforcer, ['states:StopExecution']);
-    acknowledgeFindings(enforcer.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
-    new Rule(this, 'EnforceEntitlementsHourly', { schedule: Schedule.rate(Duration.hours(1)), targets: [new LambdaFunction(enforcer)] });
+    // Every 5 minutes: streams stop when the plan ended or a failed payment outlived its grace; YouTube broadcasts
+    // that YouTube ended are made again.
+    const upkeep = api.handlerFunction(this, 'StreamUpkeepFunction', 'events/stream-upkeep.ts', 'billing enforcement and broadcast checks');
+    api.grantRealtimePublish(upkeep);
+    api.grantStreamLifecycle(upkeep, ['states:StopExecution']);
+    api.grantYouTube(upkeep);
+    acknowledgeFindings(upkeep.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
+    new Rule(this, 'StreamUpkeepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(upkeep)] });
   }
 
   /** What the state machine itself may do: run and stop the stream task, call the lifecycle function, and start a

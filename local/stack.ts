@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createDeps, type Deps } from '../lambdas/adapters/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
 import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/stripe-provider';
+import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
@@ -21,7 +22,7 @@ import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcod
 import { localSecretBox } from '../lambdas/adapters/crypto/envelope';
 import { createLifecycleHandler } from '../lambdas/workflow/lifecycle';
 import { createLifecycleFailedHandler } from '../lambdas/events/lifecycle-failed';
-import { createEntitlementEnforcer } from '../lambdas/events/enforce-entitlements';
+import { createStreamUpkeep } from '../lambdas/events/stream-upkeep';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
@@ -36,7 +37,7 @@ export interface LocalPorts {
   hls: number;
 }
 
-const ENFORCEMENT_INTERVAL_MS = 5 * 60_000;
+const UPKEEP_INTERVAL_MS = 5 * 60_000;
 
 /** The local stand-in for the KMS key: 32 random bytes kept in the data folder (stream keys stay readable across
  * restarts), readable by this user only. */
@@ -69,6 +70,8 @@ export interface LocalStackOptions {
   mailLog?: (line: string) => void;
   /** Stripe keys (and, in tests, a fake Stripe's URL); without them the stack runs on the free trial only. */
   stripe?: StripeSettings;
+  /** Google OAuth client (and, in tests, a fake Google's endpoints); without it YouTube is off, RTMP keys work. */
+  google?: GoogleSettings;
 }
 
 export interface LocalStack {
@@ -152,6 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         LOOPCAST_S3_ENDPOINT: s3Endpoint,
         LOOPCAST_LOCAL_KEY_FILE: keyFile,
         LOOPCAST_WORK_DIR: join(options.dataDir, 'streams'),
+        ...(options.google ? { LOOPCAST_GOOGLE_SETTINGS: JSON.stringify(options.google) } : {}),
       }),
     });
     stoppers.push(() => streamRunner.stopAll());
@@ -166,6 +170,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       secrets: localSecretBox(readFileSync(keyFile)),
       streamRunner,
+      google: async () => options.google,
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);
@@ -184,10 +189,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       config.localPreview = { rtmpUrl: nginx.rtmpUrl };
     }
 
-    // What EventBridge's hourly schedule does in AWS: stop streams whose plan ended.
-    const enforce = createEntitlementEnforcer(() => deps!);
-    const enforcer = setInterval(() => void enforce().catch(() => undefined), ENFORCEMENT_INTERVAL_MS);
-    stoppers.push(async () => clearInterval(enforcer));
+    // What EventBridge's 5-minute schedule does in AWS: billing enforcement and YouTube broadcast checks.
+    const streamUpkeep = createStreamUpkeep(() => deps!);
+    const upkeepTimer = setInterval(() => void streamUpkeep().catch(() => undefined), UPKEEP_INTERVAL_MS);
+    stoppers.push(async () => clearInterval(upkeepTimer));
 
     const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
     const origin = await startHttpOrigin({

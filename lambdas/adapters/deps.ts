@@ -15,6 +15,7 @@ import type { SecretBox } from '../core/secret-box';
 import type { StreamRunner } from '../core/streams/ports';
 import { kmsSecretBox } from './crypto/envelope';
 import { StepFunctionsStreamRunner } from './workflow/sfn-stream-runner';
+import type { GoogleSettings } from './google/youtube';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
@@ -40,12 +41,14 @@ export interface Deps {
   secrets: SecretBox;
   /** Stream lifecycles: Step Functions in AWS, aws-local-stepfunctions with child processes locally. */
   streamRunner: StreamRunner;
+  /** Google OAuth client settings (Secrets Manager in AWS, environment locally); undefined: YouTube off. */
+  google: () => Promise<GoogleSettings | undefined>;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
 /** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner'>;
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google'>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -94,8 +97,19 @@ export const depsFromEnvironment = (): Promise<Deps> =>
         }),
       secrets: kmsSecretBox(new KMSClient({ region: config.region }), required('SECRETS_KEY_ARN')),
       streamRunner: new StepFunctionsStreamRunner(new SFNClient({ region: config.region }), required('STREAM_LIFECYCLE_ARN')),
+      google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
     }),
   ));
+
+/** The operator stores `{ "clientId": "...", "clientSecret": "..." }` (docs/youtube.md); empty: YouTube is off. */
+export function googleFromSecret(region: string, secretArn: string | undefined): () => Promise<GoogleSettings | undefined> {
+  if (!secretArn) return async () => undefined;
+  const read = secretValue(region, secretArn);
+  return async () => {
+    const { clientId, clientSecret } = JSON.parse(await read()) as { clientId?: string; clientSecret?: string };
+    return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+  };
+}
 
 /** The operator stores `{ "secretKey": "sk_...", "webhookSecret": "whsec_..." }` (docs/deploy.md); an empty
  * or absent secret means payments are not configured yet. */

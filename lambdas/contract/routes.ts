@@ -52,6 +52,9 @@ export const routes = [
   { method: 'GET', path: '/channels', group: 'channels', auth: 'session' },
   { method: 'POST', path: '/channels/rtmp', group: 'channels', auth: 'session' },
   { method: 'DELETE', path: '/channels/{id}', group: 'channels', auth: 'session' },
+  { method: 'POST', path: '/channels/youtube', group: 'channels', auth: 'session' },
+  // Google's redirect back: a browser navigation, bound to the session by its cookie (lambdas/http/channels.ts).
+  { method: 'GET', path: '/channels/youtube/callback', group: 'channels', auth: 'public' },
 
   { method: 'GET', path: '/streams', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams', group: 'streams', auth: 'session' },
@@ -60,6 +63,8 @@ export const routes = [
   { method: 'DELETE', path: '/streams/{id}', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/start', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
+  { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
+  { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

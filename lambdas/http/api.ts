@@ -44,6 +44,8 @@ export interface RouteImplementation {
   maxBodyBytes?: number;
   /** Raw body instead of JSON (Stripe webhooks verify the exact bytes). */
   rawBody?: boolean;
+  /** The body as bytes (pictures). */
+  binaryBody?: boolean;
   handle(request: ApiRequest<unknown, unknown, AuthContext | undefined>, deps: Deps): Promise<ApiResponse>;
 }
 
@@ -77,6 +79,14 @@ export function signedRoute(options: {
   handle(request: ApiRequest<string, Record<string, string>, undefined>, deps: Deps): Promise<ApiResponse>;
 }): RouteImplementation {
   return { auth: 'signature', rawBody: true, ...options } as RouteImplementation;
+}
+
+/** A signed-in route that takes bytes (an image) as its body. */
+export function userBinaryRoute(options: {
+  maxBodyBytes: number;
+  handle(request: ApiRequest<Buffer, Record<string, string>, AuthContext>, deps: Deps): Promise<ApiResponse>;
+}): RouteImplementation {
+  return { auth: 'session', binaryBody: true, ...options } as RouteImplementation;
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): ApiResponse => ({

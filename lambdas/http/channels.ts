@@ -4,13 +4,44 @@ import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { channelView } from '../core/channels/channel';
 import * as channels from '../core/channels/channels';
 import { channelsContext } from '../wiring/streams';
-import { json, noContent, userRoute } from './api';
+import { json, noContent, publicRoute, userRoute } from './api';
+import { logger } from '../adapters/logger';
+import { entitlementOfUser } from '../core/billing/billing';
+import { languageCodes } from '../core/languages';
+import * as youtube from '../core/youtube/connect';
+import { billingContextStores } from '../wiring/billing';
+import { connectContext } from '../wiring/youtube';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 
 const list = userRoute({
   async handle(request, deps) {
-    return json(200, { channels: (await channelsContext(deps).channels.list(request.auth.userId)).map(channelView) });
+    const channels = (await channelsContext(deps).channels.list(request.auth.userId)).map(channelView);
+    // The Channels page says when YouTube is not configured on this server (RTMP keys still work).
+    return json(200, { channels, youtubeAvailable: (await deps.google()) !== undefined });
+  },
+});
+
+/** The plan's limit of connected YouTube accounts. */
+const channelLimit = (deps: Deps) => async (userId: string) => (await entitlementOfUser(billingContextStores(deps), userId)).limits.youtubeChannels;
+
+const connectYouTube = userRoute({
+  body: z.object({ language: z.enum(languageCodes).default('en') }),
+  async handle(request, deps) {
+    return json(200, await youtube.startConnect(connectContext(deps, channelLimit(deps)), request.auth.userId, request.body.language));
+  },
+});
+
+/** Google sends the browser back here (a top-level navigation: no Bearer header, but the same-origin
+ * `auth_token` cookie comes along, which binds the callback to the user who started it). */
+const youtubeCallback = publicRoute({
+  query: z.object({ code: z.string().max(2048).optional(), state: z.string().max(256).optional(), error: z.string().max(256).optional() }),
+  async handle(request, deps) {
+    const token = request.cookies.auth_token;
+    const session = token ? await authenticateSession(token, deps) : undefined;
+    const { location, error } = await youtube.finishConnect(connectContext(deps, channelLimit(deps)), session?.userId, request.query);
+    if (error) logger.info('youtube connect refused', { error });
+    return { status: 302, headers: { location: `${deps.config.publicUrl}${location}` } };
   },
 });
 
@@ -37,6 +68,8 @@ export const createChannelsHandler = (deps: () => Deps | Promise<Deps>): HttpHan
       'GET /api/channels': list,
       'POST /api/channels/rtmp': addRtmp,
       'DELETE /api/channels/{id}': remove,
+      'POST /api/channels/youtube': connectYouTube,
+      'GET /api/channels/youtube/callback': youtubeCallback,
     },
   });
 

@@ -53,6 +53,12 @@ function decodeBody(event: APIGatewayProxyEventV2): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
+function binaryBody(event: APIGatewayProxyEventV2, implementation: RouteImplementation): Buffer {
+  const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  if (bytes.length > (implementation.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) throw new AppError('payload too large');
+  return bytes;
+}
+
 function parseJsonBody(event: APIGatewayProxyEventV2, implementation: RouteImplementation): unknown {
   const raw = decodeBody(event);
   if (Buffer.byteLength(raw) > (implementation.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) throw new AppError('payload too large');
@@ -139,7 +145,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
       logger.appendKeys({ userId: auth.userId });
     }
 
-    const body = implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);
+    const body = implementation.binaryBody ? binaryBody(event, implementation) : implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);
     const rawQuery = event.queryStringParameters ?? {};
     const query = implementation.query ? implementation.query.parse(rawQuery) : rawQuery;
     const response = await implementation.handle(

@@ -5,7 +5,9 @@ import { AppError } from '../core/errors';
 import { streamView, type Stream } from '../core/streams/stream';
 import * as streams from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
-import { json, noContent, userRoute } from './api';
+import { json, noContent, userBinaryRoute, userRoute } from './api';
+import { S3MediaObjects } from '../adapters/s3/media-objects';
+import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 
@@ -13,6 +15,7 @@ const id = z.string().trim().min(1).max(64);
 const fields = {
   title: z.string().trim().min(1).max(100),
   description: z.string().max(5000).optional(),
+  privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
   audioId: id.nullable().optional(),
   channelIds: z.array(id).max(20),
@@ -81,6 +84,7 @@ const update = userRoute({
     const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
       title: merged.title,
       ...(merged.description !== undefined ? { description: merged.description } : {}),
+      ...(merged.privacy !== undefined ? { privacy: merged.privacy } : {}),
       ...(merged.videoId !== undefined ? { videoId: merged.videoId } : {}),
       ...(merged.audioId !== undefined ? { audioId: merged.audioId } : {}),
       channelIds: merged.channelIds,
@@ -110,6 +114,22 @@ const stop = userRoute({
   },
 });
 
+const thumbnailContext = (deps: Deps) => ({ ...streamsContext(deps), objects: new S3MediaObjects(deps.s3, deps.config.buckets.media) });
+
+const putThumbnail = userBinaryRoute({
+  // A little over YouTube's 2 MB: a larger picture is the catalogued 'unsupported image', not a bare 413.
+  maxBodyBytes: THUMBNAIL_MAX_BYTES + 64 * 1024,
+  async handle(request, deps) {
+    return json(200, await view(deps, await streams.setThumbnail(thumbnailContext(deps), request.auth.userId, request.params.id ?? '', new Uint8Array(request.body))));
+  },
+});
+
+const removeThumbnail = userRoute({
+  async handle(request, deps) {
+    return json(200, await view(deps, await streams.setThumbnail(thumbnailContext(deps), request.auth.userId, request.params.id ?? '', undefined)));
+  },
+});
+
 export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
   createHttpHandler({
     group: 'streams',
@@ -123,6 +143,8 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
       'DELETE /api/streams/{id}': remove,
       'POST /api/streams/{id}/start': start,
       'POST /api/streams/{id}/stop': stop,
+      'PUT /api/streams/{id}/thumbnail': putThumbnail,
+      'DELETE /api/streams/{id}/thumbnail': removeThumbnail,
     },
   });
 

@@ -18,3 +18,12 @@ export async function billingContext(deps: Deps): Promise<BillingContext> {
     publicUrl: deps.config.publicUrl,
   };
 }
+
+/** The stores the entitlement reads (no payment provider needed). */
+export function billingContextStores(deps: Deps): Pick<BillingContext, 'accounts' | 'billing' | 'now'> {
+  return {
+    accounts: new DynamoAccountsStore(deps.db, deps.config.tables.app),
+    billing: new DynamoBillingStore(deps.db, deps.config.tables.app),
+    now: deps.now,
+  };
+}

@@ -8,6 +8,7 @@ import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { entitlementOfUser } from '../core/billing/billing';
 import type { ChannelsContext } from '../core/channels/channels';
 import type { StreamsContext } from '../core/streams/streams';
+import { broadcastKeeper } from './youtube';
 
 export function streamsContext(deps: Deps): StreamsContext {
   const table = deps.config.tables.app;
@@ -18,6 +19,7 @@ export function streamsContext(deps: Deps): StreamsContext {
     channels: new DynamoChannelStore(deps.db, table),
     videos: new DynamoVideoStore(deps.db, table),
     runner: deps.streamRunner,
+    broadcasts: broadcastKeeper(deps),
     entitlement: (userId) => entitlementOfUser({ accounts, billing, now: deps.now }, userId),
     secrets: deps.secrets,
     realtime: deps.realtime,

@@ -5,7 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { createDynamoClient, localCredentials } from '../../lambdas/adapters/aws-clients';
+import { createDynamoClient, createS3Client, localCredentials } from '../../lambdas/adapters/aws-clients';
+import { googleFromSecret } from '../../lambdas/adapters/deps';
+import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
+import { broadcastKeeper } from '../../lambdas/wiring/youtube';
 import { kmsSecretBox, localSecretBox } from '../../lambdas/adapters/crypto/envelope';
 import { ConnectionsStore } from '../../lambdas/adapters/dynamo/connections-store';
 import { DynamoChannelStore } from '../../lambdas/adapters/dynamo/channel-store';
@@ -68,7 +71,19 @@ export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Prom
     : kmsSecretBox(new KMSClient({ region }), required(env, 'SECRETS_KEY_ARN'));
   const management = new ApiGatewayManagementApiClient({ region, endpoint: required(env, 'REALTIME_MANAGEMENT_URL'), ...(local ? { credentials: localCredentials } : {}) });
   const now = () => new Date();
+  const s3 = createS3Client({ region, endpoints: env.LOOPCAST_S3_ENDPOINT ? { s3: env.LOOPCAST_S3_ENDPOINT } : {} });
+  // Scheduled restarts rotate YouTube broadcasts from here, where the restart happens.
+  const broadcasts = broadcastKeeper({
+    db,
+    s3,
+    secrets,
+    table,
+    bucket: required(env, 'MEDIA_BUCKET'),
+    now,
+    google: env.LOOPCAST_GOOGLE_SETTINGS ? async () => JSON.parse(env.LOOPCAST_GOOGLE_SETTINGS!) as GoogleSettings : googleFromSecret(region, env.GOOGLE_SECRET_ARN),
+  });
   const context = {
+    broadcasts,
     streams: new DynamoStreamStore(db, table),
     channels: new DynamoChannelStore(db, table),
     videos: new DynamoVideoStore(db, table),
@@ -82,6 +97,7 @@ export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Prom
     sink: { send: (heartbeat) => applyHeartbeat(context, run, healthOf(heartbeat)) },
     close: () => {
       db.destroy();
+      s3.destroy();
       management.destroy();
     },
   };

@@ -67,8 +67,9 @@ describe('media library', () => {
     expect(ready).toMatchObject({ status: 'ready', progress: 100, width: 1920, height: 1080, hasThumbnail: true });
     expect(ready.durationSeconds).toBeCloseTo(3, 0);
     expect(ready.sizeBytes).toBeGreaterThan(0);
-    const types = realtime.events.map((e) => e.type);
-    expect(types).toContain('upload.finished');
+    // The push may land a moment after the item reads `ready`.
+    for (let i = 0; i < 100 && !realtime.events.some((e) => e.type === 'video.state' && e.videoId === videoId); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(realtime.events.map((e) => e.type)).toContain('upload.finished');
     expect(realtime.events).toContainEqual({ type: 'video.state', videoId, status: 'ready' });
     realtime.close();
 

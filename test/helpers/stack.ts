@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
+import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -13,6 +14,7 @@ export interface TestStackOptions {
   rtmp?: boolean;
   web?: boolean;
   stripe?: StripeSettings;
+  google?: GoogleSettings;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<LocalStack> {
@@ -29,5 +31,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     rtmp: options.rtmp ?? false,
     ...(options.web ? { webDir: webBuildDir } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
+    ...(options.google ? { google: options.google } : {}),
   });
 }

@@ -13,6 +13,10 @@ export class DynamoChannelStore implements ChannelStore {
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel }, ConditionExpression: 'attribute_not_exists(pk)' }));
   }
 
+  async update(channel: Channel): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel }, ConditionExpression: 'attribute_exists(pk)' }));
+  }
+
   async get(userId: string, channelId: string): Promise<Channel | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: channelKey(userId, channelId), ConsistentRead: true }));
     return Item ? strip(Item) : undefined;

@@ -14,6 +14,9 @@
 //   USER#<userId>          VIDEO#<videoId>     a media library item (video or audio)
 //   USER#<userId>          STREAM#<streamId>   a stream
 //   USER#<userId>          CHANNEL#<channelId> a destination (RTMP stream key or YouTube channel)
+//   USER#<userId>          BROADCAST#<streamId>#<channelId>  the YouTube broadcast of a running stream
+//   OAUTH_STATE#<hash>     STATE               a Google consent in progress (expires after 10 minutes)
+//   YOUTUBE_QUOTA#<day>    QUOTA               YouTube API units spent that Pacific-time day
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
 export const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
@@ -32,3 +35,12 @@ export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${even
 export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${userId}`, sk: `VIDEO#${videoId}` });
 export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
+
+// Support audit log (lambdas/core/support): outside the account's partition, so it outlives termination.
+//   AUDIT#<userId>         <at>#<entryId>      a support action on an account; gsi1: AUDIT_EMAIL#<e-mail hash> / <at>
+export const auditKey = (userId: string, at: string, entryId: string) => ({ pk: `AUDIT#${userId}`, sk: `${at}#${entryId}` });
+export const auditTrailOf = (userId: string) => `AUDIT#${userId}`;
+export const auditByEmailHash = (emailHash: string) => `AUDIT_EMAIL#${emailHash}`;
+export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });
+export const oauthStateKey = (stateHash: string) => ({ pk: `OAUTH_STATE#${stateHash}`, sk: 'STATE' });
+export const youtubeQuotaKey = (day: string) => ({ pk: `YOUTUBE_QUOTA#${day}`, sk: 'QUOTA' });

@@ -16,7 +16,7 @@ import { streamKey, usageKey } from './keys';
 const RUNNING_INDEX = 'RUNNING_STREAMS';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, gsi1pk: _g1, gsi1sk: _g2, ...rest }: Record<string, unknown>) => rest as unknown as Stream;
-const editable = ['title', 'description', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'updatedAt'] as const;
+const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'updatedAt'] as const;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
@@ -88,7 +88,7 @@ export class DynamoStreamStore implements StreamStore {
               TableName: this.table,
               Key: streamKey(stream.userId, stream.id),
               ConditionExpression: '#status = :stopped',
-              UpdateExpression: 'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, startedAt, health',
+              UpdateExpression: 'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, warning, startedAt, health',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':stopped': 'stopped',
@@ -124,16 +124,23 @@ export class DynamoStreamStore implements StreamStore {
     }
   }
 
-  async setRunState(userId: string, streamId: string, runId: string, changes: { status?: StreamStatus; health?: StreamHealth; restarts?: number; executionName?: string; startedAt?: string }, now: Date): Promise<boolean> {
-    const entries = Object.entries({ ...changes, updatedAt: now.toISOString() }).filter(([, value]) => value !== undefined);
+  async setRunState(userId: string, streamId: string, runId: string, changes: { status?: StreamStatus; health?: StreamHealth; restarts?: number; executionName?: string; startedAt?: string; warning?: string }, now: Date): Promise<boolean> {
+    // An empty string removes the field (a warning that went away).
+    const all = Object.entries({ ...changes, updatedAt: now.toISOString() }).filter(([, value]) => value !== undefined);
+    const entries = all.filter(([, value]) => value !== '');
+    const removed = all.filter(([, value]) => value === '').map(([name]) => name);
     try {
       await this.db.send(new UpdateCommand({
         TableName: this.table,
         Key: streamKey(userId, streamId),
         // Only the current run, and never out of a stop: a late heartbeat must not revive a stopped stream.
         ConditionExpression: 'runId = :run AND desired = :running AND #status IN (:encoding, :pending, :started)',
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}${removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+          ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
+        },
         ExpressionAttributeValues: {
           ':run': runId,
           ':running': 'running',

@@ -1,7 +1,7 @@
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { MediaObjects } from '../../core/media/ports';
 
-/** Objects of the media bucket the library deletes and serves (thumbnails). */
+/** Objects of the media bucket the library deletes and serves (thumbnails), and stream thumbnails it stores. */
 export class S3MediaObjects implements MediaObjects {
   constructor(private readonly s3: S3Client, private readonly bucket: string) {}
 
@@ -12,6 +12,10 @@ export class S3MediaObjects implements MediaObjects {
         await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
       }
     }
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async read(key: string): Promise<{ body: Uint8Array; contentType: string } | undefined> {

@@ -15,7 +15,20 @@ export interface Channel {
   sealedKey?: string;
   /** RTMP: the key's last characters, so the user can tell keys apart. */
   keyHint?: string;
+  /** YouTube: the connected account. Its reusable liveStream's ingestion address and key are `rtmpUrl` and
+   * `sealedKey`, so a YouTube destination streams like any RTMP one; broadcasts are bound to it per run. */
+  youtube?: YouTubeLink;
   createdAt: string;
+}
+
+export interface YouTubeLink {
+  channelId: string;
+  avatarUrl?: string;
+  /** The OAuth refresh token, sealed; never logged, never sent to the browser. */
+  sealedRefreshToken: string;
+  liveStreamId: string;
+  /** revoked: the user removed Loopcast's access in their Google account; they must connect again. */
+  status: 'connected' | 'revoked';
 }
 
 export const CHANNEL_NAME_MAX = 80;
@@ -45,6 +58,7 @@ export interface ChannelView {
   name: string;
   rtmpUrl?: string;
   keyHint?: string;
+  youtube?: { channelId: string; avatarUrl?: string; status: YouTubeLink['status'] };
   createdAt: string;
 }
 
@@ -57,6 +71,9 @@ export function channelView(channel: Channel): ChannelView {
     name: channel.name,
     ...(channel.rtmpUrl ? { rtmpUrl: channel.rtmpUrl } : {}),
     ...(channel.keyHint ? { keyHint: channel.keyHint } : {}),
+    ...(channel.youtube
+      ? { youtube: { channelId: channel.youtube.channelId, status: channel.youtube.status, ...(channel.youtube.avatarUrl ? { avatarUrl: channel.youtube.avatarUrl } : {}) } }
+      : {}),
     createdAt: channel.createdAt,
   };
 }

@@ -30,11 +30,17 @@ export interface StreamHealth {
   at: string;
 }
 
+export type Privacy = 'public' | 'unlisted' | 'private';
+
 export interface Stream {
   id: string;
   userId: string;
   title: string;
   description?: string;
+  /** YouTube broadcasts' privacy (other destinations ignore it). */
+  privacy?: Privacy;
+  /** A custom thumbnail for YouTube broadcasts (media bucket key); the video's own otherwise. */
+  thumbnailKey?: string;
   videoId?: string;
   audioId?: string;
   channelIds: string[];
@@ -52,6 +58,8 @@ export interface Stream {
   health?: StreamHealth;
   /** Why the stream stopped or cannot run, as a catalogue key. */
   lastError?: string;
+  /** A problem of a running stream that does not stop it (a YouTube grant revoked: other destinations go on). */
+  warning?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -89,6 +97,8 @@ export interface StreamView {
   id: string;
   title: string;
   description?: string;
+  privacy?: Privacy;
+  hasCustomThumbnail: boolean;
   videoId?: string;
   audioId?: string;
   channelIds: string[];
@@ -100,11 +110,12 @@ export interface StreamView {
   restarts: number;
   health?: StreamHealth;
   lastError?: string;
+  warning?: string;
   createdAt: string;
   updatedAt: string;
 }
 
 export function streamView(stream: Stream, now: Date): StreamView {
-  const { userId: _owner, runId: _run, executionName: _execution, desired: _desired, ...visible } = stream;
-  return { ...visible, verdict: healthVerdict(stream, now) };
+  const { userId: _owner, runId: _run, executionName: _execution, desired: _desired, thumbnailKey, ...visible } = stream;
+  return { ...visible, hasCustomThumbnail: thumbnailKey !== undefined, verdict: healthVerdict(stream, now) };
 }

@@ -9,14 +9,16 @@ import { AppError, type ErrorKey } from '../errors';
 import type { Video } from '../media/videos';
 import { normalizeRestartSchedule } from '../restart-schedule';
 import type { SecretBox } from '../secret-box';
-import type { ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
-import { assertModifiable, runningStatuses, type Stream, type StreamHealth } from './stream';
+import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
+import { assertModifiable, runningStatuses, type Privacy, type Stream, type StreamHealth } from './stream';
+import { thumbnailType } from './thumbnail';
 
 export interface StreamsContext {
   streams: StreamStore;
   channels: ChannelStore;
   videos: { get(userId: string, videoId: string): Promise<Video | undefined> };
   runner: StreamRunner;
+  broadcasts: BroadcastKeeper;
   entitlement: (userId: string) => Promise<Entitlement>;
   secrets: SecretBox;
   realtime: RealtimePublisher;
@@ -27,6 +29,7 @@ export interface StreamsContext {
 export interface StreamInput {
   title: string;
   description?: string;
+  privacy?: Privacy;
   videoId?: string;
   audioId?: string;
   channelIds: string[];
@@ -66,6 +69,7 @@ function normalized(input: StreamInput): StreamInput {
   return {
     title: input.title.trim(),
     ...(input.description?.trim() ? { description: input.description.trim() } : {}),
+    ...(input.privacy ? { privacy: input.privacy } : {}),
     ...(input.videoId ? { videoId: input.videoId } : {}),
     ...(input.audioId ? { audioId: input.audioId } : {}),
     channelIds: input.channelIds,
@@ -88,10 +92,28 @@ export async function updateStream(context: StreamsContext, userId: string, stre
   assertModifiable(stream);
   const clean = normalized(input);
   await checkReferences(context, userId, clean, await context.entitlement(userId));
-  const { description: _d, videoId: _v, audioId: _a, ...kept } = stream;
+  const { description: _d, privacy: _p, videoId: _v, audioId: _a, ...kept } = stream;
   const next: Stream = { ...kept, ...clean, updatedAt: context.now().toISOString() };
   if (!(await context.streams.updateStopped(next))) assertModifiable(await owned(context, userId, streamId));
   return next;
+}
+
+/** Sets (or with no image, removes) the stream's own thumbnail; stored beside its media. */
+export async function setThumbnail(context: StreamsContext & { objects: ThumbnailObjects }, userId: string, streamId: string, image: Uint8Array | undefined): Promise<Stream> {
+  const stream = await owned(context, userId, streamId);
+  assertModifiable(stream);
+  const key = `media/${userId}/streams/${streamId}/thumbnail`;
+  if (image) await context.objects.put(key, image, thumbnailType(image));
+  const { thumbnailKey: _old, ...rest } = stream;
+  const next: Stream = { ...rest, ...(image ? { thumbnailKey: key } : {}), updatedAt: context.now().toISOString() };
+  if (!(await context.streams.updateStopped(next))) assertModifiable(await owned(context, userId, streamId));
+  if (!image && stream.thumbnailKey) await context.objects.remove([stream.thumbnailKey]);
+  return next;
+}
+
+export interface ThumbnailObjects {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  remove(keys: string[]): Promise<void>;
 }
 
 export async function deleteStream(context: StreamsContext, userId: string, streamId: string): Promise<void> {
@@ -137,9 +159,26 @@ export async function startStream(context: StreamsContext, userId: string, strea
     assertModifiable(await owned(context, userId, streamId));
     throw new AppError('stream not found');
   }
-  if (status === 'pending') await context.runner.launch({ userId, streamId, ...run });
+  const claimed: Stream = { ...stream, status, desired: 'running', ...run, restarts: 0 };
+  if (status === 'pending') await launchRun(context, claimed);
   await publishState(context, stream, status);
-  return { ...stream, status, desired: 'running', ...run, restarts: 0 };
+  return claimed;
+}
+
+/** Broadcasts first (YouTube destinations), then the task; a failure ends the run with its catalogued reason. */
+async function launchRun(context: StreamsContext, stream: Stream): Promise<void> {
+  const run = { userId: stream.userId, streamId: stream.id, runId: stream.runId!, executionName: stream.executionName ?? executionNameOf(stream.runId!, 0) };
+  let warning: string | undefined;
+  try {
+    warning = await context.broadcasts.prepare(stream);
+  } catch (error) {
+    const reason = error instanceof AppError ? error.key : 'starting stream failed';
+    await context.streams.finishRun(stream.userId, stream.id, run.runId, reason, context.now());
+    await context.broadcasts.end(stream);
+    throw error instanceof AppError ? error : new AppError('starting stream failed');
+  }
+  if (warning) await context.streams.setRunState(stream.userId, stream.id, run.runId, { warning }, context.now());
+  await context.runner.launch(run);
 }
 
 export async function stopStream(context: StreamsContext, userId: string, streamId: string, reason?: ErrorKey): Promise<Stream> {
@@ -149,6 +188,7 @@ export async function stopStream(context: StreamsContext, userId: string, stream
   if (stream.runId) {
     await context.runner.stop({ userId, streamId, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) });
     await context.streams.finishRun(userId, streamId, stream.runId, reason, context.now());
+    await context.broadcasts.end(stream);
   }
   await publishState(context, stream, 'stopped', reason);
   return { ...stream, status: 'stopped', desired: 'stopped' };
@@ -193,18 +233,23 @@ const emptyHealth = (now: Date): StreamHealth => ({
 
 /** The run's lifecycle execution itself failed (not a task: the state machine). Without this the stream would
  * look `pending` for ever; it is stopped with the reason, and the user can start it again. */
-export async function lifecycleFailed(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now'>, run: StreamRun): Promise<boolean> {
+export async function lifecycleFailed(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now' | 'broadcasts'>, run: StreamRun): Promise<boolean> {
   const stream = await context.streams.get(run.userId, run.streamId);
   if (!stream || stream.runId !== run.runId || stream.executionName !== run.executionName) return false;
   const finished = await context.streams.finishRun(run.userId, run.streamId, run.runId, 'service unavailable', context.now());
-  if (finished) await publishState(context, stream, 'stopped', 'service unavailable');
+  if (finished) {
+    await context.broadcasts.end(stream);
+    await publishState(context, stream, 'stopped', 'service unavailable');
+  }
   return finished;
 }
 
 /** A heartbeat of the run's stream task: `started` means media flows. */
-export async function applyHeartbeat(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now'>, run: Omit<StreamRun, 'executionName'>, health: StreamHealth): Promise<void> {
+export async function applyHeartbeat(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now' | 'broadcasts'>, run: Omit<StreamRun, 'executionName'>, health: StreamHealth): Promise<void> {
   const stream = await context.streams.get(run.userId, run.streamId);
   if (!stream || stream.runId !== run.runId || !['pending', 'started'].includes(stream.status)) return;
+  // A scheduled restart happened: YouTube destinations get fresh broadcasts.
+  if (health.scheduledRestarts > (stream.health?.scheduledRestarts ?? 0)) await context.broadcasts.rotate(stream);
   const status = health.actual === 'started' ? 'started' : 'pending';
   const firstStart = status === 'started' && !stream.startedAt;
   const changed = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status, health, ...(firstStart ? { startedAt: context.now().toISOString() } : {}) }, context.now());
@@ -222,10 +267,13 @@ export async function resumeWaiting(context: StreamsContext, userId: string, str
     const media = await mediaState(context, stream);
     if (media === 'encoding') continue;
     if (media === 'ready') {
-      const run = { userId, streamId, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) };
       if (await context.streams.setRunState(userId, streamId, stream.runId, { status: 'pending' }, context.now())) {
-        await context.runner.launch(run);
-        await publishState(context, stream, 'pending');
+        try {
+          await launchRun(context, stream);
+          await publishState(context, stream, 'pending');
+        } catch (error) {
+          await publishState(context, stream, 'stopped', error instanceof AppError ? error.key : 'starting stream failed');
+        }
       }
     } else if (await context.streams.finishRun(userId, streamId, stream.runId, media, context.now())) {
       await publishState(context, stream, 'stopped', media);
@@ -233,16 +281,24 @@ export async function resumeWaiting(context: StreamsContext, userId: string, str
   }
 }
 
-/** Stops running streams whose plan ended or whose failed payment outlived its grace period. */
-export async function enforceEntitlements(context: StreamsContext): Promise<number> {
+/** Every few minutes over every running stream: stop those whose plan ended or whose failed payment outlived its
+ * grace period; check the others' YouTube broadcasts. */
+export async function upkeep(context: StreamsContext): Promise<{ running: number; stopped: number }> {
+  const running = await context.streams.running();
   let stopped = 0;
-  for (const { userId, streamId } of await context.streams.running()) {
+  for (const { userId, streamId } of running) {
     const entitlement = await context.entitlement(userId);
-    if (!streamsMustStop(entitlement, context.now())) continue;
-    await stopStream(context, userId, streamId, entitlement.blockedBy ?? 'no active subscription');
-    stopped++;
+    if (streamsMustStop(entitlement, context.now())) {
+      await stopStream(context, userId, streamId, entitlement.blockedBy ?? 'no active subscription');
+      stopped++;
+      continue;
+    }
+    const stream = await context.streams.get(userId, streamId);
+    if (!stream?.runId || stream.status !== 'started') continue;
+    const warning = await context.broadcasts.check(stream);
+    if (warning !== stream.warning) await context.streams.setRunState(userId, streamId, stream.runId, { warning: warning ?? '' }, context.now());
   }
-  return stopped;
+  return { running: running.length, stopped };
 }
 
 // ---- What the stream task runs ----

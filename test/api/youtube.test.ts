@@ -1,0 +1,210 @@
+// YouTube integration through the real API with the real googleapis/google-auth-library clients pointed at a fake
+// Google (OAuth + YouTube Data API v3 wire format): connect with PKCE and a session-bound state, scope and plan
+// checks, broadcasts that follow the loop (created, bound, thumbnail, re-created when YouTube ends one, rotated at a
+// scheduled restart, completed at stop), a revoked grant, liveStreamingNotEnabled, quota counting.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { Upload } from 'tus-js-client';
+import { DynamoBroadcastStore, DynamoYouTubeQuota, pacificDay } from '../../lambdas/adapters/dynamo/youtube-stores';
+import { applyHeartbeat, upkeep } from '../../lambdas/core/streams/streams';
+import { streamsContext } from '../../lambdas/wiring/streams';
+import { startNginxRtmp, type NginxRtmp } from '../../local/nginx-rtmp';
+import { freePort } from '../../local/ports';
+import type { LocalStack } from '../../local/stack';
+import { YOUTUBE_SCOPES } from '../fakes/google/oauth';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
+import { api, signedInUser } from '../helpers/accounts';
+import { makeClip, waitForItem } from '../helpers/media';
+import { startTestStack } from '../helpers/stack';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let nginx: NginxRtmp;
+let google: FakeGoogle;
+let stack: LocalStack;
+let unconfigured: LocalStack;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loopcast-youtube-'));
+  // The fake hands out this local RTMP server as YouTube's ingestion address, so loops really publish somewhere.
+  nginx = await startNginxRtmp({ dir, rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
+  google = await startFakeGoogle({ ingestionAddress: nginx.rtmpUrl });
+  [stack, unconfigured] = await Promise.all([
+    startTestStack({ google: { clientId: google.clientId, clientSecret: google.clientSecret, endpoints: google.endpoints, youtubeRootUrl: google.youtubeRootUrl } }),
+    startTestStack(),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([stack?.stop(), unconfigured?.stop()]);
+  await Promise.all([google?.stop(), nginx?.stop()]);
+});
+afterEach(() => { stack.deps.now = () => new Date(); });
+
+/** The browser's round trip: our consent URL -> Google -> our callback (with the session cookie) -> the page. */
+async function connect(token: string, cookieToken: string | null = token): Promise<URL> {
+  const started = await api(stack, 'POST', '/channels/youtube', { token, body: { language: 'en' } });
+  expect(started.status).toBe(200);
+  const consent = await fetch(started.body.url, { redirect: 'manual' });
+  const callback = consent.headers.get('location')!;
+  expect(callback.startsWith(`${stack.urls.api}/channels/youtube/callback?`)).toBe(true);
+  const back = await fetch(callback, { redirect: 'manual', headers: cookieToken ? { cookie: `auth_token=${cookieToken}` } : {} });
+  expect(back.status).toBe(302);
+  return new URL(back.headers.get('location')!);
+}
+
+function upload(bytes: Buffer, token: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tus = new Upload(bytes, {
+      endpoint: `${stack.urls.api}/uploads`,
+      chunkSize: 4 * 1024 * 1024,
+      metadata: { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' },
+      headers: { Authorization: `Bearer ${token}` },
+      onError: reject,
+      onSuccess: () => resolve(tus.url!.split('/').pop()!),
+    });
+    tus.start();
+  });
+}
+
+async function waitForStatus(token: string, streamId: string, status: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 240; i++) {
+    const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token });
+    if (body.status === status) return body;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`stream ${streamId} never reached ${status}`);
+}
+
+describe('connecting a YouTube account', () => {
+  test('consent with PKCE and offline access; the channel with its name and avatar; tokens sealed', async () => {
+    const user = await signedInUser(stack, 'yt');
+    const page = await connect(user.token);
+    expect(page.pathname).toBe('/app/channels');
+    const channelId = page.searchParams.get('connected');
+    expect(channelId).toBeTruthy();
+    const consent = google.consents.at(-1)!;
+    expect(consent).toMatchObject({ accessType: 'offline', prompt: 'consent', codeChallengeMethod: 'S256', redirectUri: `${stack.urls.api}/channels/youtube/callback` });
+    expect(consent.scope).toContain(YOUTUBE_SCOPES.youtube);
+
+    const { body } = await api(stack, 'GET', '/channels', { token: user.token });
+    expect(body.youtubeAvailable).toBe(true);
+    expect(body.channels).toEqual([expect.objectContaining({ id: channelId, kind: 'youtube', name: google.defaultAccount.channel!.title, youtube: expect.objectContaining({ status: 'connected' }) })]);
+    expect(JSON.stringify(body)).not.toMatch(/refresh|sealed/i);
+    const { Items = [] } = await stack.deps.db.send(new ScanCommand({ TableName: stack.config.tables.app }));
+    const stored = Items.find((item) => item.id === channelId)!;
+    expect(stored.youtube.sealedRefreshToken).toMatch(/^local1\./);
+  });
+
+  test('the trial allows one YouTube account: the second is refused with the upgrade message', async () => {
+    const user = await signedInUser(stack);
+    await connect(user.token);
+    const second = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
+    expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
+  });
+
+  test('an unticked YouTube permission, a cancel, another session and a replayed state save nothing', async () => {
+    const user = await signedInUser(stack);
+    google.nextConsent({ withhold: [YOUTUBE_SCOPES.youtube] });
+    expect((await connect(user.token)).searchParams.get('error')).toBe('youtube scope missing');
+    google.nextConsent({ deny: true });
+    expect((await connect(user.token)).searchParams.get('error')).toBe('youtube scope missing');
+    const other = await signedInUser(stack, 'other');
+    expect((await connect(user.token, other.token)).searchParams.get('error')).toBe('not owner');
+    expect((await connect(user.token, null)).searchParams.get('error')).toBe('not owner');
+    expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels).toEqual([]);
+
+    const started = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
+    const callback = (await fetch(started.body.url, { redirect: 'manual' })).headers.get('location')!;
+    const headers = { cookie: `auth_token=${user.token}` };
+    await fetch(callback, { redirect: 'manual', headers });
+    const replay = await fetch(callback, { redirect: 'manual', headers });
+    expect(new URL(replay.headers.get('location')!).searchParams.get('error')).toBe('invalid token');
+  });
+
+  test('a channel without live streaming gets the catalogued message with the link', async () => {
+    const user = await signedInUser(stack);
+    const account = google.addAccount({ channelTitle: 'Not live yet', liveStreamingEnabled: false });
+    google.nextConsent({ account: account.sub });
+    expect((await connect(user.token)).searchParams.get('error')).toBe('livestreaming not enabled');
+  });
+
+  test('without a Google client configured, the page is told and connecting says so', async () => {
+    const user = await signedInUser(unconfigured);
+    expect((await api(unconfigured, 'GET', '/channels', { token: user.token })).body.youtubeAvailable).toBe(false);
+    expect(await api(unconfigured, 'POST', '/channels/youtube', { token: user.token, body: {} })).toMatchObject({ status: 503, body: { error: 'youtube not configured' } });
+  });
+});
+
+describe('broadcasts that follow the loop', () => {
+  test('start creates and binds a broadcast with the thumbnail; YouTube ending it or a scheduled restart makes a new one; a revoked grant warns; stop completes it', async () => {
+    const user = await signedInUser(stack, 'live');
+    const account = google.addAccount({ channelTitle: 'Lo-fi radio' });
+    google.nextConsent({ account: account.sub });
+    const channelId = (await connect(user.token)).searchParams.get('connected')!;
+    const videoId = await upload((await makeClip({ seconds: 4 })).bytes, user.token);
+    await waitForItem(stack, user.token, videoId);
+    const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Lo-fi 24/7', description: 'Beats to loop to', privacy: 'unlisted', videoId, channelIds: [channelId] } })).body;
+
+    const started = await api(stack, 'POST', `/streams/${stream.id}/start`, { token: user.token });
+    expect(started.status).toBe(200);
+    const inserted = google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200);
+    expect(inserted).toHaveLength(1);
+    const context = streamsContext(stack.deps);
+    const [record] = await new DynamoBroadcastStore(stack.deps.db, stack.config.tables.app).list(user.userId, stream.id);
+    const first = google.broadcast(record!.broadcastId)!;
+    expect(first.snippet).toMatchObject({ title: 'Lo-fi 24/7', description: 'Beats to loop to' });
+    expect(first.status).toMatchObject({ privacyStatus: 'unlisted' });
+    expect(first.contentDetails).toMatchObject({ enableAutoStart: true, enableAutoStop: false, boundStreamId: expect.any(String) });
+    expect(google.thumbnail(record!.broadcastId)?.contentType).toBe('image/jpeg');
+
+    const live = await waitForStatus(user.token, stream.id, 'started');
+    google.setStreamStatus(first.contentDetails!.boundStreamId!, 'active');
+    expect(google.broadcast(record!.broadcastId)!.status!.lifeCycleStatus).toBe('live');
+
+    // YouTube ends the broadcast while the loop runs: the next check (half an hour later) makes a new one.
+    google.endBroadcast(record!.broadcastId);
+    stack.deps.now = () => new Date(Date.now() + 31 * 60_000);
+    await upkeep(streamsContext(stack.deps));
+    const afterEnd = google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200);
+    expect(afterEnd).toHaveLength(2);
+
+    // A scheduled restart (the task's heartbeat counts it): fresh broadcast, the old one completed.
+    stack.deps.now = () => new Date();
+    await applyHeartbeat(streamsContext(stack.deps), { userId: user.userId, streamId: stream.id, runId: (await context.streams.get(user.userId, stream.id))!.runId! }, { ...live.health, scheduledRestarts: live.health.scheduledRestarts + 1, at: new Date().toISOString() });
+    expect(google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200)).toHaveLength(3);
+    expect(google.calls.some((c) => c.api === 'liveBroadcasts.transition')).toBe(true);
+
+    // The user removes the app in their Google account: the stream keeps running and tells them.
+    google.revokeGrant(account.sub);
+    stack.deps.now = () => new Date(Date.now() + 62 * 60_000);
+    await upkeep(streamsContext(stack.deps));
+    stack.deps.now = () => new Date();
+    const warned = (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body;
+    expect(warned).toMatchObject({ status: 'started', warning: 'Google refresh token error' });
+    expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels[0].youtube.status).toBe('revoked');
+
+    await api(stack, 'POST', `/streams/${stream.id}/stop`, { token: user.token });
+    expect((await api(stack, 'POST', `/streams/${stream.id}/start`, { token: user.token })).body.error).toBe('Google refresh token error');
+
+    const spent = await new DynamoYouTubeQuota(stack.deps.db, stack.config.tables.app, () => new Date()).spentOn(pacificDay(new Date()));
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(google.quota.used());
+  }, 180_000);
+
+  test('stream thumbnails: JPEG or PNG of at most 2 MB', async () => {
+    const user = await signedInUser(stack);
+    const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'x', url: nginx.rtmpUrl, key: 'thumb-test' } });
+    const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Thumb', channelIds: [channel.body.id] } })).body;
+    const put = (body: Buffer, type: string) => fetch(`${stack.urls.api}/streams/${stream.id}/thumbnail`, { method: 'PUT', headers: { authorization: `Bearer ${user.token}`, 'content-type': type }, body: new Uint8Array(body) });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]);
+    const ok = await put(png, 'image/png');
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).hasCustomThumbnail).toBe(true);
+    const gif = await put(Buffer.from('GIF89a................'), 'image/gif');
+    expect(await gif.json()).toMatchObject({ error: 'unsupported image', message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' });
+    const huge = await put(Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)]), 'image/png');
+    expect((await huge.json()).error).toBe('unsupported image');
+    const removed = await api(stack, 'DELETE', `/streams/${stream.id}/thumbnail`, { token: user.token });
+    expect(removed.body.hasCustomThumbnail).toBe(false);
+  });
+});
