@@ -167,6 +167,7 @@ describe.each(['en', 'ru'] as const)('accounts in %s', (code) => {
     await heading(page, texts.auth.resetPassword.title);
     const newPassword = 'a brand new passphrase';
     await page.getByLabel(texts.auth.fields.newPassword, { exact: true }).fill(newPassword);
+    await screenshot(page, `app-reset-password-${code}`);
     await page.getByRole('button', { name: texts.auth.resetPassword.submit }).click();
     await page.waitForURL((at) => at.pathname === path('/app/streams'));
     expect((await api(stack, 'POST', '/login', { body: { email: user.email, password: newPassword } })).status).toBe(200);
@@ -194,6 +195,7 @@ test('a used confirmation link explains itself and sends a new one', async () =>
   expect((await api(stack, 'POST', '/confirm', { body: { token } })).status).toBe(200);
   await page.goto(url(`/app/auth/confirm?token=${encodeURIComponent(token)}`));
   await page.getByText(texts.errors['invalid token']).waitFor();
+  await screenshot(page, 'app-confirm-used-link-en');
   await page.getByLabel(texts.auth.fields.email).fill(email);
   await page.getByRole('button', { name: texts.auth.confirm.resendSubmit }).click();
   await page.getByText(fill(texts.auth.checkInbox.resent, { email })).waitFor();
@@ -211,6 +213,7 @@ test('auth-token takes a session from the URL fragment, keeps it as the cookie a
   const { page: other } = await newPage();
   await other.goto(url('/app/auth/auth-token'));
   await other.getByText(catalogue('en').auth.authToken.missing).waitFor();
+  await screenshot(other, 'app-auth-token-missing-en');
 }, 30_000);
 
 test('too many sign-in attempts: the message says when to try again', async () => {

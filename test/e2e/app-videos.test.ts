@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { LocalStack } from '../../local/stack';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import type { Messages } from '../../web/src/i18n/translator';
-import { signedInUser } from '../helpers/accounts';
+import { api, signedInUser } from '../helpers/accounts';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { makeClip } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
@@ -149,7 +149,7 @@ test('an upload cut off halfway resumes after a reload from where it stopped, no
 
 test('refusals show translated: a file type Uppy does not accept, and an upload without an active plan', async () => {
   const texts = catalogue('ua');
-  const { page } = await videosPage('ua');
+  const { page, user } = await videosPage('ua');
   const notes = join(import.meta.dirname, '../../README.md');
   await chooseFiles(page, notes);
   await page.getByText(/^Ви можете завантажити тільки: /).waitFor();
@@ -160,6 +160,13 @@ test('refusals show translated: a file type Uppy does not accept, and an upload 
   await chooseFiles(page, clip.path);
   await page.locator('.upload-row[data-state="failed"]').getByText(texts.errors['no active subscription']).waitFor();
   await screenshot(page, 'app-videos-refused-ua');
+
+  // A session that ended meanwhile: the upload endpoint's 401.
+  stack.deps.now = () => new Date();
+  await api(stack, 'POST', '/logout', { token: user.token });
+  const other = await makeClip({ seconds: 1, name: 'signed-out.mp4' });
+  await chooseFiles(page, other.path);
+  await page.locator('.upload-row[data-state="failed"]', { hasText: 'signed-out.mp4' }).getByText(texts.errors['uploader token error']).waitFor();
 }, 60_000);
 
 test('uploads work when local storage refuses every write (nothing to resume, nothing breaks)', async () => {

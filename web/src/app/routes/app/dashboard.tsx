@@ -12,14 +12,19 @@ export const meta = (args: MetaArgs) => titledMeta(args, 'app.pages.dashboard.ti
 export const handle = { pageName: 'dashboard' };
 
 export default function DashboardPage() {
-  const { language } = useI18n();
+  const { t, language } = useI18n();
   const user = useCurrentUser();
   const poll = useFallbackPolling();
   return (
     <>
       <Greeting displayName={user.data?.displayName} />
       <div className="dashboard">
-        <PlanSummary refetchInterval={poll} planLink={localizePath('/app/billing', language)} />
+        <section aria-labelledby="dashboard-plan-title">
+          <h2 className="dashboard__section-title" id="dashboard-plan-title">
+            {t('dashboard.plan.title')}
+          </h2>
+          <PlanSummary refetchInterval={poll} planLink={localizePath('/app/billing', language)} />
+        </section>
         <QuickLinks />
       </div>
     </>

@@ -6,20 +6,19 @@ import { PlanStateBadge, PlanStateMessage } from './plan-state';
 import { UsageMeters } from './usage-meters';
 import './billing.css';
 
-/** The dashboard's plan card: plan, state, the usage that changes most, a link to the plan page. */
+/** The dashboard's plan card (under the page's own heading): plan, state, the usage that changes most, a link to the plan page. */
 export function PlanSummary({ refetchInterval, planLink }: { refetchInterval: number | false; planLink: string }) {
   const { t } = useI18n();
   const subscription = useSubscription(refetchInterval);
-  if (!subscription.data) return <section className="billing-card plan-summary plan-summary--loading" aria-busy="true" />;
+  if (!subscription.data) return <div className="billing-card plan-summary plan-summary--loading" aria-busy="true" />;
   const overview = subscription.data;
   const rows = usageRows(overview, undefined).filter((row) => row.id === 'storage' || row.id === 'streams' || row.id === 'uploads');
   return (
-    <section className="billing-card plan-summary" aria-labelledby="plan-summary-title" data-state={overview.state}>
-      <p className="billing-card__eyebrow">{t('dashboard.plan.title')}</p>
+    <div className="billing-card plan-summary" data-state={overview.state}>
       <div className="current-plan__name-row">
-        <h2 className="current-plan__name" id="plan-summary-title">
+        <h3 className="current-plan__name">
           {t(`pricing.plans.${overview.plan}.name`)}
-        </h2>
+        </h3>
         <PlanStateBadge state={overview.state} />
       </div>
       <PlanStateMessage subscription={overview} />
@@ -27,6 +26,6 @@ export function PlanSummary({ refetchInterval, planLink }: { refetchInterval: nu
       <Link className="plan-summary__link" to={planLink}>
         {t('dashboard.plan.link')}
       </Link>
-    </section>
+    </div>
   );
 }
