@@ -36,11 +36,12 @@ export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${user
 export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
 
+export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });
+export const oauthStateKey = (stateHash: string) => ({ pk: `OAUTH_STATE#${stateHash}`, sk: 'STATE' });
+export const youtubeQuotaKey = (day: string) => ({ pk: `YOUTUBE_QUOTA#${day}`, sk: 'QUOTA' });
+
 // Support audit log (lambdas/core/support): outside the account's partition, so it outlives termination.
 //   AUDIT#<userId>         <at>#<entryId>      a support action on an account; gsi1: AUDIT_EMAIL#<e-mail hash> / <at>
 export const auditKey = (userId: string, at: string, entryId: string) => ({ pk: `AUDIT#${userId}`, sk: `${at}#${entryId}` });
 export const auditTrailOf = (userId: string) => `AUDIT#${userId}`;
 export const auditByEmailHash = (emailHash: string) => `AUDIT_EMAIL#${emailHash}`;
-export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });
-export const oauthStateKey = (stateHash: string) => ({ pk: `OAUTH_STATE#${stateHash}`, sk: 'STATE' });
-export const youtubeQuotaKey = (day: string) => ({ pk: `YOUTUBE_QUOTA#${day}`, sk: 'QUOTA' });
