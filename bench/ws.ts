@@ -25,7 +25,7 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const expected = (round + 1) * CONNECTIONS;
     const started = performance.now();
-    await stack.deps.realtime.publish(user.userId, { type: 'stream.heartbeat', streamId: 'bench', health: { sentAt: performance.now() + performance.timeOrigin } });
+    await stack.deps.realtime.publish(user.userId, { type: 'stream.heartbeat', streamId: 'bench', verdict: 'healthy', health: { sentAt: performance.now() + performance.timeOrigin } });
     while (latencies.length < expected) await new Promise((r) => setTimeout(r, 1));
     roundTimes.push(performance.now() - started);
   }

@@ -85,7 +85,7 @@ export class StreamingStack extends Stack {
     });
     const taskRole = this.taskDefinition.taskRole;
     api.grantTableData(taskRole);
-    api.grantMedia(taskRole, ['s3:GetObject'], ['media/*']);
+    api.grantMedia(taskRole, ['s3:GetObject', 's3:PutObject'], ['media/*']);
     api.grantYouTube(taskRole);
     api.realtimeStage.grantManagementApiAccess(taskRole);
     acknowledgeFindings(taskRole, 'AwsSolutions-IAM5', 'Stream tasks read media objects of any user (media/*) and post to any realtime connection id of this stage; both are created at run time.');

@@ -30,6 +30,8 @@ export interface StreamStateEvent {
 export interface StreamHeartbeatEvent {
   type: 'stream.heartbeat';
   streamId: string;
+  /** healthy | degraded | recovering | offline (lambdas/core/streams/stream.ts). */
+  verdict: string;
   health: Record<string, unknown>;
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { AppError } from '../core/errors';
 import * as library from '../core/media/library';
-import { thumbnailUrl, verifyThumbnailUrl } from '../core/media/media-urls';
+import { pictureUrl, streamPreviewKey, verifyPictureUrl, type PictureKind } from '../core/media/media-urls';
 import { TITLE_MAX_LENGTH, videoView, type Video } from '../core/media/videos';
 import { libraryContext } from '../wiring/media';
 import { json, noContent, publicRoute, userRoute } from './api';
@@ -13,7 +13,7 @@ import { authenticateSession } from './session-auth';
 async function view(deps: Deps, video: Video) {
   return {
     ...videoView(video),
-    ...(video.thumbnailKey ? { thumbnailUrl: thumbnailUrl(await deps.signingKey(), video.userId, video.id, deps.now()) } : {}),
+    ...(video.thumbnailKey ? { thumbnailUrl: pictureUrl(await deps.signingKey(), 'thumbnail', video.userId, video.id, deps.now()) } : {}),
   };
 }
 
@@ -45,19 +45,25 @@ const remove = userRoute({
   },
 });
 
-const thumbnail = publicRoute({
-  query: z.object({ u: z.string().max(128).optional(), e: z.string().max(16).optional(), s: z.string().max(64).optional() }),
-  async handle(request, deps) {
-    const videoId = request.params.id ?? '';
-    const owner = verifyThumbnailUrl(await deps.signingKey(), videoId, request.query, deps.now());
-    if (!owner) throw new AppError('not found');
-    const context = libraryContext(deps);
-    const video = await context.videos.get(owner, videoId);
-    const picture = video?.thumbnailKey ? await context.objects.read(video.thumbnailKey) : undefined;
-    if (!picture) throw new AppError('not found');
-    return { status: 200, body: picture.body, headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' } };
-  },
-});
+const signedQuery = z.object({ u: z.string().max(128).optional(), e: z.string().max(16).optional(), s: z.string().max(64).optional(), v: z.string().max(64).optional() });
+
+/** A picture behind a signed URL: the key it names is only found for the owner the URL was signed for. */
+function picture(kind: PictureKind, keyOf: (deps: Deps, owner: string, id: string) => Promise<string | undefined>) {
+  return publicRoute({
+    query: signedQuery,
+    async handle(request, deps) {
+      const id = request.params.id ?? '';
+      const owner = verifyPictureUrl(await deps.signingKey(), kind, id, request.query, deps.now());
+      const key = owner ? await keyOf(deps, owner, id) : undefined;
+      const image = key ? await libraryContext(deps).objects.read(key) : undefined;
+      if (!image) throw new AppError('not found');
+      return { status: 200, body: image.body, headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' } };
+    },
+  });
+}
+
+const thumbnail = picture('thumbnail', async (deps, owner, videoId) => (await libraryContext(deps).videos.get(owner, videoId))?.thumbnailKey);
+const preview = picture('preview', async (_deps, owner, streamId) => streamPreviewKey(owner, streamId));
 
 export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
   createHttpHandler({
@@ -70,6 +76,7 @@ export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandle
       'PATCH /api/videos/{id}': rename,
       'DELETE /api/videos/{id}': remove,
       'GET /api/media/{id}/thumbnail': thumbnail,
+      'GET /api/media/{id}/preview': preview,
     },
   });
 

@@ -7,6 +7,7 @@ import * as streams from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
 import { json, noContent, userBinaryRoute, userRoute } from './api';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
+import { pictureUrl } from '../core/media/media-urls';
 import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
@@ -25,10 +26,15 @@ const fields = {
 const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
 
-/** The local stack previews streams going to its own RTMP test destination through that server's HLS output. */
-async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls'; url: string } | undefined> {
+/** A live stream's preview: locally, the HLS output of the local RTMP test destination when the stream goes
+ * there; otherwise the frame the stream task stores every minute, behind a signed URL. */
+async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'image'; url: string } | undefined> {
+  if (stream.status !== 'started') return undefined;
   const local = deps.config.localPreview;
-  if (!local || stream.status !== 'started') return undefined;
+  if (!local) {
+    const at = stream.health?.previewAt;
+    return at ? { kind: 'image', url: `${pictureUrl(await deps.signingKey(), 'preview', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(at)}` } : undefined;
+  }
   const channels = streamsContext(deps).channels;
   for (const channelId of stream.channelIds) {
     const channel = await channels.get(stream.userId, channelId);

@@ -11,11 +11,27 @@ import { redactSecrets } from './ffmpeg';
 import { JsonLinesHeartbeatSink } from './heartbeat';
 import { createS3Client, LocalFileFetcher, S3InputFetcher } from './inputs';
 import { prepareMedia } from './media';
+import { grabFrame, loopPosition, PREVIEW_INTERVAL_MS } from './preview';
 import { managedRunFromEnv, managedTask } from './managed';
 import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
 import { StreamSupervisor } from './supervisor';
 
 const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
+
+/** A frame of where the loop is, stored every minute (the first a few seconds in); a failed grab is logged only. */
+function startPreviews(videoPath: string, loopDurationUs: number, publish: (jpeg: Buffer) => Promise<void>): () => void {
+  const started = Date.now();
+  const grab = () =>
+    grabFrame(videoPath, loopPosition(Date.now() - started, loopDurationUs))
+      .then(publish)
+      .catch((error: Error) => log(`preview not stored: ${redactSecrets(error.message)}`));
+  const first = setTimeout(grab, 5000);
+  const timer = setInterval(grab, PREVIEW_INTERVAL_MS);
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
 
 async function main(): Promise<number> {
   const run = managedRunFromEnv(process.env);
@@ -25,12 +41,17 @@ async function main(): Promise<number> {
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
+  let stopPreviews = () => {};
   const supervisor = new StreamSupervisor({
     streamId: spec.streamId,
     destinations: spec.destinations,
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
-    prepare: (signal) => prepareMedia(spec, [new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal),
+    prepare: async (signal) => {
+      const media = await prepareMedia(spec, [new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
+      if (managed) stopPreviews = startPreviews(media.files.videoPath, media.loopDurationUs, managed.publishPreview);
+      return media;
+    },
     sink: managed?.sink ?? new JsonLinesHeartbeatSink(process.stdout),
     log: (message) => log(`[stream ${spec.streamId}] ${message}`),
   });
@@ -39,6 +60,7 @@ async function main(): Promise<number> {
   try {
     return await supervisor.run();
   } finally {
+    stopPreviews();
     s3.destroy();
     managed?.close();
     await rm(workDir, { recursive: true, force: true });

@@ -4,6 +4,8 @@
 // line), and reports every heartbeat to the stream item and the user's browsers.
 import { readFile } from 'node:fs/promises';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { streamPreviewKey } from '../../lambdas/core/media/media-urls';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { createDynamoClient, createS3Client, localCredentials } from '../../lambdas/adapters/aws-clients';
 import { googleFromSecret } from '../../lambdas/adapters/deps';
@@ -58,6 +60,8 @@ export function healthOf(heartbeat: Heartbeat): StreamHealth {
 export interface ManagedTask {
   spec: StreamTaskSpecInput;
   sink: HeartbeatSink;
+  /** Stores the stream's latest preview frame; the next heartbeat says when. */
+  publishPreview(jpeg: Buffer): Promise<void>;
   close(): void;
 }
 
@@ -92,9 +96,15 @@ export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Prom
     realtime: new ManagementApiPublisher(management, new ConnectionsStore(db, table), now),
     now,
   };
+  const bucket = required(env, 'MEDIA_BUCKET');
+  let previewAt: string | undefined;
   return {
     spec: await taskSpec(context, run.userId, run.streamId),
-    sink: { send: (heartbeat) => applyHeartbeat(context, run, healthOf(heartbeat)) },
+    sink: { send: (heartbeat) => applyHeartbeat(context, run, { ...healthOf(heartbeat), ...(previewAt ? { previewAt } : {}) }) },
+    async publishPreview(jpeg) {
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: streamPreviewKey(run.userId, run.streamId), Body: jpeg, ContentType: 'image/jpeg' }));
+      previewAt = new Date().toISOString();
+    },
     close: () => {
       db.destroy();
       s3.destroy();

@@ -158,6 +158,16 @@ describe('broadcasts that follow the loop', () => {
     expect(google.thumbnail(record!.broadcastId)?.contentType).toBe('image/jpeg');
 
     const live = await waitForStatus(user.token, stream.id, 'started');
+    // Without the local test destination, the preview is the frame the task stores (as in AWS).
+    let preview: { kind: string; url: string } | undefined;
+    for (let i = 0; i < 80 && !preview; i++) {
+      preview = (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body.preview;
+      if (!preview) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(preview?.kind).toBe('image');
+    const frame = await fetch(`${stack.urls.web}${preview!.url}`);
+    expect(frame.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await frame.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     google.setStreamStatus(first.contentDetails!.boundStreamId!, 'active');
     expect(google.broadcast(record!.broadcastId)!.status!.lifeCycleStatus).toBe('live');
 

@@ -27,6 +27,8 @@ export interface StreamHealth {
   nextRestartAt?: string;
   lastError?: string;
   destinations: { id: string; state: 'ok' | 'failed' }[];
+  /** When the task last stored a preview frame (streamPreviewKey in lambdas/core/media/media-urls.ts). */
+  previewAt?: string;
   at: string;
 }
 

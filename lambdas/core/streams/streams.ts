@@ -10,7 +10,7 @@ import type { Video } from '../media/videos';
 import { normalizeRestartSchedule } from '../restart-schedule';
 import type { SecretBox } from '../secret-box';
 import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
-import { assertModifiable, runningStatuses, type Privacy, type Stream, type StreamHealth } from './stream';
+import { assertModifiable, healthVerdict, runningStatuses, type Privacy, type Stream, type StreamHealth } from './stream';
 import { thumbnailType } from './thumbnail';
 
 export interface StreamsContext {
@@ -255,7 +255,8 @@ export async function applyHeartbeat(context: Pick<StreamsContext, 'streams' | '
   const changed = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status, health, ...(firstStart ? { startedAt: context.now().toISOString() } : {}) }, context.now());
   if (!changed) return;
   if (status !== stream.status) await publishState(context, stream, status);
-  await context.realtime.publish(run.userId, { type: 'stream.heartbeat', streamId: run.streamId, health: { ...health } });
+  const verdict = healthVerdict({ status, health }, context.now());
+  await context.realtime.publish(run.userId, { type: 'stream.heartbeat', streamId: run.streamId, verdict, health: { ...health } });
 }
 
 /** The media of streams waiting in `encoding` settled: start the ones whose media is all ready, stop the ones
