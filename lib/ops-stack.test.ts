@@ -189,6 +189,11 @@ describe('ops alarms', () => {
     }
   });
 
+  test('the alarm topic is encrypted with its own key, which goes with the stack', () => {
+    ops.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [stacks.ops.getLogicalId(stacks.ops.node.findChild('AlarmTopicKey').node.defaultChild as never), 'Arn'] } });
+    ops.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Delete', Properties: { EnableKeyRotation: true } });
+  });
+
   test('the alarm topic e-mails the configured address, and only then', () => {
     ops.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     Template.fromStack(synthesizeForTest().stacks.ops).resourceCountIs('AWS::SNS::Subscription', 0);

@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   Alarm,
   AlarmStatusWidget,
@@ -88,7 +88,8 @@ export class OpsStack extends Stack {
     this.alarmTopic = new Topic(this, 'AlarmTopic', {
       displayName: `Loopcast ${config.stage} alarms`,
       enforceSSL: true,
-      masterKey: new Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Loopcast alarm topic' }),
+      // It guards alarm messages only: nothing to keep once the stack is gone, in any stage.
+      masterKey: new Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Loopcast alarm topic', removalPolicy: RemovalPolicy.DESTROY }),
     });
     if (config.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(config.alarmEmail));
 
