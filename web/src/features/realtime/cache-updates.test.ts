@@ -53,12 +53,12 @@ describe('realtime events in the data cache', () => {
     expect(stale(client, ['streams', 's1'])).toBe(true);
   });
 
-  test('stream.heartbeat patches the health in place without refetching', () => {
+  test('stream.heartbeat patches the health and the verdict in place without refetching', () => {
     const client = cache();
     const health = { actual: 'started', fps: 30, at: '2026-01-01T00:00:00.000Z' };
-    applyRealtimeEvent(client, { type: 'stream.heartbeat', streamId: 's1', verdict: 'healthy', health });
-    expect(client.getQueryData(['streams', 's1'])).toEqual(stream('s1', { health }));
-    expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams[0]).toEqual(stream('s1', { health }));
+    applyRealtimeEvent(client, { type: 'stream.heartbeat', streamId: 's1', verdict: 'degraded', health });
+    expect(client.getQueryData(['streams', 's1'])).toEqual(stream('s1', { health, verdict: 'degraded' }));
+    expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams[0]).toEqual(stream('s1', { health, verdict: 'degraded' }));
     expect(stale(client, ['streams'])).toBe(false);
   });
 

@@ -59,7 +59,11 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
       void client.invalidateQueries({ queryKey: liveQueryKeys.streams });
       return;
     case 'stream.heartbeat':
-      patchItem<{ id: string; health?: unknown }>(client, liveQueryKeys.streams, 'streams', event.streamId, (stream) => ({ ...stream, health: event.health }));
+      patchItem<{ id: string; health?: unknown; verdict?: string }>(client, liveQueryKeys.streams, 'streams', event.streamId, (stream) => ({
+        ...stream,
+        health: event.health,
+        ...(event.verdict ? { verdict: event.verdict } : {}),
+      }));
       return;
     case 'subscription.changed':
       void client.invalidateQueries({ queryKey: liveQueryKeys.subscription });
