@@ -207,7 +207,9 @@ describe('saved Logs Insights queries', () => {
     expect(Object.keys(queries).sort()).toEqual(['Loopcast-test/Errors (run over the last hour)', 'Loopcast-test/Stream history (replace STREAM_ID)', 'Loopcast-test/User activity (replace USER_ID)']);
     expect(queries['Loopcast-test/User activity (replace USER_ID)']!.QueryString).toContain('| filter userId = "USER_ID" or @message like "USER_ID"');
     expect(queries['Loopcast-test/Stream history (replace STREAM_ID)']!.QueryString).toContain('| filter streamId = "STREAM_ID" or @message like "STREAM_ID"');
-    expect(queries['Loopcast-test/Errors (run over the last hour)']!.QueryString).toMatch(/\| filter level = "ERROR".*\n\| sort @timestamp desc/);
+    const errors = queries['Loopcast-test/Errors (run over the last hour)']!.QueryString as string;
+    expect(errors).toMatch(/\| filter level in \["ERROR", "CRITICAL", "FATAL"\] or record\.status in .*\n\| sort @timestamp desc/);
+    expect(errors).toContain('not ispresent(_aws.Timestamp)');
   });
 
   test("each covers every function's log group and the stream task's", () => {

@@ -255,7 +255,12 @@ export class OpsStack extends Stack {
     }));
     query('ErrorsQuery', 'Errors (run over the last hour)', new QueryString({
       fields: [...fields, 'error.message', 'error.stack'],
-      filterStatements: ['level = "ERROR" or level = "CRITICAL" or @message like /(?i)(error|failed|timed out)/'],
+      // Logger lines by level, Lambda's own timeouts and crashes by status, the stream task's plain lines by their
+      // words; metric lines (EMF, `_aws`) are left out, their metric names would match.
+      filterStatements: [
+        'level in ["ERROR", "CRITICAL", "FATAL"] or record.status in ["timeout", "failure", "error"]' +
+          ' or (not ispresent(level) and not ispresent(record.status) and not ispresent(_aws.Timestamp) and @message like /(?i)(error|failed|timed out)/)',
+      ],
       sort: '@timestamp desc',
       limit: 1_000,
     }));
