@@ -36,7 +36,8 @@ const config: Config = {
     project('lambdas', ['lambdas', 'test/api', 'test/fakes']),
     project('stream-task', ['stream-task']),
     project('local', ['local']),
-    project('web', ['web/src']),
+    // Vite turns `*.svg?no-inline` into a URL; jest gets a fixed one.
+    project('web', ['web/src'], { moduleNameMapper: { '\\.svg\\?no-inline$': '<rootDir>/test/helpers/asset-stub.cjs' } }),
     project('e2e', ['test/e2e']),
   ],
 };

@@ -10,8 +10,9 @@ import { root, setup, toolEnv } from './setup.mjs';
 
 const [command = 'start', ...rest] = process.argv.slice(2);
 const nodeBin = setup();
-// Handler logs are JSON lines for CloudWatch; locally only warnings and errors are worth printing.
-const env = { POWERTOOLS_LOG_LEVEL: 'WARN', ...toolEnv(nodeBin) };
+// Handler logs are JSON lines for CloudWatch; locally only warnings and errors are worth printing, and metrics
+// (CloudWatch embedded format) have nowhere to go.
+const env = { POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true', ...toolEnv(nodeBin) };
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function newestMtime(path) {

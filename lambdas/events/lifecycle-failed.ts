@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { metricsFlusher } from '../adapters/metrics';
 import type { LifecycleInput } from '../contract/stream-lifecycle';
 import { lifecycleFailed } from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
@@ -19,7 +20,8 @@ export function createLifecycleFailedHandler(deps: () => Deps | Promise<Deps>): 
     const run = { userId: input.userId, streamId: input.streamId, runId: input.runId, executionName: event.detail.name };
     if (await lifecycleFailed(streamsContext(await deps()), run)) logger.error('stream lifecycle failed: stream stopped', { ...run });
   };
-  return middy<ExecutionStatusChange>().use(injectLambdaContext(logger, { resetKeys: true })).handler(handle) as unknown as (event: ExecutionStatusChange) => Promise<void>;
+  return middy<ExecutionStatusChange>().use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(metricsFlusher()).handler(handle) as unknown as (event: ExecutionStatusChange) => Promise<void>;
 }
 
 export const handler = createLifecycleFailedHandler(depsFromEnvironment);

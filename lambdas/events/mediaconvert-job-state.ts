@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { metricsFlusher } from '../adapters/metrics';
 import { MediaConvertTranscoder } from '../adapters/transcoder/mediaconvert-transcoder';
 import { transcoderOf } from '../wiring/media';
 
@@ -13,7 +14,8 @@ export function createJobStateHandler(deps: () => Deps | Promise<Deps>): (event:
     if (!(transcoder instanceof MediaConvertTranscoder)) throw new Error('MediaConvert events reached a stack that transcodes with ffmpeg');
     await transcoder.handleJobStateChange(event);
   };
-  return middy().use(injectLambdaContext(logger, { resetKeys: true })).handler(handle) as unknown as (event: unknown) => Promise<void>;
+  return middy().use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(metricsFlusher()).handler(handle) as unknown as (event: unknown) => Promise<void>;
 }
 
 export const handler = createJobStateHandler(depsFromEnvironment);

@@ -5,6 +5,8 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { countMetric, gaugeMetric, metricsFlusher } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import { upkeep } from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
 
@@ -14,9 +16,12 @@ export function createStreamUpkeep(deps: () => Deps | Promise<Deps>): StreamUpke
   const handle = async () => {
     const outcome = await upkeep(streamsContext(await deps()));
     if (outcome.stopped) logger.info('streams stopped by billing', { stopped: outcome.stopped });
+    gaugeMetric(metricNames.streamsRunning, outcome.running - outcome.stopped);
+    countMetric(metricNames.streamsStoppedByBilling, outcome.stopped);
     return outcome;
   };
-  return middy().use(injectLambdaContext(logger, { resetKeys: true })).handler(handle) as unknown as StreamUpkeep;
+  return middy().use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(metricsFlusher()).handler(handle) as unknown as StreamUpkeep;
 }
 
 export const handler = createStreamUpkeep(depsFromEnvironment);

@@ -2,6 +2,8 @@
 // signature over the exact raw body is the only authentication.
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { countMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import * as billing from '../core/billing/billing';
 import { AppError } from '../core/errors';
 import { json, signedRoute } from './api';
@@ -17,8 +19,15 @@ const webhook = signedRoute({
     const context = await billingContext(deps);
     if (!context.provider) throw new AppError('payment provider missing configuration');
     if (Buffer.byteLength(request.body) > MAX_EVENT_BYTES) throw new AppError('payload too large');
-    const event = context.provider.verifyEvent(request.body, request.headers['stripe-signature']);
-    const outcome = await billing.applyBillingEvent(context, event);
+    let outcome: Awaited<ReturnType<typeof billing.applyBillingEvent>>;
+    let event: ReturnType<typeof context.provider.verifyEvent>;
+    try {
+      event = context.provider.verifyEvent(request.body, request.headers['stripe-signature']);
+      outcome = await billing.applyBillingEvent(context, event);
+    } catch (error) {
+      countMetric(metricNames.stripeWebhookFailures);
+      throw error;
+    }
     logger.info('billing event', { eventId: event.id, kind: event.kind, outcome });
     return json(200, { received: true, outcome });
   },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import * as billing from '../core/billing/billing';
+import { languageCodes } from '../core/languages';
 import { billingPeriods, periodPriceCents, periodSavingCents, periodTerms, planIds, plans } from '../core/plans';
 import { json, publicRoute, userRoute } from './api';
 import { billingContext } from '../wiring/billing';
@@ -37,9 +38,9 @@ const subscription = userRoute({
 
 const checkout = userRoute({
   // Strings, not enums: an unknown plan or period is the catalogued 'unknown plan', not a schema error.
-  body: z.object({ plan: z.string().max(32), period: z.string().max(32).default('month') }),
+  body: z.object({ plan: z.string().max(32), period: z.string().max(32).default('month'), language: z.enum(languageCodes).optional() }),
   async handle(request, deps) {
-    return json(200, await billing.startCheckout(await billingContext(deps), request.auth.userId, request.body.plan, request.body.period));
+    return json(200, await billing.startCheckout(await billingContext(deps), request.auth.userId, request.body.plan, request.body.period, request.body.language));
   },
 });
 
@@ -51,8 +52,9 @@ const checkoutStatus = userRoute({
 });
 
 const portal = userRoute({
+  body: z.object({ language: z.enum(languageCodes).optional() }),
   async handle(request, deps) {
-    return json(200, await billing.openPortal(await billingContext(deps), request.auth.userId));
+    return json(200, await billing.openPortal(await billingContext(deps), request.auth.userId, request.body.language));
   },
 });
 

@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { z } from 'zod';
 import type { Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { metricsFlusher } from '../adapters/metrics';
 import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
 import { routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
 import { DEFAULT_MAX_BODY_BYTES, type ApiResponse, type AuthContext, type RouteImplementation } from './api';
@@ -168,6 +169,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(metricsFlusher())
     .use({
       onError: (request) => {
         const appError = toAppError(request.error);

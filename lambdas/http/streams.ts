@@ -7,6 +7,8 @@ import * as streams from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
 import { json, noContent, userBinaryRoute, userRoute } from './api';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
+import { countMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import { pictureUrl } from '../core/media/media-urls';
 import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
@@ -110,7 +112,9 @@ const remove = userRoute({
 
 const start = userRoute({
   async handle(request, deps) {
-    return json(200, await view(deps, await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
+    const started = await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '');
+    countMetric(metricNames.streamStarts);
+    return json(200, await view(deps, started));
   },
 });
 

@@ -4,6 +4,8 @@ import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
 import type { Transcoder } from '../adapters/transcoder/transcoder';
+import { countMetric, secondsMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library';
 import { entitlementOfUser } from '../core/billing/billing';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
@@ -17,7 +19,18 @@ const transcoders = new WeakMap<Deps, Transcoder>();
 export function transcoderOf(deps: Deps): Transcoder {
   let transcoder = transcoders.get(deps);
   if (!transcoder) {
-    transcoder = deps.makeTranscoder((update) => applyTranscodeUpdate(libraryContext(deps), update));
+    transcoder = deps.makeTranscoder(async (update) => {
+      const context = libraryContext(deps);
+      const registered = update.type === 'progress' ? undefined : await context.videos.get(update.job.userId, update.job.videoId);
+      await applyTranscodeUpdate(context, update);
+      if (update.type === 'completed') {
+        countMetric(metricNames.transcodesCompleted);
+        // From the last byte uploaded to stream-ready: what the creator waits.
+        if (registered) secondsMetric(metricNames.transcodeSeconds, (deps.now().getTime() - new Date(registered.createdAt).getTime()) / 1000);
+      } else if (update.type === 'failed') {
+        countMetric(metricNames.transcodesFailed);
+      }
+    });
     transcoders.set(deps, transcoder);
   }
   return transcoder;

@@ -5,6 +5,8 @@ import * as library from '../core/media/library';
 import { authenticateSession } from '../http/session-auth';
 import type { UploadHooks } from '../uploads/tus-server';
 import { libraryContext } from './media';
+import { countMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 
 export function uploadHooks(deps: Deps): UploadHooks {
   return {

@@ -4,6 +4,8 @@ import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoBroadcastStore, DynamoOAuthStateStore, DynamoYouTubeQuota } from '../adapters/dynamo/youtube-stores';
 import { GoogleYouTube } from '../adapters/google/youtube';
 import { logger } from '../adapters/logger';
+import { countMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import type { Stream } from '../core/streams/stream';
@@ -22,7 +24,10 @@ export async function googleOAuth(parts: YouTubeParts): Promise<GoogleOAuth | un
   const settings = await parts.google();
   if (!settings) return undefined;
   const quota = new DynamoYouTubeQuota(parts.db, parts.table, parts.now);
-  return new GoogleYouTube(settings, (units) => quota.spend(units));
+  return new GoogleYouTube(settings, async (units) => {
+    await quota.spend(units);
+    countMetric(metricNames.youtubeQuotaUnits, units);
+  });
 }
 
 export const youtubeCallbackUrl = (deps: Deps) => `${deps.config.publicUrl}${API_BASE}/channels/youtube/callback`;

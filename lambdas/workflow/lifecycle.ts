@@ -4,6 +4,8 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { countMetric, metricsFlusher } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import type { TaskEndedPayload } from '../contract/stream-lifecycle';
 import { taskEnded, type LifecycleDecision } from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
@@ -29,10 +31,12 @@ export function createLifecycleHandler(deps: () => Deps | Promise<Deps>): Lifecy
     logger.appendKeys({ streamId: run.streamId, userId: run.userId });
     const decision = await taskEnded(streamsContext(await deps()), run, taskFailureReason(payload.taskError));
     logger.info('stream task ended', { decision });
+    if (decision.action !== 'stop') countMetric(metricNames.streamTaskRestarts);
     return decision;
   };
   return middy<TaskEndedPayload, LifecycleDecision>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(metricsFlusher())
     .handler(handle) as unknown as LifecycleHandler;
 }
 

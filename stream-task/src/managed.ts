@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { streamPreviewKey } from '../../lambdas/core/media/media-urls';
+import { countMetric, flushMetrics, secondsMetric } from '../../lambdas/adapters/metrics';
+import { metricNames } from '../../lambdas/contract/metrics';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { createDynamoClient, createS3Client, localCredentials } from '../../lambdas/adapters/aws-clients';
 import { googleFromSecret } from '../../lambdas/adapters/deps';
@@ -57,6 +59,27 @@ export function healthOf(heartbeat: Heartbeat): StreamHealth {
   };
 }
 
+/** ffmpeg restarts and stalls (from the heartbeats' counters) and the time from losing media to media again. */
+function recoveryMeter(): (heartbeat: Heartbeat) => void {
+  let restarts = 0;
+  let lostAt: number | undefined;
+  let wasStarted = false;
+  return (heartbeat) => {
+    if (heartbeat.restarts > restarts) {
+      countMetric(metricNames.ffmpegRestarts, heartbeat.restarts - restarts);
+      if (heartbeat.lastError?.startsWith('stalled')) countMetric(metricNames.streamStalls);
+      restarts = heartbeat.restarts;
+    }
+    const started = heartbeat.actual === 'started';
+    if (wasStarted && !started) lostAt ??= Date.parse(heartbeat.since);
+    if (started && lostAt !== undefined) {
+      secondsMetric(metricNames.recoverySeconds, (Date.parse(heartbeat.since) - lostAt) / 1000);
+      lostAt = undefined;
+    }
+    wasStarted = started;
+  };
+}
+
 export interface ManagedTask {
   spec: StreamTaskSpecInput;
   sink: HeartbeatSink;
@@ -98,9 +121,16 @@ export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Prom
   };
   const bucket = required(env, 'MEDIA_BUCKET');
   let previewAt: string | undefined;
+  const measure = recoveryMeter();
   return {
     spec: await taskSpec(context, run.userId, run.streamId),
-    sink: { send: (heartbeat) => applyHeartbeat(context, run, { ...healthOf(heartbeat), ...(previewAt ? { previewAt } : {}) }) },
+    sink: {
+      async send(heartbeat) {
+        await applyHeartbeat(context, run, { ...healthOf(heartbeat), ...(previewAt ? { previewAt } : {}) });
+        measure(heartbeat);
+        flushMetrics();
+      },
+    },
     async publishPreview(jpeg) {
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: streamPreviewKey(run.userId, run.streamId), Body: jpeg, ContentType: 'image/jpeg' }));
       previewAt = new Date().toISOString();

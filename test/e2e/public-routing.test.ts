@@ -8,6 +8,7 @@ import { legalPages } from '../../web/src/app/site-map';
 import { languageOfPath, languages, type LanguageCode } from '../../web/src/i18n/languages';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startTestStack } from '../helpers/stack';
+import { signedInUser } from '../helpers/accounts';
 
 type Catalogue = {
   landing: { headline: string };
@@ -156,7 +157,7 @@ describe('app shell', () => {
 
   test('signed-in users opening login or register go to their streams; app pages show their titles', async () => {
     const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
+    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
     await page.goto(`${stack.urls.web}/ru/app/auth/register`);
     await page.waitForURL((url) => url.pathname === '/ru/app/streams');
     await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.streams.title, exact: true }).waitFor();
@@ -170,7 +171,7 @@ describe('app shell', () => {
 describe('updates and analytics', () => {
   test('an open app page checks the build id hourly and offers a reload when a new build is deployed', async () => {
     const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
+    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
     await page.clock.install();
     await page.goto(`${stack.urls.web}/app/dashboard`);
     await page.locator('h1').waitFor();
@@ -199,7 +200,7 @@ describe('updates and analytics', () => {
 describe('failures', () => {
   test('a fatal error shows the error screen, whose button goes home', async () => {
     const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
+    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
     // The videos page's code is replaced by a component that throws while rendering: an unhandled error.
     await page.route(/\/assets\/videos-[\w-]+\.js$/, (route) =>
       route.fulfill({ contentType: 'text/javascript', body: 'export default function Broken() { throw new Error("boom"); }' }),
@@ -229,7 +230,7 @@ describe('failures', () => {
 
   test('a chunk that fails to load reloads the page once, not again within 10 s', async () => {
     const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: 'test-token', url: stack.urls.web }]);
+    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
     // The English catalogue's chunk, which the app loads on start, cannot be fetched (as after a deploy).
     await page.route(/\/assets\/en-[\w-]+\.js$/, (route) => route.abort());
     let loads = 0;

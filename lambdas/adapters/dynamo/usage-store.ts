@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Usage, UsageStore } from '../../core/billing/ports';
 import { usageKey } from './keys';
 
@@ -9,11 +9,21 @@ export class DynamoUsageStore implements UsageStore {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
   async usage(userId: string, cycleStart: string): Promise<Usage> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: usageKey(userId), ConsistentRead: true }));
+    const [{ Item }, youtube] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.table, Key: usageKey(userId), ConsistentRead: true })),
+      this.db.send(new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :channel)',
+        FilterExpression: 'kind = :youtube',
+        ExpressionAttributeValues: { ':user': `USER#${userId}`, ':channel': 'CHANNEL#', ':youtube': 'youtube' },
+        Select: 'COUNT',
+      })),
+    ]);
     return {
       storageBytes: Number(Item?.storageBytes ?? 0),
       runningStreams: Number(Item?.runningStreams ?? 0),
       uploadsThisCycle: Item?.uploadsCycle === cycleStart ? Number(Item?.uploadsInCycle ?? 0) : 0,
+      youtubeChannels: youtube.Count ?? 0,
     };
   }
 }

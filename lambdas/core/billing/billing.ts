@@ -4,7 +4,7 @@
 import type { RealtimePublisher } from '../../contract/realtime-events';
 import type { AccountsStore, Mailer, User } from '../accounts/ports';
 import { AppError } from '../errors';
-import { urlPrefix } from '../languages';
+import { urlPrefix, type LanguageCode } from '../languages';
 import { isBillingPeriod, isPlanId, plans, type BillingPeriod, type PlanId } from '../plans';
 import { paymentFailedEmail } from './emails';
 import { entitlementOf, PAYMENT_GRACE_HOURS, type Entitlement, type Subscription } from './entitlement';
@@ -67,17 +67,19 @@ export async function subscriptionOverview(context: BillingContext, userId: stri
   };
 }
 
-const billingPage = (context: BillingContext, user: User) => `${context.publicUrl}${urlPrefix(user.language)}/app/billing`;
+const billingPage = (context: BillingContext, language: LanguageCode) => `${context.publicUrl}${urlPrefix(language)}/app/billing`;
 
 /** A checkout for a self-serve plan; a user who already pays is sent to the portal to change plans instead. */
-export async function startCheckout(context: BillingContext, userId: string, plan: string, period: string): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
+export async function startCheckout(context: BillingContext, userId: string, plan: string, period: string, language?: LanguageCode): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
   if (!isPlanId(plan) || !plans[plan].selfServe || !isBillingPeriod(period)) throw new AppError('unknown plan');
   const provider = providerOf(context);
   const user = await userOf(context, userId);
+  // Back to the page in the language it was opened in.
+  const returnPage = billingPage(context, language ?? user.language);
   const entitlement = entitlementOf(user, await context.billing.subscription(userId), context.now());
   let customerId = await context.billing.customerOf(userId);
   if (customerId && entitlement.plan !== 'trial' && entitlement.state !== 'expired') {
-    return { url: (await provider.portal(customerId, billingPage(context, user))).url, kind: 'portal' };
+    return { url: (await provider.portal(customerId, returnPage)).url, kind: 'portal' };
   }
   const priceId = await provider.priceFor(plan, period);
   if (!priceId) throw new AppError('unknown plan');
@@ -91,8 +93,8 @@ export async function startCheckout(context: BillingContext, userId: string, pla
     userId,
     plan,
     period,
-    successUrl: `${billingPage(context, user)}?checkout={CHECKOUT_SESSION_ID}`,
-    cancelUrl: billingPage(context, user),
+    successUrl: `${returnPage}?checkout={CHECKOUT_SESSION_ID}`,
+    cancelUrl: returnPage,
   });
   return { url: session.url, kind: 'checkout' };
 }
@@ -104,11 +106,11 @@ export async function checkoutStatus(context: BillingContext, userId: string, se
   return { status: session.status, paid: session.paid };
 }
 
-export async function openPortal(context: BillingContext, userId: string): Promise<{ url: string }> {
+export async function openPortal(context: BillingContext, userId: string, language?: LanguageCode): Promise<{ url: string }> {
   const provider = providerOf(context);
   const customerId = await context.billing.customerOf(userId);
   if (!customerId) throw new AppError('no active subscription');
-  return provider.portal(customerId, billingPage(context, await userOf(context, userId)));
+  return provider.portal(customerId, billingPage(context, language ?? (await userOf(context, userId)).language));
 }
 
 function mirror(remote: ProviderSubscription, userId: string, previous: Subscription | undefined, now: Date): Subscription | undefined {

@@ -84,6 +84,8 @@ export interface Usage {
   storageBytes: number;
   runningStreams: number;
   uploadsThisCycle: number;
+  /** Connected YouTube accounts (against the plan's youtubeChannels). */
+  youtubeChannels: number;
 }
 
 export interface UsageStore {

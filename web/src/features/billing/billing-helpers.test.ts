@@ -2,16 +2,16 @@ import { plans } from '../../../../lambdas/core/plans';
 import { formatDate, formatMoney } from './format';
 import { usageLevel, usageRows } from './usage';
 
-test('one usage row per plan limit, the destinations counted once the streams and channels are known', () => {
-  const subscription = { usage: { storageBytes: 1024, runningStreams: 1, uploadsThisCycle: 4 }, limits: plans.pro.limits };
+test('one usage row per plan limit, the destinations counted once the streams are known', () => {
+  const subscription = { usage: { storageBytes: 1024, runningStreams: 1, uploadsThisCycle: 4, youtubeChannels: 2 }, limits: plans.pro.limits };
   expect(usageRows(subscription, undefined)).toEqual([
     { id: 'storage', used: 1024, limit: plans.pro.limits.storageBytes },
     { id: 'streams', used: 1, limit: 5 },
     { id: 'uploads', used: 4, limit: 150 },
     { id: 'destinations', used: undefined, limit: 5 },
-    { id: 'youtubeAccounts', used: undefined, limit: 5 },
+    { id: 'youtubeAccounts', used: 2, limit: 5 },
   ]);
-  expect(usageRows(subscription, { mostDestinationsPerStream: 3, youtubeAccounts: 2 }).slice(3)).toEqual([
+  expect(usageRows(subscription, { mostDestinationsPerStream: 3 }).slice(3)).toEqual([
     { id: 'destinations', used: 3, limit: 5 },
     { id: 'youtubeAccounts', used: 2, limit: 5 },
   ]);

@@ -18,7 +18,7 @@ export function usageRows(subscription: Pick<SubscriptionOverview, 'usage' | 'li
     { id: 'streams', used: usage.runningStreams, limit: limits.concurrentStreams },
     { id: 'uploads', used: usage.uploadsThisCycle, limit: limits.uploadsPerCycle },
     { id: 'destinations', used: destinations?.mostDestinationsPerStream, limit: limits.destinationsPerStream },
-    { id: 'youtubeAccounts', used: destinations?.youtubeAccounts, limit: limits.youtubeChannels },
+    { id: 'youtubeAccounts', used: usage.youtubeChannels, limit: limits.youtubeChannels },
   ];
 }
 

@@ -2,7 +2,6 @@
 // hand-offs to Stripe (Checkout, Customer Portal), which are full-page redirects.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { SubscriptionOverview } from '../../../../../lambdas/core/billing/billing';
-import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
 import type { BillingPeriod, FeatureAvailability, FeatureKey, PlanId, PlanLimits } from '../../../../../lambdas/core/plans';
 import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
@@ -45,26 +44,20 @@ export const useSubscription = (refetchInterval: number | false = false) =>
 export const usePlans = () =>
   useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.get<PlansAnswer>('/plans', undefined, signal), staleTime: 5 * 60_000 });
 
-/** What the subscription overview does not count: destinations of the busiest stream and connected YouTube accounts. */
+/** What the subscription overview does not count: the destinations of the busiest stream. */
 export interface DestinationUsage {
   mostDestinationsPerStream: number;
-  youtubeAccounts: number;
 }
 
-/** Counted from the entries the Streams and Channels pages share (['streams'], ['channels']: the API's answers). */
+/** Counted from the entry the Streams page shares (['streams']: the API's answer). */
 export function useDestinationUsage(): DestinationUsage | undefined {
   const streams = useQuery({
     queryKey: ['streams'],
     queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
     select: (answer) => Math.max(0, ...answer.streams.map((stream) => stream.channelIds.length)),
   });
-  const channels = useQuery({
-    queryKey: ['channels'],
-    queryFn: ({ signal }) => api.get<{ channels: ChannelView[] }>('/channels', undefined, signal),
-    select: (answer) => answer.channels.filter((channel) => channel.kind === 'youtube').length,
-  });
-  if (streams.data === undefined || channels.data === undefined) return undefined;
-  return { mostDestinationsPerStream: streams.data, youtubeAccounts: channels.data };
+  if (streams.data === undefined) return undefined;
+  return { mostDestinationsPerStream: streams.data };
 }
 
 /** The result of a Stripe Checkout the user came back from (`?checkout=<session id>`). */
