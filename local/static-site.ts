@@ -7,7 +7,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
+import { contentSecurityPolicy, inlineScriptHashes, localRealtimeSources } from '../web/edge/content-security-policy';
 import { repoRoot } from './paths';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -68,13 +68,14 @@ function sendEdgeResponse(response: ServerResponse, answer: EdgeResponse): void 
   response.writeHead(answer.statusCode, answer.statusDescription ?? '', headers).end();
 }
 
-// CloudFront's response headers policy (lib/web-stack.ts), the CSP computed from the same build.
+// CloudFront's response headers policy (lib/web-stack.ts), the CSP computed from the same build; locally it also
+// allows the realtime server's own port.
 const securityHeadersByBuild = new Map<string, Record<string, string>>();
 function securityHeaders(webDir: string): Record<string, string> {
   let headers = securityHeadersByBuild.get(webDir);
   if (!headers) {
     headers = {
-      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir)),
+      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir), localRealtimeSources),
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'referrer-policy': 'strict-origin-when-cross-origin',

@@ -62,23 +62,22 @@ async function creatorWithVideo(label: string): Promise<{ token: string; videoTi
 /**
  * A signed-in browser page (the auth_token cookie, as the login page sets it) that records page errors and console
  * errors. The browser logs every refused request ("Failed to load resource"); the tests provoke some on purpose and
- * check what the page shows instead. The local server's Content-Security-Policy does not list the local realtime
- * server (ws://localhost:<other port>) in connect-src yet: with `realtime` the page bypasses the policy so realtime
- * connects; without it realtime stays blocked (that one refusal is expected) and the page must poll.
+ * check what the page shows instead. Realtime connects under the local server's own Content-Security-Policy, which
+ * allows the local realtime server's port; without `realtime` the page gets no realtime ticket (GET /api/ws answers
+ * 503) and must poll.
  */
 async function signedInPage(token: string, options: { locale?: string; realtime: boolean }) {
   const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
     timezoneId: TIME_ZONE,
     viewport: { width: 1280, height: 900 },
-    bypassCSP: options.realtime,
   });
   await context.addCookies([{ name: 'auth_token', value: token, url: stack.urls.web, sameSite: 'Lax' }]);
+  if (!options.realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
   const page = await context.newPage();
   const problems: string[] = [];
-  const expected = (text: string) => text.startsWith('Failed to load resource') || (!options.realtime && text.startsWith(`Connecting to '${stack.urls.realtime}/`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !expected(message.text())) problems.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
   return { page, problems, close: () => context.close() };

@@ -21,7 +21,14 @@ export function inlineScriptHashes(buildDir: string): string[] {
   return [...hashes].sort();
 }
 
-export function contentSecurityPolicy(scriptHashes: readonly string[]): string {
+/**
+ * The local stack's realtime server listens on its own port (LOOPCAST_REALTIME_PORT, a random one in tests) over
+ * plain `ws:`, which `connect-src 'self' https: wss:` refuses; the browser learns its address at run time from
+ * GET /api/ws. Only the local server adds these; CloudFront's policy stays as strict as it is.
+ */
+export const localRealtimeSources: readonly string[] = ['ws://localhost:*', 'ws://127.0.0.1:*'];
+
+export function contentSecurityPolicy(scriptHashes: readonly string[], extraConnectSources: readonly string[] = []): string {
   return [
     "default-src 'self'",
     // The tag manager loads only when a public id is configured at build time (VITE_GTM_ID).
@@ -30,7 +37,7 @@ export function contentSecurityPolicy(scriptHashes: readonly string[]): string {
     "img-src 'self' data: blob: https:",
     "media-src 'self' blob: https:",
     "font-src 'self'",
-    "connect-src 'self' https: wss:",
+    ["connect-src 'self' https: wss:", ...extraConnectSources].join(' '),
     "object-src 'none'",
     "frame-ancestors 'none'",
     "base-uri 'self'",

@@ -22,7 +22,7 @@ import { messagesOfMatches } from './app/page-meta';
 import { publicPageScript } from './app/public-page-script';
 import { STARTUP_ERROR_ID, startupGuardScript } from './app/startup-guard-script';
 import { I18nProvider, useI18n } from './i18n/i18n-context';
-import { languageOfPath } from './i18n/languages';
+import { languageOfPath, type Language } from './i18n/languages';
 import './styles/app.css';
 
 /**
@@ -68,6 +68,17 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * The SPA shell is prerendered once, in English, and hydration leaves the `<html lang>` it was served with (React
+ * does not patch attributes that differ while hydrating): the client sets the page's language itself, and again
+ * whenever a navigation changes it.
+ */
+function useDocumentLanguage(language: Language): void {
+  useEffect(() => {
+    document.documentElement.lang = language.htmlLang;
+  }, [language.htmlLang]);
+}
+
 /** The texts of the current page, gathered from what its routes' loaders brought. */
 function usePageMessages() {
   const matches = useMatches();
@@ -96,6 +107,7 @@ function AppServices() {
 export default function App() {
   const language = languageOfPath(useLocation().pathname);
   const messages = usePageMessages();
+  useDocumentLanguage(language);
   return (
     <I18nProvider language={language} messages={messages}>
       <Outlet />
@@ -120,6 +132,7 @@ export function ErrorBoundary({ error }: { error: unknown }) {
   const { pathname } = useLocation();
   const language = languageOfPath(pathname);
   const messages = usePageMessages();
+  useDocumentLanguage(language);
   useEffect(() => {
     if (isChunkLoadError(error)) reloadPageAfterChunkError();
     else console.error(error);

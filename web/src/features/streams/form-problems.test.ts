@@ -18,6 +18,7 @@ describe('API refusals on the stream form', () => {
   test('schema refusals go to the first field they name, indexes dropped', () => {
     expect(formProblemOf(new ApiError('invalid request', 400, { fields: { 'restartTimes.1': 'Too big' } }))).toEqual({ field: 'restartTimes', key: 'invalid request' });
     expect(formProblemOf(new ApiError('not found', 404, { field: 'videoId' }))).toEqual({ field: 'videoId', key: 'not found' });
+    expect(formProblemOf(new ApiError('invalid request', 400, { fields: { privacy: 'Invalid enum value' } }))).toEqual({ field: 'privacy', key: 'invalid request' });
   });
 
   test('anything else is the form\'s: a running stream, an unknown field, a network failure', () => {

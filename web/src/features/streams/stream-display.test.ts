@@ -1,5 +1,5 @@
 import type { Stream, StreamHealth } from './api/streams-api';
-import { formatBitrate, formatDuration, formatRestartAt, frameUrl, heartbeatVerdict, isRunning, lastProblem, lockReason, restartCount, statusTone, uptimeSeconds, verdictTone } from './stream-display';
+import { formatBitrate, formatDuration, formatRestartAt, frameUrl, isRunning, lastProblem, linkParts, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
 
 const health = (changes: Partial<StreamHealth> = {}): StreamHealth => ({
   actual: 'started', uptimeSeconds: 60, bitrateKbps: 6012, fps: 30, speed: 1, loops: 4, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: '2025-06-01T10:00:00.000Z', ...changes,
@@ -20,16 +20,6 @@ describe('stream state on the page', () => {
     expect(lockReason('started')).toBe('stream started');
   });
 
-  test('a heartbeat says healthy, or degraded when a destination fails or the loop runs slow', () => {
-    expect(heartbeatVerdict({ status: 'started', health: health() })).toBe('healthy');
-    expect(heartbeatVerdict({ status: 'started', health: health({ destinations: [{ id: 'c1', state: 'ok' }, { id: 'c2', state: 'failed' }] }) })).toBe('degraded');
-    expect(heartbeatVerdict({ status: 'started', health: health({ speed: 0.8 }) })).toBe('degraded');
-    expect(heartbeatVerdict({ status: 'started', health: health({ actual: 'restarting' }) })).toBe('recovering');
-    // Only a live stream's heartbeat is judged here; the API judges the rest.
-    expect(heartbeatVerdict({ status: 'pending', health: health() })).toBeUndefined();
-    expect(heartbeatVerdict({ status: 'started' })).toBeUndefined();
-  });
-
   test('the last problem is a catalogue key to translate or the task\'s own reason', () => {
     expect(lastProblem({ status: 'stopped', lastError: 'uploader encode error' })).toEqual({ key: 'uploader encode error' });
     expect(lastProblem({ status: 'started', health: health({ lastError: 'destination ch_1 failed: Connection refused' }) })).toEqual({
@@ -38,6 +28,25 @@ describe('stream state on the page', () => {
     // A stopped stream's old heartbeat is history, not a problem now.
     expect(lastProblem({ status: 'stopped', health: health({ lastError: 'stalled' }) })).toBeUndefined();
     expect(lastProblem({ status: 'started', health: health() })).toBeUndefined();
+  });
+
+  test('a running stream\'s warning is shown (translated when it is a catalogue key), a stopped one has none', () => {
+    expect(streamWarning({ status: 'started', warning: 'Google refresh token error' })).toEqual({ key: 'Google refresh token error' });
+    expect(streamWarning({ status: 'pending', warning: 'thumbnail save failed' })).toEqual({ key: 'thumbnail save failed' });
+    expect(streamWarning({ status: 'started', warning: 'YouTube said no' })).toEqual({ reason: 'YouTube said no' });
+    expect(streamWarning({ status: 'started' })).toBeUndefined();
+    expect(streamWarning({ status: 'started', warning: '' })).toBeUndefined();
+    expect(streamWarning({ status: 'stopped', warning: 'Google refresh token error' })).toBeUndefined();
+  });
+
+  test('web addresses in a message become links, without the sentence\'s punctuation', () => {
+    expect(linkParts('Enable it at https://www.youtube.com/features (it can take up to 24 hours), then try again')).toEqual([
+      { text: 'Enable it at ' },
+      { href: 'https://www.youtube.com/features' },
+      { text: ' (it can take up to 24 hours), then try again' },
+    ]);
+    expect(linkParts('See https://www.youtube.com/features.')).toEqual([{ text: 'See ' }, { href: 'https://www.youtube.com/features' }, { text: '.' }]);
+    expect(linkParts('No address')).toEqual([{ text: 'No address' }]);
   });
 
   test('restarts add the lifecycle\'s task restarts and the task\'s ffmpeg restarts', () => {

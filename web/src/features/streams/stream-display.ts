@@ -1,7 +1,6 @@
 // How a stream's state reads on the Streams page: badges, why it cannot be edited now, its last problem, and its
 // figures in the page's language. Pure.
 import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
-import { healthVerdict } from '../../../../lambdas/core/streams/stream';
 import type { HealthVerdict, Stream, StreamStatus } from './api/streams-api';
 
 /** The colour family of a badge. */
@@ -26,14 +25,6 @@ export function lockReason(status: StreamStatus): ErrorKey | undefined {
       return undefined;
   }
 }
-
-/**
- * What the latest heartbeat alone says about a live stream (failed destinations, speed), judged by the API's own
- * rule. Heartbeats arrive between API answers; when this differs from the API's `verdict`, the page asks again (the
- * API's verdict also notices heartbeats that stopped coming, which the browser's clock cannot judge).
- */
-export const heartbeatVerdict = (stream: Pick<Stream, 'status' | 'health'>): HealthVerdict | undefined =>
-  stream.status === 'started' && stream.health ? healthVerdict(stream, new Date(stream.health.at)) : undefined;
 
 /** A catalogue key is shown translated; anything else is the stream task's own words (ffmpeg's reason). */
 export type Problem = { key: ErrorKey } | { reason: string };
@@ -90,4 +81,29 @@ export function frameUrl(url: string, minute: number): string {
   const params = new URLSearchParams(query);
   params.set('frame', String(minute));
   return `${path}?${params}`;
+}
+
+export type TextPart = { text: string } | { href: string };
+
+const address = /https:\/\/[^\s()<>"]+/g;
+
+/** A message cut around its https addresses, each to be shown as a link ('livestreaming not enabled' names
+ * https://www.youtube.com/features); a sentence's final punctuation after an address is not part of it. */
+export function linkParts(message: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let from = 0;
+  for (const match of message.matchAll(address)) {
+    const href = match[0].replace(/[.,;:!?]+$/, '');
+    if (match.index > from) parts.push({ text: message.slice(from, match.index) });
+    parts.push({ href });
+    from = match.index + href.length;
+  }
+  if (from < message.length) parts.push({ text: message.slice(from) });
+  return parts;
+}
+
+/** A running stream's warning (it keeps streaming: a YouTube grant revoked, a thumbnail YouTube refused). */
+export function streamWarning(stream: Pick<Stream, 'status' | 'warning'>): Problem | undefined {
+  if (!isRunning(stream.status) || !stream.warning) return undefined;
+  return isErrorKey(stream.warning) ? { key: stream.warning } : { reason: stream.warning };
 }

@@ -1,19 +1,17 @@
-import { streamView } from '../../../../lambdas/core/streams/stream';
+import { streamView, type Stream } from '../../../../lambdas/core/streams/stream';
 import { destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
 
 // A stopped stream as the API shows it.
-const stream = streamView(
-  {
-    id: 'st_1', userId: 'u_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
-    timeZone: 'Europe/Kyiv', desired: 'stopped', status: 'stopped', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
-  },
-  new Date('2025-06-01T00:00:00Z'),
-);
+const stored: Stream = {
+  id: 'st_1', userId: 'u_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
+  timeZone: 'Europe/Kyiv', desired: 'stopped', status: 'stopped', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
+};
+const stream = streamView(stored, new Date('2025-06-01T00:00:00Z'));
 
 describe('the stream form\'s draft', () => {
   test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {
     expect(draftOf()).toEqual({
-      title: '', description: '', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      title: '', description: '', privacy: 'public', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
   });
 
@@ -21,8 +19,14 @@ describe('the stream form\'s draft', () => {
     const draft = draftOf(stream);
     expect(draft.restartTimes).toEqual([{ id: 1, value: '03:00' }, { id: 2, value: '15:00' }]);
     expect(inputOf(draft)).toEqual({
-      title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv',
+      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv',
     });
+  });
+
+  test('the YouTube privacy is kept when editing (streams made before it existed are public, like the API\'s default)', () => {
+    const unlisted = streamView({ ...stored, privacy: 'unlisted' }, new Date('2025-06-01T00:00:00Z'));
+    expect(inputOf(draftOf(unlisted)).privacy).toBe('unlisted');
+    expect(inputOf({ ...draftOf(stream), privacy: 'private' }).privacy).toBe('private');
   });
 
   test('no separate audio is sent as null (the API then removes it); text is trimmed, blank restart rows dropped', () => {

@@ -1,10 +1,12 @@
 // The stream form's state and what it sends. Pure.
-import type { Stream, StreamInput } from './api/streams-api';
+import type { Privacy, Stream, StreamInput } from './api/streams-api';
 import { browserTimeZone, rowsOf, timesOf, type RestartTimeRow } from './restart-times';
 
 export interface StreamDraft {
   title: string;
   description: string;
+  /** YouTube broadcasts' privacy; other destinations ignore it. */
+  privacy: Privacy;
   videoId: string;
   /** '' plays the video's own sound. */
   audioId: string;
@@ -13,10 +15,11 @@ export interface StreamDraft {
   timeZone: string;
 }
 
-/** A stream's settings to edit, or a new stream's defaults (no restarts, the browser's time zone). */
+/** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone). */
 export const draftOf = (stream?: Stream): StreamDraft => ({
   title: stream?.title ?? '',
   description: stream?.description ?? '',
+  privacy: stream?.privacy ?? 'public',
   videoId: stream?.videoId ?? '',
   audioId: stream?.audioId ?? '',
   channelIds: stream?.channelIds ?? [],
@@ -27,6 +30,7 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
 export const inputOf = (draft: StreamDraft): StreamInput => ({
   title: draft.title.trim(),
   description: draft.description.trim(),
+  privacy: draft.privacy,
   videoId: draft.videoId,
   audioId: draft.audioId || null,
   channelIds: draft.channelIds,

@@ -1,8 +1,11 @@
 // The Channels page: where streams go. The destinations list shows every kind; each way of adding one has its own
-// section in the side column (stream keys now; connecting a YouTube account comes with the YouTube integration).
+// section in the side column: connecting a YouTube account, and a stream key for any RTMP platform. Google's
+// consent screen sends the browser back here with what came of connecting.
 import type { MetaArgs } from 'react-router';
 import { AddRtmpChannelForm } from '../../../features/channels/components/add-rtmp-channel-form';
 import { ChannelList } from '../../../features/channels/components/channel-list';
+import { YouTubeSection } from '../../../features/channels/components/youtube-section';
+import { useConnectReturn } from '../../../features/channels/hooks/use-connect-return';
 import '../../../features/channels/channels.css';
 import { useI18n } from '../../../i18n/i18n-context';
 import { titledMeta } from '../../page-meta';
@@ -12,6 +15,7 @@ export const handle = { pageName: 'channels' };
 
 export default function ChannelsPage() {
   const { t } = useI18n();
+  const back = useConnectReturn();
   return (
     <>
       <header className="app-page__header">
@@ -23,9 +27,15 @@ export default function ChannelsPage() {
           <h2 id="channels-list-title" className="dest-page__heading">
             {t('channels.listTitle')}
           </h2>
-          <ChannelList />
+          <ChannelList highlightId={back && 'connected' in back ? back.connected : undefined} />
         </section>
         <div className="dest-page__add">
+          <section className="dest-panel" aria-labelledby="channels-youtube-title">
+            <h2 id="channels-youtube-title" className="dest-page__heading">
+              {t('channels.youtube.title')}
+            </h2>
+            <YouTubeSection returnError={back && 'error' in back ? back.error : undefined} />
+          </section>
           <section className="dest-panel" aria-labelledby="channels-rtmp-title">
             <h2 id="channels-rtmp-title" className="dest-page__heading">
               {t('channels.rtmp.title')}

@@ -1,8 +1,12 @@
 // The destinations a user streams to (docs/api.md, "Destinations"). The cache holds the API's answer as it is:
-// ['channels'] -> { channels: ChannelView[] }; the Streams page reads the same entry for its destination choices.
+// ['channels'] -> { channels: ChannelView[], youtubeAvailable }; the Streams page reads the same entry for its
+// destination choices. ['subscription'] is GET /subscription, shared with the billing pages.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
+import type { PlanLimits } from '../../../../../lambdas/core/plans';
 import { api } from '../../../api/client';
+import type { LanguageCode } from '../../../i18n/languages';
 
 export type { ChannelView };
 
@@ -10,6 +14,8 @@ export const channelsKey = ['channels'] as const;
 
 interface ChannelsAnswer {
   channels: ChannelView[];
+  /** false: no Google client on this server; YouTube accounts cannot be connected (stream keys still work). */
+  youtubeAvailable: boolean;
 }
 
 export interface RtmpChannelInput {
@@ -18,11 +24,21 @@ export interface RtmpChannelInput {
   key: string;
 }
 
-export const useChannels = () =>
+const channelsQuery = {
+  queryKey: channelsKey,
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<ChannelsAnswer>('/channels', undefined, signal),
+};
+
+export const useChannels = () => useQuery({ ...channelsQuery, select: (answer) => answer.channels });
+
+export const useYouTubeAvailable = () => useQuery({ ...channelsQuery, select: (answer) => answer.youtubeAvailable });
+
+/** How many YouTube accounts the user's plan connects. */
+export const useYouTubeLimit = () =>
   useQuery({
-    queryKey: channelsKey,
-    queryFn: ({ signal }) => api.get<ChannelsAnswer>('/channels', undefined, signal),
-    select: (answer) => answer.channels,
+    queryKey: ['subscription'],
+    queryFn: ({ signal }) => api.get<{ limits: PlanLimits }>('/subscription', undefined, signal),
+    select: (answer) => answer.limits.youtubeChannels,
   });
 
 export function useAddRtmpChannel() {
@@ -31,6 +47,30 @@ export function useAddRtmpChannel() {
     mutationFn: (input: RtmpChannelInput) => api.post<ChannelView>('/channels/rtmp', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsKey }),
   });
+}
+
+/**
+ * Connecting (or reconnecting) a YouTube account leaves the app: the browser goes to Google's consent screen, and
+ * Google sends it back to /api/channels/youtube/callback, which opens this page again in the same language with
+ * `?connected=<id>` or `?error=<catalogue key>`. A succeeded mutation means the browser is on its way out.
+ */
+export function useConnectYouTube() {
+  const connect = useMutation({
+    mutationFn: async (language: LanguageCode) => {
+      const { url } = await api.post<{ url: string }>('/channels/youtube', { language });
+      window.location.assign(url);
+    },
+  });
+  // Back from Google with the browser's Back button, the page may come from the back-forward cache as it was left.
+  const { reset } = connect;
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) reset();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, [reset]);
+  return connect;
 }
 
 export function useDeleteChannel() {

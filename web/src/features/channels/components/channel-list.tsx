@@ -1,15 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
 import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
-import { useChannels, useDeleteChannel, type ChannelView } from '../api/channels-api';
+import { useChannels, useConnectYouTube, useDeleteChannel, type ChannelView } from '../api/channels-api';
 import { errorKeyOf } from '../api/error-key';
+import { youtubeChannelUrl } from '../youtube-connect';
+import { ChannelAvatar } from './channel-avatar';
 
-/** Every destination of the user, RTMP keys and (later) YouTube accounts alike. */
-export function ChannelList() {
+/** Every destination of the user, RTMP keys and YouTube accounts alike; `highlightId` marks one just connected. */
+export function ChannelList({ highlightId }: { highlightId: string | undefined }) {
   const { t, errorText } = useI18n();
   const channels = useChannels();
   if (channels.isPending) {
@@ -33,58 +35,88 @@ export function ChannelList() {
   return (
     <ul className="dest-list" aria-label={t('channels.listTitle')}>
       {channels.data.map((channel) => (
-        <ChannelItem key={channel.id} channel={channel} />
+        <ChannelItem key={channel.id} channel={channel} highlighted={channel.id === highlightId} />
       ))}
     </ul>
   );
 }
 
-function ChannelItem({ channel }: { channel: ChannelView }) {
+function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlighted: boolean }) {
   const { t, errorText, language } = useI18n();
   const [confirming, setConfirming] = useState(false);
   const deletion = useDeleteChannel();
+  const item = useRef<HTMLLIElement>(null);
   const added = new Intl.DateTimeFormat(language.htmlLang, { dateStyle: 'medium' }).format(new Date(channel.createdAt));
+  const youtube = channel.youtube;
+  // A YouTube account is disconnected; a stream key is deleted.
+  const texts = youtube
+    ? { title: 'channels.youtube.disconnectTitle', question: 'channels.youtube.disconnectQuestion', confirm: 'channels.youtube.disconnectConfirm', done: 'channels.youtube.disconnected', action: 'channels.youtube.disconnect' } as const
+    : { title: 'channels.deleteTitle', question: 'channels.deleteQuestion', confirm: 'channels.deleteConfirm', done: 'channels.deleted', action: 'channels.delete' } as const;
+
+  useEffect(() => {
+    if (highlighted) item.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
 
   const remove = () =>
     deletion.mutate(channel.id, {
-      onSuccess: () => showToast({ message: t('channels.deleted', { name: channel.name }), tone: 'success' }),
+      onSuccess: () => showToast({ message: t(texts.done, { name: channel.name }), tone: 'success' }),
     });
 
   return (
-    <li className="dest-card">
+    <li ref={item} className={highlighted ? 'dest-card dest-card--highlighted' : 'dest-card'} data-highlighted={highlighted || undefined}>
       <div className="dest-card__heading">
+        {youtube && <ChannelAvatar url={youtube.avatarUrl} name={channel.name} />}
         <h3 className="dest-card__name">{channel.name}</h3>
         <span className="dest-card__kind">{t(`channels.kind.${channel.kind}`)}</span>
+        {youtube && (
+          <span className={`dest-card__status dest-card__status--${youtube.status}`} data-status={youtube.status}>
+            {t(`channels.youtube.status.${youtube.status}`)}
+          </span>
+        )}
       </div>
       <dl className="dest-card__facts">
-        {channel.rtmpUrl && (
+        {youtube ? (
           <div>
-            <dt>{t('channels.serverUrl')}</dt>
-            <dd className="dest-card__mono">{channel.rtmpUrl}</dd>
+            <dt>{t('channels.youtube.channel')}</dt>
+            <dd>
+              <a href={youtubeChannelUrl(youtube.channelId)} target="_blank" rel="noreferrer">
+                {t('channels.youtube.openChannel')}
+              </a>
+            </dd>
           </div>
-        )}
-        {channel.keyHint && (
-          <div>
-            <dt>{t('channels.streamKey')}</dt>
-            <dd className="dest-card__mono">{channel.keyHint}</dd>
-          </div>
+        ) : (
+          <>
+            {channel.rtmpUrl && (
+              <div>
+                <dt>{t('channels.serverUrl')}</dt>
+                <dd className="dest-card__mono">{channel.rtmpUrl}</dd>
+              </div>
+            )}
+            {channel.keyHint && (
+              <div>
+                <dt>{t('channels.streamKey')}</dt>
+                <dd className="dest-card__mono">{channel.keyHint}</dd>
+              </div>
+            )}
+          </>
         )}
         <div>
           <dt>{t('channels.added')}</dt>
           <dd>{added}</dd>
         </div>
       </dl>
+      {youtube?.status === 'revoked' && <Reconnect />}
       {deletion.isError && (
         <p className="dest-card__error" role="alert">
           {errorText(errorKeyOf(deletion.error))}
         </p>
       )}
       {confirming ? (
-        <div className="dest-card__confirm" role="group" aria-label={t('channels.deleteTitle', { name: channel.name })}>
-          <p>{t('channels.deleteQuestion', { name: channel.name })}</p>
+        <div className="dest-card__confirm" role="group" aria-label={t(texts.title, { name: channel.name })}>
+          <p>{t(texts.question, { name: channel.name })}</p>
           <div className="dest-card__actions">
             <Button variant="red" size="small" loading={deletion.isPending} onClick={remove}>
-              {t('channels.deleteConfirm')}
+              {t(texts.confirm)}
             </Button>
             <Button variant="secondary" size="small" disabled={deletion.isPending} onClick={() => setConfirming(false)}>
               {t('channels.cancel')}
@@ -96,17 +128,38 @@ function ChannelItem({ channel }: { channel: ChannelView }) {
           <Button
             variant="transparent"
             size="small"
-            aria-label={t('channels.deleteTitle', { name: channel.name })}
+            aria-label={t(texts.title, { name: channel.name })}
             onClick={() => {
               deletion.reset();
               setConfirming(true);
             }}
           >
             <Icon name="trash" />
-            {t('channels.delete')}
+            {t(texts.action)}
           </Button>
         </div>
       )}
     </li>
+  );
+}
+
+/** A revoked grant: why the account cannot be used, and the same consent flow again to restore it. */
+function Reconnect() {
+  const { t, errorText, language } = useI18n();
+  const connect = useConnectYouTube();
+  return (
+    <div className="dest-card__revoked">
+      <p>{t('channels.youtube.revokedHelp')}</p>
+      <div>
+        <Button size="small" loading={connect.isPending || connect.isSuccess} onClick={() => connect.mutate(language.code)}>
+          {t('channels.youtube.reconnect')}
+        </Button>
+      </div>
+      {connect.isError && (
+        <p className="dest-card__error" role="alert">
+          {errorText(errorKeyOf(connect.error))}
+        </p>
+      )}
+    </div>
   );
 }

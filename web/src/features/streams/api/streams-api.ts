@@ -2,10 +2,11 @@
 // update them: ['streams'] -> { streams: Stream[] } (GET /streams), ['streams', id] -> Stream (GET /streams/{id}).
 // Every list fetch also refreshes each stream's own entry; a card shows whichever of the two is newer.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { StreamView } from '../../../../../lambdas/core/streams/stream';
-import { api } from '../../../api/client';
+import type { Privacy, StreamView } from '../../../../../lambdas/core/streams/stream';
+import { api, createApiClient } from '../../../api/client';
+import { thumbnailStep, type ThumbnailChoice } from '../thumbnail';
 
-export type { HealthVerdict, StreamHealth, StreamStatus } from '../../../../../lambdas/core/streams/stream';
+export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '../../../../../lambdas/core/streams/stream';
 
 /** A live look at the stream: an HLS playlist (local stack) or a frame refreshed every minute (AWS). */
 export interface StreamPreview {
@@ -23,6 +24,7 @@ export interface StreamsAnswer {
 export interface StreamInput {
   title: string;
   description: string;
+  privacy: Privacy;
   videoId: string;
   audioId: string | null;
   channelIds: string[];
@@ -70,11 +72,48 @@ export function useStream(listed: Stream, listedAt: number): Stream {
   return own.dataUpdatedAt >= listedAt ? own.data : listed;
 }
 
+/**
+ * PUT /streams/{id}/thumbnail takes the picture's bytes as the body. The app's client sends it (its headers, its
+ * errors, sign-out on a 401) through a fetch that puts the picture in place of the client's empty body.
+ */
+function putThumbnail(streamId: string, picture: Blob): Promise<Stream> {
+  const client = createApiClient({
+    fetch: (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('content-type', picture.type);
+      return fetch(input, { ...init, headers, body: picture });
+    },
+  });
+  return client.put<Stream>(`${streamPath(streamId)}/thumbnail`);
+}
+
+export interface StreamSave {
+  input: StreamInput;
+  thumbnail: ThumbnailChoice;
+}
+
+export interface SavedStream {
+  stream: Stream;
+  /** The stream was saved but its thumbnail was not (the API's refusal or a network failure). */
+  thumbnailError?: unknown;
+}
+
+/** Saves the stream, then its thumbnail (the thumbnail routes need the stream's id, which a new stream only gets
+ * now). A failed thumbnail does not undo the saved stream. */
 export function useSaveStream(streamId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: StreamInput) => (streamId ? api.patch<Stream>(streamPath(streamId), input) : api.post<Stream>('/streams', input)),
-    onSuccess: (stream) => remember(queryClient, stream),
+    mutationFn: async ({ input, thumbnail }: StreamSave): Promise<SavedStream> => {
+      const saved = await (streamId ? api.patch<Stream>(streamPath(streamId), input) : api.post<Stream>('/streams', input));
+      const step = thumbnailStep(thumbnail, saved.hasCustomThumbnail);
+      if (!step) return { stream: saved };
+      try {
+        return { stream: step === 'remove' ? await api.delete<Stream>(`${streamPath(saved.id)}/thumbnail`) : await putThumbnail(saved.id, step.upload) };
+      } catch (error) {
+        return { stream: saved, thumbnailError: error };
+      }
+    },
+    onSuccess: ({ stream }) => remember(queryClient, stream),
   });
 }
 

@@ -1,5 +1,6 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import type { ChannelView } from '../api/stream-sources';
@@ -31,8 +32,15 @@ export function DestinationsField({ channels, chosen, onChange, limit, problem }
             <li key={channel.id}>
               <label className="stream-choice">
                 <input type="checkbox" checked={chosen.includes(channel.id)} onChange={(event) => onChange(toggleChannel(chosen, channel.id, event.target.checked))} />
+                {channel.youtube && <YouTubeMark avatarUrl={channel.youtube.avatarUrl} />}
                 <span className="stream-choice__name">{channel.name}</span>
-                {channel.rtmpUrl && <span className="stream-choice__detail">{channel.rtmpUrl}</span>}
+                {channel.youtube ? (
+                  <span className={channel.youtube.status === 'revoked' ? 'stream-choice__note stream-choice__note--problem' : 'stream-choice__note'}>
+                    {channel.youtube.status === 'revoked' ? t('streams.form.youtubeRevoked') : t('streams.form.youtubeChannel')}
+                  </span>
+                ) : (
+                  channel.rtmpUrl && <span className="stream-choice__detail">{channel.rtmpUrl}</span>
+                )}
               </label>
             </li>
           ))}
@@ -50,4 +58,11 @@ export function DestinationsField({ channels, chosen, onChange, limit, problem }
       )}
     </fieldset>
   );
+}
+
+/** A YouTube account's picture, or YouTube's icon when it has none or it cannot be loaded. */
+function YouTubeMark({ avatarUrl }: { avatarUrl: string | undefined }) {
+  const [failed, setFailed] = useState(false);
+  if (avatarUrl && !failed) return <img className="stream-choice__avatar" src={avatarUrl} alt="" width={24} height={24} referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  return <Icon name="youtube" className="stream-choice__youtube" />;
 }

@@ -6,8 +6,8 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf } from '../api/error-key';
 import { useMediaTitles, useStreamChannels } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, type Stream } from '../api/streams-api';
-import { useVerdictCheck } from '../hooks/use-verdict-check';
-import { isRunning, lastProblem, lockReason } from '../stream-display';
+import { isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
+import { LinkedText } from './linked-text';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
 import { StreamPreviewView } from './stream-preview';
@@ -17,7 +17,6 @@ import { StreamStats } from './stream-stats';
 export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: number }) {
   const { t } = useI18n();
   const stream = useStream(listed, listedAt);
-  useVerdictCheck(stream);
   const [editing, setEditing] = useState(false);
   const headingId = useId();
 
@@ -45,7 +44,7 @@ export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: num
         {stream.preview && <StreamPreviewView preview={stream.preview} title={stream.title} />}
         {isRunning(stream.status) && <StreamStats stream={stream} />}
       </div>
-      <StreamProblem stream={stream} />
+      <StreamProblems stream={stream} />
       <StreamActions stream={stream} onEdit={() => setEditing(true)} />
     </li>
   );
@@ -57,7 +56,9 @@ function StreamSetup({ stream }: { stream: Stream }) {
   const titles = useMediaTitles();
   const channels = useStreamChannels();
   const failing = new Set(stream.health?.destinations.filter((d) => d.state === 'failed').map((d) => d.id));
-  const nameOf = (channelId: string) => channels.data?.find((channel) => channel.id === channelId)?.name ?? t('streams.card.unknownDestination');
+  const channelOf = (channelId: string) => channels.data?.find((channel) => channel.id === channelId);
+  const nameOf = (channelId: string) => channelOf(channelId)?.name ?? t('streams.card.unknownDestination');
+  const toYouTube = stream.channelIds.some((channelId) => channelOf(channelId)?.kind === 'youtube');
   const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
   const schedule = stream.restartTimes.length ? `${new Intl.ListFormat(language.htmlLang).format(stream.restartTimes)} · ${stream.timeZone}` : t('streams.card.noSchedule');
 
@@ -80,6 +81,7 @@ function StreamSetup({ stream }: { stream: Stream }) {
             <ul className="stream-setup__destinations">
               {stream.channelIds.map((channelId) => (
                 <li key={channelId} className={failing.has(channelId) ? 'stream-setup__destination stream-setup__destination--failing' : 'stream-setup__destination'}>
+                  {channelOf(channelId)?.kind === 'youtube' && <Icon name="youtube" className="stream-setup__youtube" />}
                   {failing.has(channelId) ? t('streams.card.destinationFailing', { name: nameOf(channelId) }) : nameOf(channelId)}
                 </li>
               ))}
@@ -87,6 +89,14 @@ function StreamSetup({ stream }: { stream: Stream }) {
           )}
         </dd>
       </div>
+      {toYouTube && (
+        <div>
+          <dt>{t('streams.card.youtube')}</dt>
+          <dd>
+            {t(`streams.privacy.${stream.privacy ?? 'public'}`)} · {stream.hasCustomThumbnail ? t('streams.card.ownThumbnail') : t('streams.card.videoThumbnail')}
+          </dd>
+        </div>
+      )}
       <div>
         <dt>{t('streams.card.schedule')}</dt>
         <dd>{schedule}</dd>
@@ -95,15 +105,31 @@ function StreamSetup({ stream }: { stream: Stream }) {
   );
 }
 
-function StreamProblem({ stream }: { stream: Stream }) {
-  const { t, errorText } = useI18n();
+/** What went wrong last, and what needs attention on a stream that keeps running. */
+function StreamProblems({ stream }: { stream: Stream }) {
+  const { t } = useI18n();
   const problem = lastProblem(stream);
-  if (!problem) return null;
+  const warning = streamWarning(stream);
   return (
-    <p className="stream-card__problem">
-      <strong>{t('streams.card.lastProblem')}:</strong> {'key' in problem ? errorText(problem.key) : problem.reason}
-    </p>
+    <>
+      {warning && (
+        <p className="stream-card__warning" role="status">
+          <strong>{t('streams.card.warning')}:</strong> <ProblemText problem={warning} />
+        </p>
+      )}
+      {problem && (
+        <p className="stream-card__problem">
+          <strong>{t('streams.card.lastProblem')}:</strong> <ProblemText problem={problem} />
+        </p>
+      )}
+    </>
   );
+}
+
+/** A catalogue key translated (with its links), or the stream task's own words. */
+function ProblemText({ problem }: { problem: Problem }) {
+  const { errorText } = useI18n();
+  return 'key' in problem ? <LinkedText text={errorText(problem.key)} /> : problem.reason;
 }
 
 /** Start or stop; edit and delete only while stopped, with the API's reason shown otherwise. */
@@ -150,7 +176,7 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
     <div className="stream-card__footer">
       {failed && (
         <p className="stream-field__error" role="alert">
-          {errorText(errorKeyOf(failed.error))}
+          <LinkedText text={errorText(errorKeyOf(failed.error))} />
         </p>
       )}
       <div className="stream-card__actions">

@@ -5,11 +5,14 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { useDestinationLimit, useReadyMedia, useStreamChannels } from '../api/stream-sources';
+import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
 import { destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
+import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { RestartTimesField } from './restart-times-field';
+import { YouTubeSettingsField } from './youtube-settings-field';
 
 /** Creates a stream, or edits a stopped one. */
 export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => void }) {
@@ -19,6 +22,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const channels = useStreamChannels();
   const limit = useDestinationLimit();
   const [draft, setDraft] = useState(() => draftOf(stream));
+  const [thumbnail, setThumbnail] = useState<ThumbnailChoice>({ kind: 'keep' });
   const [checked, setChecked] = useState(false);
   const save = useSaveStream(stream?.id);
 
@@ -43,12 +47,20 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
     event.preventDefault();
     setChecked(true);
     if (destinationProblem) return;
-    save.mutate(inputOf({ ...draft, videoId: chosenVideo }), {
-      onSuccess: (saved) => {
-        showToast({ message: stream ? t('streams.form.saved', { title: saved.title }) : t('streams.form.created', { title: saved.title }), tone: 'success' });
-        onDone();
+    save.mutate(
+      { input: inputOf({ ...draft, videoId: chosenVideo }), thumbnail },
+      {
+        onSuccess: ({ stream: saved, thumbnailError }) => {
+          if (thumbnailError) {
+            // The stream exists now: the form closes, and says what became of the picture.
+            showToast({ message: t('streams.form.thumbnailFailed', { title: saved.title, reason: errorText(errorKeyOf(thumbnailError)) }), tone: 'error', durationMs: 10_000 });
+          } else {
+            showToast({ message: stream ? t('streams.form.saved', { title: saved.title }) : t('streams.form.created', { title: saved.title }), tone: 'success' });
+          }
+          onDone();
+        },
       },
-    });
+    );
   };
 
   const fieldError = (field: StreamField) => {
@@ -118,6 +130,14 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         onChange={(channelIds) => change({ channelIds })}
         limit={limit.data}
         problem={destinationMessage}
+      />
+      <YouTubeSettingsField
+        privacy={draft.privacy}
+        onPrivacyChange={(privacy) => change({ privacy })}
+        privacyProblem={fieldError('privacy')}
+        hasCustomThumbnail={stream?.hasCustomThumbnail ?? false}
+        thumbnail={thumbnail}
+        onThumbnailChange={setThumbnail}
       />
       <RestartTimesField
         rows={draft.restartTimes}

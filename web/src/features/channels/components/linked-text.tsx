@@ -1,0 +1,18 @@
+import { linkParts } from '../youtube-connect';
+
+/** A translated message with its web addresses as links (opened in a new tab: the page keeps its state). */
+export function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {linkParts(text).map((part, index) =>
+        'href' in part ? (
+          <a key={index} href={part.href} target="_blank" rel="noreferrer">
+            {part.href}
+          </a>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
+  );
+}
