@@ -1,7 +1,7 @@
 // The CDK app: `npx cdk synth` (offline, no credentials, no Docker) or `npx cdk deploy --all -c stage=prod ...`
 // (docs/deploy.md). cdk-nag's AWS Solutions checks run on every synth; findings fail it.
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { LoopcastChecks } from '../lib/constructs/nag';
 import { createLoopcastStacks } from '../lib/loopcast-app';
 import type { StageConfig } from '../lib/stage';
 
@@ -18,5 +18,5 @@ const config: StageConfig = {
 if (!/^[a-z][a-z0-9-]{0,15}$/.test(config.stage)) throw new Error(`stage "${config.stage}" must be lower-case letters, digits and dashes`);
 
 createLoopcastStacks(app, config, { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION });
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+Validations.of(app).addPlugins(new LoopcastChecks(app));
 app.synth();

@@ -26,7 +26,7 @@ import { envFromConfig } from '../lambdas/adapters/config';
 import { API_BASE, handlerGroups, routes, type HandlerGroup } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
 import { HandlerFunction } from './constructs/handler-function';
-import { acknowledgeMediaPrefixes } from './constructs/nag';
+import { acknowledgeFindings, acknowledgeMediaPrefixes } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
 export interface ApiStackProps extends StackProps {
@@ -58,6 +58,8 @@ export class ApiStack extends Stack {
   /** The tus upload endpoint's function, behind its Function URL (CloudFront's /api/uploads* origin). */
   readonly uploadsFunction: HandlerFunction;
   readonly uploadsUrl: FunctionUrl;
+  /** MediaConvert job events the transcode-events function could not apply. */
+  readonly transcodeDeadLetters: Queue;
   private readonly handlerEnvironment: Record<string, string>;
   private readonly signingKey: Secret;
   private readonly stripeKeys: Secret;
@@ -120,7 +122,7 @@ export class ApiStack extends Stack {
     this.addRealtimeRoutes();
     this.uploadsFunction = this.addUploads();
     this.uploadsUrl = this.uploadsFunction.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.BUFFERED });
-    this.addTranscodeEvents();
+    this.transcodeDeadLetters = this.addTranscodeEvents();
   }
 
   get streamLifecycleArn(): string {
@@ -170,7 +172,7 @@ export class ApiStack extends Stack {
   /** Object actions on prefixes of the media bucket (e.g. `media/*`). */
   grantMedia(grantee: IGrantable, actions: string[], prefixes: string[]): void {
     grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: prefixes.map((prefix) => this.props.mediaBucket.arnForObjects(prefix)) }));
-    acknowledgeMediaPrefixes(grantee, this.props.mediaBucket, prefixes);
+    acknowledgeMediaPrefixes(grantee, prefixes);
   }
 
   /** Start and stop the stream lifecycle (its executions are named by run). */
@@ -179,20 +181,16 @@ export class ApiStack extends Stack {
     const stops = actions.includes('states:StopExecution');
     grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: stops ? [this.streamLifecycleArn, executions] : [this.streamLifecycleArn] }));
     if (stops && grantee instanceof HandlerFunction) {
-      Validations.of(grantee.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${streamLifecycleName(this.config)}:*]`,
-        reason: 'Executions are named by run at start time; the grant covers this stage\'s lifecycle only.',
-      });
+      acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Executions are named by run at start time; the grant covers this stage\'s lifecycle only.',
+        new RegExp(`^Resource::arn:.*:execution:${streamLifecycleName(this.config)}:\\*$`));
     }
   }
 
   /** PostToConnection for functions that push realtime events. */
   grantRealtimePublish(fn: HandlerFunction): void {
     this.realtimeStage.grantManagementApiAccess(fn);
-    Validations.of(fn.role!).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${this.getLogicalId(this.realtimeApi.node.defaultChild as never)}>/${REALTIME_STAGE}/*/@connections/*]`,
-      reason: 'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
-    });
+    acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
+      new RegExp(`^Resource::arn:.*:execute-api:.*RealtimeApi.*/${REALTIME_STAGE}/\\*/@connections/\\*$`));
     this.grantTableData(fn);
   }
 
@@ -309,7 +307,7 @@ export class ApiStack extends Stack {
   }
 
   /** MediaConvert's job-state events of this stage's queue, applied to the media library. */
-  private addTranscodeEvents(): void {
+  private addTranscodeEvents(): Queue {
     const fn = this.handlerFunction(this, 'TranscodeEventsFunction', 'events/mediaconvert-job-state.ts', 'MediaConvert job state events');
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], ['media/*']);
@@ -329,6 +327,7 @@ export class ApiStack extends Stack {
       },
       targets: [new LambdaFunction(fn, { retryAttempts: 8, maxEventAge: Duration.hours(6), deadLetterQueue: deadLetters })],
     });
+    return deadLetters;
   }
 
   /** JSON access logs for an API stage (neither L2 stage construct has props for them). */

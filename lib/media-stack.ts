@@ -48,6 +48,6 @@ export class MediaStack extends Stack {
     });
     this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('uploads/*'), this.bucket.arnForObjects('media/*')] }));
     this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects('media/*')] }));
-    acknowledgeMediaPrefixes(this.transcodeRole, this.bucket, ['uploads/*', 'media/*']);
+    acknowledgeMediaPrefixes(this.transcodeRole, ['uploads/*', 'media/*']);
   }
 }

@@ -17,12 +17,11 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { LogGroup, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import type { Construct, IConstruct } from 'constructs';
+import type { Construct } from 'constructs';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
 import { METRICS_NAMESPACE, metricNames, type MetricName } from '../lambdas/contract/metrics';
 import { appTable } from '../lambdas/contract/tables';
@@ -49,13 +48,6 @@ const DAY = Duration.days(1);
 
 /** Every Loopcast function of a stack, whatever its construct path. */
 const handlerFunctionsOf = (stack: Stack): HandlerFunction[] => stack.node.findAll().filter((c): c is HandlerFunction => c instanceof HandlerFunction);
-
-/** A construct the dashboard or an alarm reads, by its id in another stack. */
-function childOf<T extends IConstruct>(scope: Construct, id: string, type: abstract new (...args: never[]) => T): T {
-  const child = scope.node.tryFindChild(id);
-  if (!(child instanceof type)) throw new Error(`the ops stack reads ${scope.node.path}/${id}, which is missing or not a ${type.name}`);
-  return child;
-}
 
 /** A function's dashboard name: its construct id without the suffix (AuthFunction -> Auth). */
 const labelOf = (fn: HandlerFunction) => fn.node.id.replace(/Function$/, '');
@@ -95,8 +87,8 @@ export class OpsStack extends Stack {
 
     const { api, streaming, table } = props;
     const functions = [...handlerFunctionsOf(api), ...handlerFunctionsOf(streaming)];
-    const taskLogs = childOf(streaming, 'StreamTaskLogs', LogGroup);
-    const deadLetters = childOf(api, 'TranscodeEventsDeadLetters', Queue);
+    const taskLogs = streaming.taskLogGroup;
+    const deadLetters = api.transcodeDeadLetters;
     const business = (name: MetricName, statistic: string, period: Duration, label?: string) =>
       new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE, stage: config.stage }, statistic, period, ...(label ? { label } : {}) });
 
@@ -126,12 +118,11 @@ export class OpsStack extends Stack {
     const deadLetterMessages = deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'Messages' });
 
     // ---- Alarms: what needs a human ----
-    const functionNamed = (stack: Stack, id: string) => childOf(stack, id, HandlerFunction);
     this.addAlarms([
       { id: 'ApiServerErrors', runbook: 'api-server-errors', what: 'The API answered 5xx', metric: serverErrors, threshold: 5 },
       ...[
-        { fn: functionNamed(streaming, 'LifecycleFunction'), threshold: 1 },
-        { fn: functionNamed(streaming, 'LifecycleFailedFunction'), threshold: 1 },
+        { fn: streaming.lifecycleFunction, threshold: 1 },
+        { fn: streaming.lifecycleFailedFunction, threshold: 1 },
         { fn: api.functions['billing-webhook']!, threshold: 1 },
         { fn: api.uploadsFunction, threshold: 3 },
         { fn: api.functions['transcode-events']!, threshold: 1 },

@@ -21,6 +21,15 @@ describe('streaming stack', () => {
     expect(definition.States[STATES.runTask]).toMatchObject({ Resource: 'arn:aws:states:::ecs:runTask.sync', Next: STATES.taskEnded });
     expect(definition.States[STATES.taskEnded].Resource).toBe('arn:aws:states:::lambda:invoke');
     expect(definition.States[STATES.handOver].Resource).toBe('arn:aws:states:::states:startExecution');
+    // By family, so that a restart after a deploy runs the new revision (CloudFormation deregisters the old one).
+    expect(definition.States[STATES.runTask].Parameters.TaskDefinition).toBe('loopcast-test-stream-task');
+    streaming.hasResourceProperties('AWS::ECS::TaskDefinition', { Family: 'loopcast-test-stream-task' });
+    streaming.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+        Action: 'ecs:RunTask',
+        Resource: { 'Fn::Join': ['', Match.arrayWith([':task-definition/loopcast-test-stream-task:*'])] },
+      })]) },
+    });
     streaming.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineName: 'loopcast-test-stream-lifecycle',
       TracingConfiguration: { Enabled: true },

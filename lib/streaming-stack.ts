@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition } from '../lambdas/contract/stream-lifecycle';
 import { streamLifecycleName, type ApiStack } from './api-stack';
 import { repoRoot } from './constructs/handler-function';
+import type { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings } from './constructs/nag';
 import type { StageConfig } from './stage';
 
@@ -33,6 +34,9 @@ export class StreamingStack extends Stack {
   readonly taskSecurityGroup: SecurityGroup;
   readonly taskDefinition: FargateTaskDefinition;
   readonly stateMachine: StateMachine;
+  readonly lifecycleFunction: HandlerFunction;
+  readonly lifecycleFailedFunction: HandlerFunction;
+  readonly taskLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, config: StageConfig, props: StreamingStackProps) {
     super(scope, id, props);
@@ -56,6 +60,7 @@ export class StreamingStack extends Stack {
     });
 
     this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
+      family: `loopcast-${config.stage}-stream-task`,
       cpu: 256,
       memoryLimitMiB: 512,
       // Inputs are downloaded once to local disk: room for a 10 GB+ stream-ready video and its audio.
@@ -63,6 +68,7 @@ export class StreamingStack extends Stack {
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     const environment = api.environmentForHandlers;
+    this.taskLogGroup = new LogGroup(this, 'StreamTaskLogs', { retention: RetentionDays.ONE_MONTH });
     this.taskDefinition.addContainer(STREAM_TASK_CONTAINER, {
       image: ContainerImage.fromAsset(repoRoot, {
         file: 'stream-task/Dockerfile',
@@ -71,7 +77,7 @@ export class StreamingStack extends Stack {
         // Only what the image build reads; everything else (node_modules, cdk.out, .data) stays out of the asset.
         exclude: ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!lambdas', '!stream-task'],
       }),
-      logging: LogDrivers.awsLogs({ streamPrefix: 'stream', logGroup: new LogGroup(this, 'StreamTaskLogs', { retention: RetentionDays.ONE_MONTH }) }),
+      logging: LogDrivers.awsLogs({ streamPrefix: 'stream', logGroup: this.taskLogGroup }),
       environment: {
         STAGE: environment.STAGE!,
         APP_TABLE: environment.APP_TABLE!,
@@ -92,7 +98,7 @@ export class StreamingStack extends Stack {
     Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The environment holds names and ARNs only; secrets are fetched at run time and stream keys opened with KMS.' });
     acknowledgeFindings(this.taskDefinition, 'AwsSolutions-IAM5', 'The execution role pulls this task\'s image and writes its log group (CDK grants).');
 
-    const lifecycle = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions');
+    const lifecycle = this.lifecycleFunction = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions');
     api.grantRealtimePublish(lifecycle);
     acknowledgeFindings(lifecycle.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
 
@@ -101,7 +107,7 @@ export class StreamingStack extends Stack {
       stateMachineName: streamLifecycleName(config),
       definitionBody: DefinitionBody.fromString(Stack.of(this).toJsonString(streamLifecycleDefinition({
         clusterArn: this.cluster.clusterArn,
-        taskDefinitionArn: this.taskDefinition.taskDefinitionArn,
+        taskDefinitionFamily: this.taskDefinition.family,
         subnets: this.vpc.publicSubnets.map((subnet) => subnet.subnetId),
         securityGroups: [this.taskSecurityGroup.securityGroupId],
         capacityProvider,
@@ -113,7 +119,7 @@ export class StreamingStack extends Stack {
     this.grantLifecycle(lifecycle.functionArn, api.streamLifecycleArn);
 
     // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
-    const failed = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed');
+    const failed = this.lifecycleFailedFunction = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed');
     api.grantRealtimePublish(failed);
     api.grantYouTube(failed);
     acknowledgeFindings(failed.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
@@ -141,7 +147,11 @@ export class StreamingStack extends Stack {
    * fresh execution of itself (handover). CDK cannot infer these from a definition given as JSON. */
   private grantLifecycle(lifecycleFunctionArn: string, ownArn: string): void {
     const role = this.stateMachine.role;
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ecs:RunTask'], resources: [this.taskDefinition.taskDefinitionArn] }));
+    // By family (the latest active revision, see LifecycleResources): any revision of this task definition.
+    role.addToPrincipalPolicy(new PolicyStatement({
+      actions: ['ecs:RunTask'],
+      resources: [this.formatArn({ service: 'ecs', resource: 'task-definition', resourceName: `${this.taskDefinition.family}:*` })],
+    }));
     role.addToPrincipalPolicy(new PolicyStatement({
       actions: ['ecs:StopTask', 'ecs:DescribeTasks'],
       resources: [this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${this.cluster.clusterName}/*` })],
@@ -155,6 +165,6 @@ export class StreamingStack extends Stack {
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [lifecycleFunctionArn] }));
     // Its own ARN by name: a reference to the machine from its own role's policy would be circular.
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [ownArn] }));
-    acknowledgeFindings(role, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs (StopTask/DescribeTasks on this cluster\'s tasks); X-Ray and log delivery have no resource-level permissions.');
+    acknowledgeFindings(role, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs (StopTask/DescribeTasks on this cluster\'s tasks); RunTask takes any revision of this one task definition family; X-Ray and log delivery have no resource-level permissions.');
   }
 }

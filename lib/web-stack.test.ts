@@ -1,8 +1,8 @@
 // The web stack's CloudFront distribution (issue 3): S3 with OAC, /api/* to the HTTP API, security headers with a
 // hash-based CSP, cache rules, the CloudFront Function on both viewer events, and no distribution-wide error pages.
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { inlineScriptHashes } from '../web/edge/content-security-policy';
+import { LoopcastChecks } from './constructs/nag';
 import { synthesizeForTest } from './test-app';
 import { webBuildDir } from './web-stack';
 
@@ -12,7 +12,7 @@ const distribution = () => Object.values(web.findResources('AWS::CloudFront::Dis
 
 describe('web stack', () => {
   test('cdk-nag finds nothing unacknowledged in it', () => {
-    const report = new AwsSolutionsChecks(app).validateScope(stacks.web);
+    const report = new LoopcastChecks(app).validateScope(stacks.web);
     expect(report.violations.map((v) => v.ruleName)).toEqual([]);
   });
 

@@ -139,6 +139,10 @@ export class WebStack extends Stack {
         reason: 'Without a custom domain CloudFront serves its default certificate, whose TLS policy cannot be chosen; with -c domain it is TLSv1.2_2021.',
       });
     }
+    Validations.of(this.distribution).acknowledge({
+      id: 'Annotation::@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
+      reason: 'No default root object is needed: the viewer-request function maps / and every page path to its index.html, and the bucket holds only the public site.',
+    });
     Validations.of(this.distribution).acknowledge({ id: 'AwsSolutions-CFR1', reason: 'A global creator product: no geo restriction.' });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR2',

@@ -20,7 +20,7 @@ const LOCAL_MACHINE_ARN = 'arn:aws:states:local:000000000000:stateMachine:loopca
 
 const definition = streamLifecycleDefinition({
   clusterArn: 'arn:aws:ecs:local:000000000000:cluster/loopcast-local',
-  taskDefinitionArn: 'arn:aws:ecs:local:000000000000:task-definition/loopcast-local-stream-task:1',
+  taskDefinitionFamily: 'loopcast-local-stream-task',
   subnets: ['subnet-local'],
   securityGroups: ['sg-local'],
   capacityProvider: 'FARGATE',

@@ -2,6 +2,7 @@
 // command on Node 24 with the project's binaries on PATH.
 //   node scripts/run.mjs start            the whole local stack
 //   node scripts/run.mjs test [jest args]  type checks, web build, then the jest suite
+//   node scripts/run.mjs support [args]    the support tool (bin/support.ts)
 //   node scripts/run.mjs <bin> [args]      any project binary or script (cdk, tsx, vite, ...) on Node 24
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { root, setup, toolEnv } from './setup.mjs';
 
 const [command = 'start', ...rest] = process.argv.slice(2);
-const nodeBin = setup();
+// Only the local stack needs the Debian packages and DynamoDB Local; deploying and supporting a stage do not.
+const awsOnly = ['cdk', 'cdk-app'].includes(command) || (command === 'support' && !rest.includes('--local'));
+const nodeBin = setup({ localStack: !awsOnly });
 // Handler logs are JSON lines for CloudWatch; locally only warnings and errors are worth printing, and metrics
 // (CloudWatch embedded format) have nowhere to go.
 const env = { POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true', ...toolEnv(nodeBin) };
@@ -59,6 +62,9 @@ switch (command) {
     buildWebIfStale();
     handOver(nodeBin, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning',
       join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...rest]);
+    break;
+  case 'support':
+    handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', 'support.ts'), ...rest]);
     break;
   case 'build-web':
     buildWebIfStale();

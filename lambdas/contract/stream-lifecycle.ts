@@ -39,7 +39,9 @@ export const STREAM_TASK_CONTAINER = 'stream-task';
 
 export interface LifecycleResources {
   clusterArn: string;
-  taskDefinitionArn: string;
+  /** The task definition's family, not a revision's ARN: ECS runs the latest active revision, so a restart after a
+   * deploy uses the new image instead of a revision CloudFormation has deregistered. */
+  taskDefinitionFamily: string;
   subnets: string[];
   securityGroups: string[];
   /** FARGATE or FARGATE_SPOT. */
@@ -60,7 +62,7 @@ export function streamLifecycleDefinition(resources: LifecycleResources) {
         Resource: 'arn:aws:states:::ecs:runTask.sync',
         Parameters: {
           Cluster: resources.clusterArn,
-          TaskDefinition: resources.taskDefinitionArn,
+          TaskDefinition: resources.taskDefinitionFamily,
           CapacityProviderStrategy: [{ CapacityProvider: resources.capacityProvider, Weight: 1 }],
           PropagateTags: 'TASK_DEFINITION',
           NetworkConfiguration: {

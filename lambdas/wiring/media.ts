@@ -19,7 +19,7 @@ const transcoders = new WeakMap<Deps, Transcoder>();
 export function transcoderOf(deps: Deps): Transcoder {
   let transcoder = transcoders.get(deps);
   if (!transcoder) {
-    transcoder = deps.makeTranscoder(async (update) => {
+    const queue = deps.makeTranscoder(async (update) => {
       const context = libraryContext(deps);
       const registered = update.type === 'progress' ? undefined : await context.videos.get(update.job.userId, update.job.videoId);
       await applyTranscodeUpdate(context, update);
@@ -31,6 +31,13 @@ export function transcoderOf(deps: Deps): Transcoder {
         countMetric(metricNames.transcodesFailed);
       }
     });
+    transcoder = {
+      async start(job) {
+        const jobId = await queue.start(job);
+        countMetric(metricNames.transcodesStarted);
+        return jobId;
+      },
+    };
     transcoders.set(deps, transcoder);
   }
   return transcoder;

@@ -4,9 +4,9 @@ import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import * as library from '../core/media/library';
 import { authenticateSession } from '../http/session-auth';
 import type { UploadHooks } from '../uploads/tus-server';
-import { libraryContext } from './media';
 import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
+import { libraryContext } from './media';
 
 export function uploadHooks(deps: Deps): UploadHooks {
   return {
@@ -31,6 +31,7 @@ export function uploadHooks(deps: Deps): UploadHooks {
         fileName: upload.metadata.filename,
         kind: upload.metadata.kind,
       });
+      countMetric(metricNames.uploadsCompleted);
     },
   };
 }

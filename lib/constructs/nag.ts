@@ -1,41 +1,69 @@
-import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { CfnResource, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { rules, type NagRuleResult } from 'cdk-nag';
+import { AwsSolutionsChecks, rules, type NagRuleResult } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
 type Rule = (node: CfnResource) => NagRuleResult;
 
-const findingRules: Record<string, Rule> = {
-  'AwsSolutions-IAM4': rules.iam.IAMNoManagedPolicies,
-  'AwsSolutions-IAM5': rules.iam.IAMNoWildcardPermissions,
+const findingRules = {
+  'AwsSolutions-IAM4': rules.iam.IAMNoManagedPolicies as Rule,
+  'AwsSolutions-IAM5': rules.iam.IAMNoWildcardPermissions as Rule,
 };
 
+interface FindingAcknowledgement {
+  ruleId: keyof typeof findingRules;
+  reason: string;
+  /** Which findings (`Resource::arn:...`, `Action::s3:*`) it covers. */
+  finding: RegExp;
+}
+
+const pending = new WeakMap<IConstruct, FindingAcknowledgement[]>();
+
 /**
- * Acknowledges, with one reason, every finding of a rule on a construct we do not own (CDK's own custom-resource
- * handlers). cdk-nag matches finding ids exactly (`AwsSolutions-IAM5[Resource::...]`), and those ids contain
- * account and region; computing them with cdk-nag's own rule keeps them exact for every environment.
+ * Acknowledges, with one reason, the findings of a rule on a construct and everything under it whose text matches
+ * `finding` (all of them when omitted). cdk-nag matches finding ids exactly, and those ids are what the final
+ * template says: the region and account where the stack has them (`<AWS::Region>` where it does not), an export
+ * name where a reference crosses stacks. They are known only once CDK has resolved the references, so they are
+ * computed when cdk-nag runs (LoopcastChecks), with cdk-nag's own rule, and are exact in every environment.
  */
-export function acknowledgeFindings(scope: IConstruct, ruleId: keyof typeof findingRules, reason: string): void {
-  const rule = findingRules[ruleId]!;
-  for (const node of scope.node.findAll()) {
-    if (!CfnResource.isCfnResource(node)) continue;
-    const result = rule(node);
-    if (!Array.isArray(result)) continue;
-    for (const finding of result) Validations.of(node).acknowledge({ id: `${ruleId}[${finding}]`, reason });
-  }
+export function acknowledgeFindings(scope: IConstruct, ruleId: keyof typeof findingRules, reason: string, finding = /^/): void {
+  pending.set(scope, [...(pending.get(scope) ?? []), { ruleId, reason, finding }]);
 }
 
 /** Object grants on per-user prefixes of the media bucket (`uploads/*`, `media/*`): keys are made per user and item
  * at run time, so a prefix wildcard is the narrowest grant possible. */
-export function acknowledgeMediaPrefixes(grantee: IGrantable, bucket: IBucket, prefixes: string[]): void {
-  const bucketId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnResource);
-  const target = (grantee.grantPrincipal as { node?: IConstruct }).node ? (grantee.grantPrincipal as unknown as IConstruct) : undefined;
-  if (!target) return;
+export function acknowledgeMediaPrefixes(grantee: IGrantable, prefixes: string[]): void {
+  const principal = grantee.grantPrincipal as Partial<IConstruct>;
+  if (!principal.node) return;
   for (const prefix of prefixes) {
-    Validations.of(target).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}]`,
-      reason: `Keys under ${prefix} are created per user and item at run time; the grant is limited to that prefix of the media bucket.`,
-    });
+    const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    acknowledgeFindings(principal as IConstruct, 'AwsSolutions-IAM5',
+      `Keys under ${prefix} are created per user and item at run time; the grant is limited to that prefix of the media bucket.`,
+      new RegExp(`^Resource::.*MediaBucket.*/${escaped}$`));
+  }
+}
+
+function applyPending(root: IConstruct): void {
+  for (const scope of root.node.findAll()) {
+    const acknowledgements = pending.get(scope);
+    if (!acknowledgements) continue;
+    for (const node of scope.node.findAll()) {
+      if (!CfnResource.isCfnResource(node)) continue;
+      for (const { ruleId, reason, finding } of acknowledgements) {
+        const result = findingRules[ruleId](node);
+        if (!Array.isArray(result)) continue;
+        for (const text of result) {
+          if (finding.test(text)) Validations.of(node).acknowledge({ id: `${ruleId}[${text}]`, reason });
+        }
+      }
+    }
+  }
+}
+
+/** cdk-nag's AWS Solutions checks, after applying the acknowledgements above to the resolved construct tree. */
+export class LoopcastChecks extends AwsSolutionsChecks {
+  override validateScope(scope: IConstruct) {
+    applyPending(scope);
+    return super.validateScope(scope);
   }
 }
