@@ -102,6 +102,25 @@ describe('connecting a YouTube account', () => {
     expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
   });
 
+  test('a trial user whose access was removed can reconnect that account, but not swap it for another', async () => {
+    const user = await signedInUser(stack);
+    const account = google.addAccount({ channelTitle: 'Comes back' });
+    google.nextConsent({ account: account.sub });
+    const channelId = (await connect(user.token)).searchParams.get('connected')!;
+    // As the broadcasts mark it when Google refuses the grant (covered below with a running stream).
+    const channels = streamsContext(stack.deps).channels;
+    const stored = (await channels.get(user.userId, channelId))!;
+    await channels.update({ ...stored, youtube: { ...stored.youtube!, status: 'revoked' } });
+
+    google.nextConsent({ account: google.addAccount({ channelTitle: 'Someone else' }).sub });
+    expect((await connect(user.token)).searchParams.get('error')).toBe('channel limit');
+    google.nextConsent({ account: account.sub });
+    expect((await connect(user.token)).searchParams.get('connected')).toBe(channelId);
+    expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels).toEqual([
+      expect.objectContaining({ id: channelId, youtube: expect.objectContaining({ status: 'connected' }) }),
+    ]);
+  });
+
   test('an unticked YouTube permission, a cancel, another session and a replayed state save nothing', async () => {
     const user = await signedInUser(stack);
     google.nextConsent({ withhold: [YOUTUBE_SCOPES.youtube] });

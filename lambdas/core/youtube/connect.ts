@@ -48,15 +48,21 @@ async function oauthOf(context: ConnectContext): Promise<GoogleOAuth> {
   return oauth;
 }
 
-async function assertRoomForAnother(context: ConnectContext, userId: string, reconnectingChannelId?: string): Promise<void> {
-  const connected = (await context.channels.list(userId)).filter((c) => c.kind === 'youtube' && c.youtube?.channelId !== reconnectingChannelId);
-  if (connected.length >= (await context.channelLimit(userId))) throw new AppError('channel limit');
+/**
+ * Before the consent screen the account is unknown, and a user whose access was removed may be about to reconnect
+ * it: only the accounts still connected count. After consent every other account counts, revoked ones included,
+ * unless this is one of them coming back.
+ */
+async function assertRoomForAnother(context: ConnectContext, userId: string, account: { known: false } | { known: true; reconnectingChannelId?: string }): Promise<void> {
+  const counted = (await context.channels.list(userId)).filter((c) => c.kind === 'youtube'
+    && (account.known ? c.youtube?.channelId !== account.reconnectingChannelId : c.youtube?.status !== 'revoked'));
+  if (counted.length >= (await context.channelLimit(userId))) throw new AppError('channel limit');
 }
 
 /** The consent URL to send the browser to. */
 export async function startConnect(context: ConnectContext, userId: string, language: LanguageCode): Promise<{ url: string }> {
   const oauth = await oauthOf(context);
-  await assertRoomForAnother(context, userId);
+  await assertRoomForAnother(context, userId, { known: false });
   const state = randomBytes(32).toString('base64url');
   const { codeVerifier, codeChallenge } = await oauth.newCodeVerifier();
   await context.states.put({
@@ -92,7 +98,7 @@ export async function finishConnect(context: ConnectContext, sessionUserId: stri
     const account = oauth.account(grant.refreshToken);
     const info = await account.channel();
     const existing = (await context.channels.list(record.userId)).find((c) => c.youtube?.channelId === info.id);
-    await assertRoomForAnother(context, record.userId, existing ? info.id : undefined);
+    await assertRoomForAnother(context, record.userId, { known: true, ...(existing ? { reconnectingChannelId: info.id } : {}) });
     const liveStream = (existing && (await account.liveStream(existing.youtube!.liveStreamId))) || (await account.createLiveStream('Loopcast'));
     const id = existing?.id ?? randomUUID();
     const channel: Channel = {
