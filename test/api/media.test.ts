@@ -4,9 +4,9 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Upload, type DetailedError } from 'tus-js-client';
 import type { LocalStack } from '../../local/stack';
-import type { RealtimeEvent } from '../../lambdas/contract/realtime-events';
 import { api, signedInUser } from '../helpers/accounts';
 import { makeClip, waitForItem } from '../helpers/media';
+import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -43,19 +43,10 @@ async function objectsOf(userId: string): Promise<string[]> {
   return keys;
 }
 
-async function listen(token: string): Promise<{ events: RealtimeEvent[]; close(): void }> {
-  const { body } = await api(stack, 'GET', '/ws', { token });
-  const socket = new WebSocket(`${body.url}?token=${encodeURIComponent(body.token)}`);
-  const events: RealtimeEvent[] = [];
-  socket.addEventListener('message', (m) => events.push(JSON.parse(String(m.data))));
-  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
-  return { events, close: () => socket.close() };
-}
-
 describe('media library', () => {
   test('upload -> encoding with progress -> ready, with duration, 1080p, thumbnail, storage; rename; delete everything', async () => {
     const user = await signedInUser(stack, 'creator');
-    const realtime = await listen(user.token);
+    const realtime = await listenRealtime(stack, user.token);
     const clip = await makeClip({ seconds: 3 });
     const videoId = await upload(clip.bytes, user.token);
 

@@ -14,6 +14,7 @@ import { YOUTUBE_SCOPES } from '../fakes/google/oauth';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { api, signedInUser } from '../helpers/accounts';
 import { makeClip, waitForItem } from '../helpers/media';
+import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -203,13 +204,17 @@ describe('broadcasts that follow the loop', () => {
     expect(google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200)).toHaveLength(3);
     expect(google.calls.some((c) => c.api === 'liveBroadcasts.transition')).toBe(true);
 
-    // The user removes the app in their Google account: the stream keeps running and tells them.
+    // The user removes the app in their Google account: the stream keeps running and tells them, open pages at once.
+    const realtime = await listenRealtime(stack, user.token);
     google.revokeGrant(account.sub);
     stack.deps.now = () => new Date(Date.now() + 62 * 60_000);
     await upkeep(streamsContext(stack.deps));
     stack.deps.now = () => new Date();
     const warned = (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body;
     expect(warned).toMatchObject({ status: 'started', warning: 'Google refresh token error' });
+    for (let i = 0; i < 40 && !realtime.events.some((e) => e.type === 'stream.state'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(realtime.events).toContainEqual({ type: 'stream.state', streamId: stream.id, status: 'started' });
+    realtime.close();
     expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels[0].youtube.status).toBe('revoked');
 
     await api(stack, 'POST', `/streams/${stream.id}/stop`, { token: user.token });

@@ -297,7 +297,11 @@ export async function upkeep(context: StreamsContext): Promise<{ running: number
     const stream = await context.streams.get(userId, streamId);
     if (!stream?.runId || stream.status !== 'started') continue;
     const warning = await context.broadcasts.check(stream);
-    if (warning !== stream.warning) await context.streams.setRunState(userId, streamId, stream.runId, { warning: warning ?? '' }, context.now());
+    if (warning !== stream.warning) {
+      await context.streams.setRunState(userId, streamId, stream.runId, { warning: warning ?? '' }, context.now());
+      // Open pages refetch the stream on stream.state: the warning shows (or goes) without a reload.
+      await publishState(context, stream, stream.status);
+    }
   }
   return { running: running.length, stopped };
 }
