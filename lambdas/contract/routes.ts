@@ -49,6 +49,7 @@ export const routes = [
   // Signed URL (lambdas/core/media/media-urls.ts): an <img> cannot send the session token.
   { method: 'GET', path: '/media/{id}/thumbnail', group: 'media', auth: 'public' },
   { method: 'GET', path: '/media/{id}/preview', group: 'media', auth: 'public' },
+  { method: 'GET', path: '/media/{id}/stream-thumbnail', group: 'media', auth: 'public' },
 
   { method: 'GET', path: '/channels', group: 'channels', auth: 'session' },
   { method: 'POST', path: '/channels/rtmp', group: 'channels', auth: 'session' },

@@ -6,6 +6,7 @@ import * as library from '../core/media/library';
 import { pictureUrl, streamPreviewKey, verifyPictureUrl, type PictureKind } from '../core/media/media-urls';
 import { TITLE_MAX_LENGTH, videoView, type Video } from '../core/media/videos';
 import { libraryContext } from '../wiring/media';
+import { streamsContext } from '../wiring/streams';
 import { json, noContent, publicRoute, userRoute } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
@@ -57,13 +58,14 @@ function picture(kind: PictureKind, keyOf: (deps: Deps, owner: string, id: strin
       const key = owner ? await keyOf(deps, owner, id) : undefined;
       const image = key ? await libraryContext(deps).objects.read(key) : undefined;
       if (!image) throw new AppError('not found');
-      return { status: 200, body: image.body, headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' } };
+      return { status: 200, body: image.body, headers: { 'content-type': image.contentType, 'cache-control': 'private, max-age=3600' } };
     },
   });
 }
 
 const thumbnail = picture('thumbnail', async (deps, owner, videoId) => (await libraryContext(deps).videos.get(owner, videoId))?.thumbnailKey);
 const preview = picture('preview', async (_deps, owner, streamId) => streamPreviewKey(owner, streamId));
+const streamThumbnail = picture('stream-thumbnail', async (deps, owner, streamId) => (await streamsContext(deps).streams.get(owner, streamId))?.thumbnailKey);
 
 export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
   createHttpHandler({
@@ -77,6 +79,7 @@ export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandle
       'DELETE /api/videos/{id}': remove,
       'GET /api/media/{id}/thumbnail': thumbnail,
       'GET /api/media/{id}/preview': preview,
+      'GET /api/media/{id}/stream-thumbnail': streamThumbnail,
     },
   });
 

@@ -50,7 +50,11 @@ async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'ima
 
 async function view(deps: Deps, stream: Stream) {
   const shown = await preview(deps, stream);
-  return { ...streamView(stream, deps.now()), ...(shown ? { preview: shown } : {}) };
+  // `v` changes with each new picture, so the browser does not show the one it cached before.
+  const thumbnailUrl = stream.thumbnailKey
+    ? `${pictureUrl(await deps.signingKey(), 'stream-thumbnail', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(stream.updatedAt)}`
+    : undefined;
+  return { ...streamView(stream, deps.now()), ...(shown ? { preview: shown } : {}), ...(thumbnailUrl ? { thumbnailUrl } : {}) };
 }
 
 async function owned(deps: Deps, userId: string, streamId: string): Promise<Stream> {

@@ -233,12 +233,20 @@ describe('broadcasts that follow the loop', () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]);
     const ok = await put(png, 'image/png');
     expect(ok.status).toBe(200);
-    expect((await ok.json()).hasCustomThumbnail).toBe(true);
+    const withThumbnail = await ok.json();
+    expect(withThumbnail.hasCustomThumbnail).toBe(true);
+    // The form shows it back through a signed URL (an <img> sends no Bearer header); another stream's id does not fit it.
+    const shown = await fetch(`${stack.urls.web}${withThumbnail.thumbnailUrl}`);
+    expect(shown.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await shown.arrayBuffer())).toEqual(png);
+    const forged = await fetch(`${stack.urls.web}${withThumbnail.thumbnailUrl.replace(stream.id, channel.body.id)}`);
+    expect(forged.status).toBe(404);
     const gif = await put(Buffer.from('GIF89a................'), 'image/gif');
     expect(await gif.json()).toMatchObject({ error: 'unsupported image', message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' });
     const huge = await put(Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)]), 'image/png');
     expect((await huge.json()).error).toBe('unsupported image');
     const removed = await api(stack, 'DELETE', `/streams/${stream.id}/thumbnail`, { token: user.token });
     expect(removed.body.hasCustomThumbnail).toBe(false);
+    expect(removed.body.thumbnailUrl).toBeUndefined();
   });
 });

@@ -1,12 +1,12 @@
 // Signed URLs for pictures: an <img> cannot send the Bearer header, so the API hands out URLs that carry their own
 // proof (HMAC over the kind of picture, its owner, its item and an expiry), valid for an hour and for that picture:
-// a library item's thumbnail, or a running stream's latest preview frame.
+// a library item's thumbnail, a running stream's latest preview frame, or a stream's own thumbnail for YouTube.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_BASE } from '../../contract/routes';
 
 export const MEDIA_URL_TTL_SECONDS = 3600;
 
-export type PictureKind = 'thumbnail' | 'preview';
+export type PictureKind = 'thumbnail' | 'preview' | 'stream-thumbnail';
 
 const signature = (secret: string, kind: PictureKind, userId: string, id: string, expires: number) =>
   createHmac('sha256', secret).update(`${kind}\n${userId}\n${id}\n${expires}`).digest('base64url');
