@@ -1,4 +1,4 @@
-import { connectReturnOf, linkParts, withoutConnectReturn, youtubeChannelUrl, youtubeRoom } from './youtube-connect';
+import { connectReturnOf, withoutConnectReturn, youtubeChannelUrl, youtubeRoom } from './youtube-connect';
 
 describe('the YouTube section of the Channels page', () => {
   test('reads what the callback sent back, and only that', () => {
@@ -21,18 +21,6 @@ describe('the YouTube section of the Channels page', () => {
     expect(youtubeRoom(channels, 5)).toEqual({ connected: 1, limit: 5, full: false });
     expect(youtubeRoom([], 1)).toEqual({ connected: 0, limit: 1, full: false });
     expect(youtubeRoom(channels, undefined)).toEqual({ connected: 1, limit: undefined, full: false });
-  });
-
-  test('finds the links in a message, without the sentence\'s punctuation', () => {
-    expect(linkParts('Enable it at https://www.youtube.com/features (it can take up to 24 hours), then try again')).toEqual([
-      { text: 'Enable it at ' },
-      { href: 'https://www.youtube.com/features' },
-      { text: ' (it can take up to 24 hours), then try again' },
-    ]);
-    expect(linkParts('Go to https://www.youtube.com/features.')).toEqual([{ text: 'Go to ' }, { href: 'https://www.youtube.com/features' }, { text: '.' }]);
-    expect(linkParts('https://a.example/x and https://b.example/y')).toEqual([{ href: 'https://a.example/x' }, { text: ' and ' }, { href: 'https://b.example/y' }]);
-    expect(linkParts('No address here')).toEqual([{ text: 'No address here' }]);
-    expect(linkParts('')).toEqual([]);
   });
 
   test('links a channel to its page on YouTube', () => {

@@ -1,5 +1,5 @@
 // The YouTube part of the Channels page: what Google's round trip brought back, the plan's room for another
-// account, and catalogue texts whose web addresses must be real links. Pure.
+// account, and a channel's page on YouTube. Pure.
 import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
 import type { ChannelView } from './api/channels-api';
 
@@ -35,25 +35,6 @@ export interface YouTubeRoom {
 export function youtubeRoom(channels: readonly Pick<ChannelView, 'kind'>[], limit: number | undefined): YouTubeRoom {
   const connected = channels.filter((channel) => channel.kind === 'youtube').length;
   return { connected, limit, full: limit !== undefined && connected >= limit };
-}
-
-export type TextPart = { text: string } | { href: string };
-
-const address = /https:\/\/[^\s()<>"]+/g;
-
-/** A message cut around its https addresses, each to be shown as a link; a sentence's final punctuation after an
- * address is not part of it. */
-export function linkParts(message: string): TextPart[] {
-  const parts: TextPart[] = [];
-  let from = 0;
-  for (const match of message.matchAll(address)) {
-    const href = match[0].replace(/[.,;:!?]+$/, '');
-    if (match.index > from) parts.push({ text: message.slice(from, match.index) });
-    parts.push({ href });
-    from = match.index + href.length;
-  }
-  if (from < message.length) parts.push({ text: message.slice(from) });
-  return parts;
 }
 
 /** The channel's page on YouTube. */

@@ -1,5 +1,5 @@
 import type { Stream, StreamHealth } from './api/streams-api';
-import { formatBitrate, formatDuration, formatRestartAt, frameUrl, isRunning, lastProblem, linkParts, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
+import { formatBitrate, formatDuration, formatRestartAt, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
 
 const health = (changes: Partial<StreamHealth> = {}): StreamHealth => ({
   actual: 'started', uptimeSeconds: 60, bitrateKbps: 6012, fps: 30, speed: 1, loops: 4, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: '2025-06-01T10:00:00.000Z', ...changes,
@@ -37,16 +37,6 @@ describe('stream state on the page', () => {
     expect(streamWarning({ status: 'started' })).toBeUndefined();
     expect(streamWarning({ status: 'started', warning: '' })).toBeUndefined();
     expect(streamWarning({ status: 'stopped', warning: 'Google refresh token error' })).toBeUndefined();
-  });
-
-  test('web addresses in a message become links, without the sentence\'s punctuation', () => {
-    expect(linkParts('Enable it at https://www.youtube.com/features (it can take up to 24 hours), then try again')).toEqual([
-      { text: 'Enable it at ' },
-      { href: 'https://www.youtube.com/features' },
-      { text: ' (it can take up to 24 hours), then try again' },
-    ]);
-    expect(linkParts('See https://www.youtube.com/features.')).toEqual([{ text: 'See ' }, { href: 'https://www.youtube.com/features' }, { text: '.' }]);
-    expect(linkParts('No address')).toEqual([{ text: 'No address' }]);
   });
 
   test('restarts add the lifecycle\'s task restarts and the task\'s ffmpeg restarts', () => {

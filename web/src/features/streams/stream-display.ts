@@ -83,25 +83,6 @@ export function frameUrl(url: string, minute: number): string {
   return `${path}?${params}`;
 }
 
-export type TextPart = { text: string } | { href: string };
-
-const address = /https:\/\/[^\s()<>"]+/g;
-
-/** A message cut around its https addresses, each to be shown as a link ('livestreaming not enabled' names
- * https://www.youtube.com/features); a sentence's final punctuation after an address is not part of it. */
-export function linkParts(message: string): TextPart[] {
-  const parts: TextPart[] = [];
-  let from = 0;
-  for (const match of message.matchAll(address)) {
-    const href = match[0].replace(/[.,;:!?]+$/, '');
-    if (match.index > from) parts.push({ text: message.slice(from, match.index) });
-    parts.push({ href });
-    from = match.index + href.length;
-  }
-  if (from < message.length) parts.push({ text: message.slice(from) });
-  return parts;
-}
-
 /** A running stream's warning (it keeps streaming: a YouTube grant revoked, a thumbnail YouTube refused). */
 export function streamWarning(stream: Pick<Stream, 'status' | 'warning'>): Problem | undefined {
   if (!isRunning(stream.status) || !stream.warning) return undefined;

@@ -9,7 +9,7 @@ import { localizePath } from '../../../i18n/languages';
 import { useChannels, useConnectYouTube, useYouTubeAvailable, useYouTubeLimit } from '../api/channels-api';
 import { errorKeyOf } from '../api/error-key';
 import { youtubeRoom } from '../youtube-connect';
-import { LinkedText } from './linked-text';
+import { LinkedText } from '../../../components/linked-text';
 
 /**
  * Connecting a YouTube account through Google's consent screen, within the plan's number of accounts; why the last

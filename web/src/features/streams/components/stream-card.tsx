@@ -7,7 +7,7 @@ import { errorKeyOf } from '../api/error-key';
 import { useMediaTitles, useStreamChannels } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, type Stream } from '../api/streams-api';
 import { isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
-import { LinkedText } from './linked-text';
+import { LinkedText } from '../../../components/linked-text';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
 import { StreamPreviewView } from './stream-preview';
