@@ -2,9 +2,10 @@
 // YouTube Data API on a local port): connecting an account from the Channels page through the consent screen and
 // back, the trial's one-account limit (the upgrade message, and the API's 403 in a tab that did not know yet), an
 // unticked permission and a channel without live streaming (translated, with YouTube's link), a server without a
-// Google client; a stream to the channel with its privacy and thumbnail chosen in the form, which its broadcast
-// gets; a revoked grant as the running stream's warning and as "Reconnect" on the Channels page. Realtime runs
-// under the local server's own Content-Security-Policy (no bypass). English, Russian and the `<html lang>` of both.
+// Google client; a stream to the channel with its privacy and thumbnail chosen in the form, which the edit form
+// shows back and its broadcast gets; a revoked grant as the running stream's warning and as "Reconnect" on the
+// Channels page. Realtime runs under the local server's own Content-Security-Policy (no bypass). English, Russian
+// and the `<html lang>` of both.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -317,6 +318,25 @@ describe('a stream to a YouTube channel', () => {
       const streams = await api<{ streams: { id: string; privacy: string; hasCustomThumbnail: boolean; channelIds: string[] }[] }>(stack, 'GET', '/streams', { token: user.token });
       const saved = streams.body.streams[0]!;
       expect(saved).toMatchObject({ privacy: 'unlisted', hasCustomThumbnail: true, channelIds: [channelId] });
+
+      // Editing shows the stream's own thumbnail (the view's signed same-origin thumbnailUrl), with replace and remove.
+      await stream.getByRole('button', { name: 'Edit' }).click();
+      const editing = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Edit “Study beats 24/7”' }) });
+      const current = editing.getByRole('img', { name: 'The stream\'s thumbnail' });
+      await current.waitFor();
+      expect(await current.getAttribute('src')).toMatch(new RegExp(`^/api/media/${saved.id}/stream-thumbnail\\?`));
+      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.stream-thumbnail')?.naturalWidth ?? 0) === 640);
+      expect(await editing.getByText('This stream has its own thumbnail.').count()).toBe(0);
+      await editing.getByRole('button', { name: 'Choose another image' }).waitFor();
+      await screenshot(page, 'app-streams-youtube-edit-thumbnail-en');
+      // Removing hides it until saved; "Keep the thumbnail" brings it back.
+      await editing.getByRole('button', { name: 'Remove thumbnail' }).click();
+      await editing.getByText('The stream\'s thumbnail will be removed when you save.').waitFor();
+      expect(await current.count()).toBe(0);
+      await editing.getByRole('button', { name: 'Keep the thumbnail' }).click();
+      await current.waitFor();
+      await editing.getByRole('button', { name: 'Cancel' }).click();
+      await stream.getByText('Unlisted · own thumbnail').waitFor();
 
       // Live: the broadcast YouTube got has the stream's privacy and picture.
       await stream.getByRole('button', { name: 'Start' }).click();

@@ -14,7 +14,12 @@ export interface StreamPreview {
   url: string;
 }
 
-export type Stream = StreamView & { preview?: StreamPreview };
+export type Stream = StreamView & {
+  preview?: StreamPreview;
+  /** The stream's own thumbnail (JPEG or PNG), a signed same-origin address valid for about an hour; present when
+   * `hasCustomThumbnail` is. */
+  thumbnailUrl?: string;
+};
 
 export interface StreamsAnswer {
   streams: Stream[];

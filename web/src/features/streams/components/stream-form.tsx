@@ -136,6 +136,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         onPrivacyChange={(privacy) => change({ privacy })}
         privacyProblem={fieldError('privacy')}
         hasCustomThumbnail={stream?.hasCustomThumbnail ?? false}
+        thumbnailUrl={stream?.thumbnailUrl}
         thumbnail={thumbnail}
         onThumbnailChange={setThumbnail}
       />

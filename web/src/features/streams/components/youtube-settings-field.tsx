@@ -13,6 +13,8 @@ interface YouTubeSettingsFieldProps {
   privacyProblem: ReactNode;
   /** The stream already has a thumbnail of its own (editing). */
   hasCustomThumbnail: boolean;
+  /** That thumbnail's signed address, to show it. */
+  thumbnailUrl: string | undefined;
   thumbnail: ThumbnailChoice;
   onThumbnailChange: (choice: ThumbnailChoice) => void;
 }
@@ -47,15 +49,19 @@ export function YouTubeSettingsField({ privacy, onPrivacyChange, privacyProblem,
   );
 }
 
-/** A JPEG or PNG of at most 2 MB, checked when chosen and previewed; sent after the stream is saved. */
-function ThumbnailPicker({ hasCustomThumbnail, thumbnail, onThumbnailChange }: Pick<YouTubeSettingsFieldProps, 'hasCustomThumbnail' | 'thumbnail' | 'onThumbnailChange'>) {
+/** A JPEG or PNG of at most 2 MB, checked when chosen and previewed; sent after the stream is saved. The stream's
+ * own thumbnail is shown while it is kept; if its address no longer loads (expired on a page open for hours), the
+ * form says in words that there is one. */
+function ThumbnailPicker({ hasCustomThumbnail, thumbnailUrl, thumbnail, onThumbnailChange }: Pick<YouTubeSettingsFieldProps, 'hasCustomThumbnail' | 'thumbnailUrl' | 'thumbnail' | 'onThumbnailChange'>) {
   const { t, errorText } = useI18n();
   const ids = useId();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState(false);
+  const [brokenUrl, setBrokenUrl] = useState<string>();
   const chosen = thumbnail.kind === 'new' ? thumbnail.picture : undefined;
   const preview = useObjectUrl(chosen);
   const hasOne = chosen !== undefined || (hasCustomThumbnail && thumbnail.kind === 'keep');
+  const current = !chosen && hasCustomThumbnail && thumbnail.kind === 'keep' && thumbnailUrl !== brokenUrl ? thumbnailUrl : undefined;
 
   const choose = (picture: File | undefined) => {
     if (!picture) return;
@@ -70,7 +76,8 @@ function ThumbnailPicker({ hasCustomThumbnail, thumbnail, onThumbnailChange }: P
         {t('streams.form.thumbnail')}
       </span>
       {preview && <img className="stream-thumbnail" src={preview} alt={t('streams.form.thumbnailPreview')} />}
-      {!chosen && hasCustomThumbnail && <p className="stream-thumbnail__state">{thumbnail.kind === 'remove' ? t('streams.form.thumbnailRemoved') : t('streams.form.hasThumbnail')}</p>}
+      {current && <img className="stream-thumbnail" src={current} alt={t('streams.form.currentThumbnail')} onError={() => setBrokenUrl(current)} />}
+      {!chosen && !current && hasCustomThumbnail && <p className="stream-thumbnail__state">{thumbnail.kind === 'remove' ? t('streams.form.thumbnailRemoved') : t('streams.form.hasThumbnail')}</p>}
       {refused ? (
         <p id={`${ids}-note`} className="stream-field__error" role="alert">
           {errorText('unsupported image')}
