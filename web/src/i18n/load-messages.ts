@@ -1,5 +1,6 @@
-// Client-side loading of a whole catalogue, for client-rendered pages (/app/*, the not-found page). Each language
-// is its own chunk, fetched once and only on those pages; public pages get their sections from prerendered data.
+// Loading a whole catalogue, for client-rendered pages (/app/*, the not-found page). Each language is its own chunk,
+// fetched once and only on those pages; public pages get their sections from prerendered data, which their
+// build-time loaders take from here too (messages.server.ts).
 import type { LanguageCode } from './languages';
 import type { Messages } from './translator';
 

@@ -1,19 +1,14 @@
-// Build-time access to every catalogue, for the loaders of prerendered pages: a page's HTML carries only the
-// sections it renders, in its own language, so no catalogue ships as JavaScript to public pages.
-import en from './locales/en.json';
-import es from './locales/es.json';
-import hi from './locales/hi.json';
-import ru from './locales/ru.json';
-import ua from './locales/ua.json';
+// Build-time access to the catalogues, for the loaders of prerendered pages: a page's HTML carries only the
+// sections it renders, in its own language, so no catalogue ships as JavaScript to public pages. The catalogue is
+// loaded the way app pages load it (load-messages.ts), so each language stays its own chunk in every build.
 import type { LanguageCode } from './languages';
-import type { Messages, PartialMessages, Section } from './translator';
-
-const catalogues: Record<LanguageCode, Messages> = { en, es, hi, ru, ua };
+import { loadMessages } from './load-messages';
+import type { PartialMessages, Section } from './translator';
 
 /** What every public page renders: header, footer, consent banner, error and update notices. */
 export const shellSections = ['meta', 'common', 'nav', 'footer', 'cookie', 'notFound', 'errorScreen', 'update'] as const satisfies readonly Section[];
 
-export function messagesFor(code: LanguageCode, sections: readonly Section[]): PartialMessages {
-  const catalogue = catalogues[code];
+export async function messagesFor(code: LanguageCode, sections: readonly Section[]): Promise<PartialMessages> {
+  const catalogue = await loadMessages(code);
   return Object.fromEntries(sections.map((section) => [section, catalogue[section]]));
 }

@@ -7,10 +7,10 @@ import { messagesFor } from '../../../i18n/messages.server';
 import { pagePath } from '../../page-path';
 import { isLegalPage } from '../../site-map';
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   const path = pagePath(request);
   if (!isLegalPage(path)) throw new Response('Not Found', { status: 404 });
-  return { document: legalDocument(path), messages: messagesFor('en', ['legal']) };
+  return { document: legalDocument(path), messages: await messagesFor('en', ['legal']) };
 }
 
 export const meta = ({ loaderData }: MetaArgs<typeof loader>) => [

@@ -8,8 +8,8 @@ import { messagesFor } from '../../../i18n/messages.server';
 import { pageMeta } from '../../page-meta';
 import { pagePath } from '../../page-path';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return { messages: messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing']) };
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing']) };
 }
 
 export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.pricingTitle' }, 'meta.pricingDescription');

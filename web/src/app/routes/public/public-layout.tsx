@@ -9,8 +9,8 @@ import { PublicFooter } from '../../layouts/public-footer';
 import { pagePath } from '../../page-path';
 import { PublicHeader } from '../../layouts/public-header';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return { messages: messagesFor(languageOfPath(pagePath(request)).code, shellSections) };
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, shellSections) };
 }
 
 /** Public pages are static HTML (app/public-page-script.ts explains why). */

@@ -7,8 +7,8 @@ import { messagesFor } from '../../../i18n/messages.server';
 import { pageMeta } from '../../page-meta';
 import { pagePath } from '../../page-path';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return { messages: messagesFor(languageOfPath(pagePath(request)).code, ['soon']) };
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['soon']) };
 }
 
 export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.soonTitle' });
