@@ -64,6 +64,8 @@ try {
   const width = Math.max(...rows.map(([name]) => name.length));
   console.log('\nLoopcast is running locally:\n');
   for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
+  const { streams, transcodes } = stack.resumed;
+  if (streams || transcodes) console.log(`\nPicked up from the last run: ${streams} running stream(s), ${transcodes} item(s) left encoding.`);
   console.log('\nPress Ctrl-C to stop everything.\n');
 
   let stopping = false;

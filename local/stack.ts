@@ -12,6 +12,7 @@ import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpOrigin } from './http-server';
+import { resumeInterruptedWork } from './resume';
 import { startNginxRtmp } from './nginx-rtmp';
 import { startRealtimeServer } from './realtime-server';
 import { uploadsMount } from './uploads-mount';
@@ -83,6 +84,8 @@ export interface LocalStack {
   dataDir: string;
   config: RuntimeConfig;
   deps: Deps;
+  /** What the previous run left going and this one took over (running streams, items left encoding). */
+  resumed: { streams: number; transcodes: number };
   stop(): Promise<void>;
 }
 
@@ -204,8 +207,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(origin.stop);
     // With port 0 (tests) the real port is only known now.
     config.publicUrl = origin.url;
+    const resumed = await resumeInterruptedWork(deps);
 
     return {
+      resumed,
       urls: {
         web: origin.url,
         api: `${origin.url}/api`,

@@ -1,13 +1,14 @@
 // `npm start` as a user runs it (bin/local.ts): the banner, a green health check, data kept across restarts,
 // a clear message for a busy port, and no orphaned java or nginx after Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { repoRoot } from './paths';
 import { freePort } from './ports';
+import { alive, descendants } from '../test/helpers/processes';
 
 interface Started { child: ChildProcess; output: () => string; exit: Promise<number | null>; exited: () => boolean }
 
@@ -30,30 +31,6 @@ async function waitForBanner(run: Started, timeoutMs = 60_000): Promise<void> {
   while (!run.output().includes('Press Ctrl-C')) {
     if (run.exited() || Date.now() > deadline) throw new Error(`no banner; the output was:\n${run.output()}`);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Every process below `pid`, from /proc. */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch { /* gone meanwhile */ }
-  }
-  const found: number[] = [];
-  const walk = (p: number) => { for (const c of parents.get(p) ?? []) { found.push(c); walk(c); } };
-  walk(pid);
-  return found;
-}
-
-/** Running (not gone, not a zombie waiting for a reaper that this sandbox may lack). */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
-  } catch {
-    return false;
   }
 }
 

@@ -5,10 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Upload } from 'tus-js-client';
 import type { LocalStack } from '../../local/stack';
 import { api, mailsTo, tokenOf, uniqueEmail } from '../helpers/accounts';
-import { makeClip, waitForItem } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 
 /** What the handlers in this process write (Powertools writes JSON lines to stdout, errors to stderr). */
 const captured: string[] = [];
@@ -36,28 +35,6 @@ afterAll(async () => {
   process.stderr.write = writers.stderr;
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 });
-
-function upload(bytes: Buffer, token: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      metadata: { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
-
-async function waitForStatus(token: string, streamId: string, status: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while ((await api(stack, 'GET', `/streams/${streamId}`, { token })).body.status !== status) {
-    if (Date.now() > deadline) throw new Error(`stream ${streamId} never became ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** The stream task's own log files (the RTMP test server's logs are the destination's, not ours). */
 async function streamTaskLogs(): Promise<string> {
@@ -111,11 +88,11 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys and e-m
     headers: { authorization: `Bearer ${secrets.session}x`, 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': 'filename bG9vcC5tcDQ=,kind dmlkZW8=' },
   });
   expect(refusedUpload.status).toBe(401);
-  const videoId = await upload((await makeClip({ seconds: 4 })).bytes, token);
+  const videoId = await uploadWithTus(stack, token, (await makeClip({ seconds: 4 })).bytes);
   expect((await waitForItem(stack, token, videoId)).status).toBe('ready');
   const stream = await api(stack, 'POST', '/streams', { token, body: { title: 'Loop', videoId, channelIds: [channel.body.id] } });
   expect((await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token })).status).toBe(200);
-  await waitForStatus(token, stream.body.id, 'started');
+  await waitForStreamStatus(stack, token, stream.body.id, 'started', 90_000);
   expect((await api(stack, 'PATCH', `/streams/${stream.body.id}`, { token, body: { title: 'x' } })).status).toBe(409);
   expect((await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token })).status).toBe(200);
   socket.close();

@@ -2,10 +2,10 @@
 // the item is registered against the plan's limits, transcoded by real ffmpeg, pushed over realtime, shown with its
 // thumbnail, renamed and deleted with every object.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { Upload, type DetailedError } from 'tus-js-client';
+import type { DetailedError } from 'tus-js-client';
 import type { LocalStack } from '../../local/stack';
 import { api, signedInUser } from '../helpers/accounts';
-import { makeClip, waitForItem } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForItem, type UploadMetadata } from '../helpers/media';
 import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
 
@@ -13,21 +13,6 @@ let stack: LocalStack;
 beforeAll(async () => { stack = await startTestStack(); });
 afterAll(() => stack.stop());
 afterEach(() => { stack.deps.now = () => new Date(); });
-
-function upload(bytes: Buffer, token: string, metadata: Record<string, string> = { filename: 'My holiday_clip.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      retryDelays: [],
-      metadata,
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
 
 const refusal = (error: unknown) => {
   const response = (error as DetailedError).originalResponse;
@@ -42,6 +27,9 @@ async function objectsOf(userId: string): Promise<string[]> {
   }
   return keys;
 }
+
+const holidayClip: UploadMetadata = { filename: 'My holiday_clip.mp4', filetype: 'video/mp4', kind: 'video' };
+const upload = (bytes: Buffer, token: string, metadata = holidayClip) => uploadWithTus(stack, token, bytes, metadata);
 
 describe('media library', () => {
   test('upload -> encoding with progress -> ready, with duration, 1080p, thumbnail, storage; rename; delete everything', async () => {

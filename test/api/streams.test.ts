@@ -3,11 +3,10 @@
 // that goes live, is read back with ffprobe, survives faults, and stops.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Upload } from 'tus-js-client';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import type { LocalStack } from '../../local/stack';
 import { api, signedInUser } from '../helpers/accounts';
-import { makeClip, waitForItem } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 
 const run = promisify(execFile);
@@ -16,27 +15,13 @@ let stack: LocalStack;
 beforeAll(async () => { stack = await startTestStack({ rtmp: true }); });
 afterAll(() => stack.stop());
 
-function upload(bytes: Buffer, token: string, kind: 'video' | 'audio', filename: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      metadata: { filename, filetype: kind === 'video' ? 'video/mp4' : 'audio/mpeg', kind },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
-
 interface Creator { token: string; userId: string; videoId: string; channelId: string; key: string }
 
 /** A signed-in user with a ready video and a destination on the local RTMP server. */
 async function creator(label: string, clipSeconds = 4): Promise<Creator> {
   const user = await signedInUser(stack, label);
   const clip = await makeClip({ seconds: clipSeconds });
-  const videoId = await upload(clip.bytes, user.token, 'video', `${label}.mp4`);
+  const videoId = await uploadWithTus(stack, user.token, clip.bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
   await waitForItem(stack, user.token, videoId);
   const key = `${label}-${user.userId.slice(0, 8)}`;
   const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local test server', url: stack.urls.rtmp, key } });
@@ -46,16 +31,6 @@ async function creator(label: string, clipSeconds = 4): Promise<Creator> {
 
 async function createStream(who: Creator, overrides: Record<string, unknown> = {}) {
   return api(stack, 'POST', '/streams', { token: who.token, body: { title: 'Lo-fi loop', videoId: who.videoId, channelIds: [who.channelId], ...overrides } });
-}
-
-async function waitForStatus(who: Creator, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token: who.token });
-    if (body.status === status) return body;
-    if (Date.now() > deadline) throw new Error(`stream ${streamId} is ${body.status}, not ${status}, after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe('destinations', () => {
@@ -103,13 +78,13 @@ describe('stream rules', () => {
 
   test('a stream whose video is still encoding waits in `encoding` and starts by itself when it is ready', async () => {
     const clip = await makeClip({ seconds: 4, size: '1280x720' });
-    const videoId = await upload(clip.bytes, ana.token, 'video', 'later.mp4');
+    const videoId = await uploadWithTus(stack, ana.token, clip.bytes, { filename: 'later.mp4', filetype: 'video/mp4', kind: 'video' });
     const stream = await createStream(ana, { videoId });
     const started = await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: ana.token });
     if (started.body.status === 'encoding') {
       expect((await api(stack, 'PATCH', `/streams/${stream.body.id}`, { token: ana.token, body: { title: 'x' } })).body).toEqual({ error: 'stream encoding', message: 'Stream is currently being encoded. Please wait' });
     }
-    await waitForStatus(ana, stream.body.id, 'started', 120_000);
+    await waitForStreamStatus(stack, ana.token, stream.body.id, 'started', 120_000);
     await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: ana.token });
   }, 180_000);
 });
@@ -170,7 +145,7 @@ describe('a live stream', () => {
     const started = await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token });
     expect(started.body.status).toBe('pending');
     expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token })).body.error).toBe('stream pending');
-    const live = await waitForStatus(fay, streamId, 'started');
+    const live = await waitForStreamStatus(stack, fay.token, streamId, 'started');
     expect(live.health).toMatchObject({ actual: 'started' });
     expect(live.preview).toEqual({ kind: 'hls', url: `/hls/${encodeURIComponent(fay.key)}.m3u8` });
     for (const [method, path, body] of [['PATCH', `/streams/${streamId}`, { title: 'x' }], ['DELETE', `/streams/${streamId}`, undefined]] as const) {
@@ -195,8 +170,8 @@ describe('a live stream', () => {
     const [task] = [...stack.streamRunner.tasks.values()];
     expect(task?.pid).toBeDefined();
     process.kill(task!.pid!, 'SIGKILL');
-    await waitForStatus(fay, streamId, 'pending', 30_000);
-    const again = await waitForStatus(fay, streamId, 'started', 60_000);
+    await waitForStreamStatus(stack, fay.token, streamId, 'pending', 30_000);
+    const again = await waitForStreamStatus(stack, fay.token, streamId, 'started', 60_000);
     expect(again.restarts).toBe(before.restarts + 1);
   }, 120_000);
 

@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
-import { Upload } from 'tus-js-client';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import { DynamoStreamStore } from '../../lambdas/adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../../lambdas/adapters/dynamo/video-store';
@@ -21,7 +20,7 @@ import { repoRoot } from '../../local/paths';
 import type { LocalStack } from '../../local/stack';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { api, signedInUser, strongPassword } from '../helpers/accounts';
-import { makeClip, waitForItem } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 
 const execFileAsync = promisify(execFile);
@@ -58,26 +57,12 @@ async function supportJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-function upload(bytes: Buffer, token: string, filename: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      metadata: { filename, filetype: 'video/mp4', kind: 'video' },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
-
 interface Creator { email: string; token: string; userId: string; videoId: string; streamId: string }
 
 /** A signed-in user with a ready video, a destination on the local RTMP server and a (stopped) stream. */
 async function creator(label: string): Promise<Creator> {
   const user = await signedInUser(stack, label);
-  const videoId = await upload((await makeClip({ seconds: 4 })).bytes, user.token, `${label}.mp4`);
+  const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
   expect((await waitForItem(stack, user.token, videoId)).status).toBe('ready');
   const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local', url: stack.urls.rtmp, key: `${label}-${user.userId.slice(0, 8)}` } });
   const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: `${label} loop`, videoId, channelIds: [channel.body.id] } });

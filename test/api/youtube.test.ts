@@ -3,7 +3,6 @@
 // checks, broadcasts that follow the loop (created, bound, thumbnail, re-created when YouTube ends one, rotated at a
 // scheduled restart, completed at stop), a revoked grant, liveStreamingNotEnabled, quota counting.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { Upload } from 'tus-js-client';
 import { DynamoBroadcastStore, DynamoYouTubeQuota, pacificDay } from '../../lambdas/adapters/dynamo/youtube-stores';
 import { applyHeartbeat, upkeep } from '../../lambdas/core/streams/streams';
 import { streamsContext } from '../../lambdas/wiring/streams';
@@ -13,7 +12,7 @@ import type { LocalStack } from '../../local/stack';
 import { YOUTUBE_SCOPES } from '../fakes/google/oauth';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { api, signedInUser } from '../helpers/accounts';
-import { makeClip, waitForItem } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
 import { mkdtempSync } from 'node:fs';
@@ -51,29 +50,6 @@ async function connect(token: string, cookieToken: string | null = token): Promi
   const back = await fetch(callback, { redirect: 'manual', headers: cookieToken ? { cookie: `auth_token=${cookieToken}` } : {} });
   expect(back.status).toBe(302);
   return new URL(back.headers.get('location')!);
-}
-
-function upload(bytes: Buffer, token: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      metadata: { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
-
-async function waitForStatus(token: string, streamId: string, status: string): Promise<Record<string, any>> {
-  for (let i = 0; i < 240; i++) {
-    const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token });
-    if (body.status === status) return body;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`stream ${streamId} never reached ${status}`);
 }
 
 describe('connecting a YouTube account', () => {
@@ -161,7 +137,7 @@ describe('broadcasts that follow the loop', () => {
     const account = google.addAccount({ channelTitle: 'Lo-fi radio' });
     google.nextConsent({ account: account.sub });
     const channelId = (await connect(user.token)).searchParams.get('connected')!;
-    const videoId = await upload((await makeClip({ seconds: 4 })).bytes, user.token);
+    const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
     await waitForItem(stack, user.token, videoId);
     const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Lo-fi 24/7', description: 'Beats to loop to', privacy: 'unlisted', videoId, channelIds: [channelId] } })).body;
 
@@ -177,7 +153,7 @@ describe('broadcasts that follow the loop', () => {
     expect(first.contentDetails).toMatchObject({ enableAutoStart: true, enableAutoStop: false, boundStreamId: expect.any(String) });
     expect(google.thumbnail(record!.broadcastId)?.contentType).toBe('image/jpeg');
 
-    const live = await waitForStatus(user.token, stream.id, 'started');
+    const live = await waitForStreamStatus(stack, user.token, stream.id, 'started');
     // Without the local test destination, the preview is the frame the task stores (as in AWS).
     let preview: { kind: string; url: string } | undefined;
     for (let i = 0; i < 80 && !preview; i++) {

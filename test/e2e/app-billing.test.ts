@@ -51,14 +51,12 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-/**
- * A signed-in page. `bypassCSP`: the local server's Content-Security-Policy does not list the local realtime
- * server (ws://localhost:<other port>) in connect-src yet, so without it realtime cannot connect locally.
- */
+/** A signed-in page, under the local server's real Content-Security-Policy; `realtime: false` refuses /api/ws. */
 async function signedInPage(stack: LocalStack, options: { realtime: boolean }) {
   const user = await signedInUser(stack, 'payer');
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: options.realtime });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   contexts.push(context);
+  if (!options.realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
   await context.addCookies([{ name: 'auth_token', value: user.token, url: stack.urls.web }]);
   const page = await context.newPage();
   const pageErrors: string[] = [];

@@ -34,13 +34,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/**
- * A signed-in user's Videos page. `bypassCSP`: the local server's Content-Security-Policy does not list the local
- * realtime server (ws://localhost:<other port>) in connect-src yet, so without it realtime cannot connect locally.
- */
+/** A signed-in user's Videos page, under the local server's real Content-Security-Policy (realtime included). */
 async function videosPage(code: LanguageCode, init?: () => void) {
   const user = await signedInUser(stack, `videos-${code}`);
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   contexts.push(context);
   if (init) await context.addInitScript(init);
   await context.addCookies([{ name: 'auth_token', value: user.token, url: stack.urls.web }]);

@@ -1,10 +1,11 @@
-// Test media made with ffmpeg, and waiting for library items.
+// Test media made with ffmpeg, uploads with tus-js-client, and waiting for library items and streams.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Upload } from 'tus-js-client';
 import type { LocalStack } from '../../local/stack';
 import { api } from './accounts';
 
@@ -30,6 +31,36 @@ export async function waitForItem(stack: LocalStack, token: string, videoId: str
     const { status, body } = await api(stack, 'GET', `/videos/${videoId}`, { token });
     if (status === 200 && body.status !== 'encoding') return body;
     if (Date.now() > deadline) throw new Error(`item ${videoId} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export type UploadMetadata = { filename: string; filetype: string; kind: string };
+
+/** Uploads bytes with tus-js-client as the web app does; answers the upload id (the library item's id). */
+export function uploadWithTus(stack: LocalStack, token: string, bytes: Buffer, metadata: UploadMetadata = { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tus = new Upload(bytes, {
+      endpoint: `${stack.urls.api}/uploads`,
+      chunkSize: 4 * 1024 * 1024,
+      // A refusal is what the tests look at: no retries.
+      retryDelays: [],
+      metadata: { ...metadata },
+      headers: { Authorization: `Bearer ${token}` },
+      onError: reject,
+      onSuccess: () => resolve(tus.url!.split('/').pop()!),
+    });
+    tus.start();
+  });
+}
+
+/** Polls the stream until it has `status`; answers its view. */
+export async function waitForStreamStatus(stack: LocalStack, token: string, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token });
+    if (body.status === status) return body;
+    if (Date.now() > deadline) throw new Error(`stream ${streamId} is ${body.status}, not ${status}, after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
+import { appTable } from '../../lambdas/contract/tables';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -15,17 +16,26 @@ export interface TestStackOptions {
   web?: boolean;
   stripe?: StripeSettings;
   google?: GoogleSettings;
+  /** A stopped stack whose tables, bucket, data folder and RTMP ports to use again: `npm start` run a second time. */
+  continueFrom?: LocalStack;
 }
+
+const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<LocalStack> {
   const dynamodbEndpoint = process.env.LOOPCAST_TEST_DYNAMODB;
   const s3Endpoint = process.env.LOOPCAST_TEST_S3;
   if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
+  const previous = options.continueFrom;
   return startLocalStack({
-    dataDir: mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
+    dataDir: previous?.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,
-    namePrefix: `t${randomBytes(4).toString('hex')}-`,
-    ports: { http: 0, realtime: 0, dynamodb: 0, s3: 0, rtmp: options.rtmp ? await freePort() : 0, hls: options.rtmp ? await freePort() : 0 },
+    namePrefix: previous ? previous.config.tables.app.slice(0, -appTable.id.length) : `t${randomBytes(4).toString('hex')}-`,
+    ports: {
+      http: 0, realtime: 0, dynamodb: 0, s3: 0,
+      rtmp: options.rtmp ? portOf(previous?.urls.rtmp) ?? await freePort() : 0,
+      hls: options.rtmp ? portOf(previous?.urls.hls) ?? await freePort() : 0,
+    },
     dynamodbEndpoint,
     s3Endpoint,
     rtmp: options.rtmp ?? false,

@@ -1,0 +1,50 @@
+// What AWS keeps going by itself while no API code runs: Step Functions executions (the stream loops) and
+// MediaConvert jobs. Locally both live in the `npm start` process, so when it starts again it picks up what the
+// last one left behind: running streams get their loop back, items left `encoding` are transcoded again.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../lambdas/adapters/deps';
+import type { Video } from '../lambdas/core/media/videos';
+import { executionNameOf } from '../lambdas/core/streams/streams';
+import { transcoderOf } from '../lambdas/wiring/media';
+import { streamsContext } from '../lambdas/wiring/streams';
+
+export async function resumeInterruptedWork(deps: Deps): Promise<{ streams: number; transcodes: number }> {
+  const context = streamsContext(deps);
+  let streams = 0;
+  for (const { userId, streamId } of await context.streams.running()) {
+    const stream = await context.streams.get(userId, streamId);
+    if (!stream?.runId) continue;
+    if (stream.status === 'pending' || stream.status === 'started') {
+      await deps.streamRunner.launch({ userId, streamId, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) });
+      streams++;
+    } else if (stream.status === 'stopping') {
+      // Its task went with the last process: the stop is done.
+      await context.streams.finishRun(userId, streamId, stream.runId, stream.lastError, deps.now());
+    }
+  }
+
+  let transcodes = 0;
+  for (const video of await videosLeftEncoding(deps)) {
+    await transcoderOf(deps).start({ userId: video.userId, videoId: video.id, kind: video.kind, sourceKey: video.sourceKey, outputPrefix: `media/${video.userId}/${video.id}/` });
+    transcodes++;
+  }
+  return { streams, transcodes };
+}
+
+/** A scan: fine for one machine's data, and there is no index of items by status (AWS never needs one). */
+async function videosLeftEncoding(deps: Deps): Promise<Video[]> {
+  const found: Video[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.db.send(new ScanCommand({
+      TableName: deps.config.tables.app,
+      FilterExpression: 'begins_with(sk, :video) AND #status = :encoding',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':video': 'VIDEO#', ':encoding': 'encoding' },
+      ExclusiveStartKey: startKey,
+    }));
+    found.push(...((page.Items ?? []) as Video[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
