@@ -8,8 +8,9 @@
 //   2. how many copy loops at once all hold speed >= 0.99 (ramped up until one does not, or the maximum);
 //   3. recovery after a destination outage: the server is killed, kept down, started again; seconds until the
 //      supervisor is publishing again and until a player receives media;
-//   4. seconds from starting a stream-task child process to the first media a player receives
-//      (secondsFromStartToFirstMedia, to be pointed at `POST /api/streams/{id}/start` later).
+//   4. seconds from starting a stream-task child process to the first media a player receives;
+//   5. the same from a creator's `POST /api/streams/{id}/start` on a local stack: the API, the lifecycle (the local
+//      Step Functions stand-in), the task's reads from DynamoDB and its download from S3, then RTMP.
 // The machine is shared: the load average is printed with the figures.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +21,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startNginxRtmp, type NginxRtmp } from '../local/nginx-rtmp';
 import { freePort } from '../local/ports';
+import { api, signedInUser } from '../test/helpers/accounts';
+import { uploadWithTus, waitForItem, waitForStreamStatus } from '../test/helpers/media';
+import { startEphemeralStack } from './ephemeral-stack';
 import { InMemoryHeartbeatSink } from '../stream-task/src/heartbeat';
 import { LocalFileFetcher } from '../stream-task/src/inputs';
 import { localStreamTaskCommand } from '../stream-task/src/local-child';
@@ -309,6 +313,32 @@ async function measureStartToFirstMedia(source: string, nginx: NginxRtmp, workDi
   return seconds;
 }
 
+// ---- 5. the API's start to first media --------------------------------------------------------------------
+
+async function measureApiStartToFirstMedia(source: string): Promise<number[]> {
+  const stack = await startEphemeralStack({ rtmp: true });
+  try {
+    const user = await signedInUser(stack, 'bench');
+    const videoId = await uploadWithTus(stack, user.token, readFileSync(source));
+    await waitForItem(stack, user.token, videoId);
+    const seconds: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const key = `api-start-${attempt}`;
+      const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: key, url: stack.urls.rtmp!, key } });
+      const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: key, videoId, channelIds: [channel.body.id] } });
+      seconds.push(await secondsFromStartToFirstMedia(
+        () => api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: user.token }),
+        `${stack.urls.rtmp}/${key}`,
+      ));
+      await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
+      await waitForStreamStatus(stack, user.token, stream.body.id, 'stopped');
+    }
+    return seconds;
+  } finally {
+    await stack.stop();
+  }
+}
+
 // ---- main -------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -337,10 +367,13 @@ async function main(): Promise<void> {
     out('\n3. Recovery after a destination outage (server killed, kept down, started again)');
     const recovery = await measureRecovery(source, dir, join(dir, 'work-recovery'));
 
-    out('\n4. Stream-task child process start -> first media at a player (Node + tsx start, ffprobe, RTMP connect;');
-    out('   no API, Step Functions or S3 download yet: secondsFromStartToFirstMedia is ready for the API)');
+    out('\n4. Stream-task child process start -> first media at a player (Node + tsx start, ffprobe, RTMP connect)');
     const startup = await measureStartToFirstMedia(source, nginx, join(dir, 'work-start'));
     out(`  ${startup.map((s) => `${fixed(s, 2)} s`).join(', ')}`);
+
+    out('\n5. POST /api/streams/{id}/start -> first media at a player (local stack: API, lifecycle, DynamoDB, S3 download)');
+    const apiStartup = await measureApiStartToFirstMedia(source);
+    out(`  ${apiStartup.map((s) => `${fixed(s, 2)} s`).join(', ')}`);
 
     const worstRecovery = Math.max(...recovery.map((r) => r.media));
     out('\nFigures (goal):');
@@ -349,6 +382,7 @@ async function main(): Promise<void> {
     out(`  concurrent loops held      ${held}${held === MAX_LOOPS ? ' (the maximum tried)' : ''}                  (>= 50)   ${held >= 50 ? 'met' : 'MISSED'}`);
     out(`  recovery after an outage   ${fixed(worstRecovery)} s worst to media   (<= 3 s)  ${worstRecovery <= 3 ? 'met' : 'MISSED'}`);
     out(`  task start to first media  ${fixed(median(startup), 2)} s median          (<= 5 s)  ${median(startup) <= 5 ? 'met' : 'MISSED'}`);
+    out(`  API start to first media   ${fixed(median(apiStartup), 2)} s median          (<= 5 s)  ${median(apiStartup) <= 5 ? 'met' : 'MISSED'}`);
   } finally {
     await nginx.stop();
     rmSync(dir, { recursive: true, force: true });
