@@ -4,8 +4,9 @@ import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { support } from '../../../config/support';
 import { useI18n } from '../../../i18n/i18n-context';
+import { formatBytes } from '../../../lib/format';
 import { errorKeyOf, useCheckout, type PlanOffer, type PlansAnswer, type SubscriptionOverview } from '../api/billing-api';
-import { formatBytes, formatMoney } from '../format';
+import { formatMoney } from '../format';
 
 function PeriodSwitch({ period, onChange }: { period: BillingPeriod; onChange: (period: BillingPeriod) => void }) {
   const { t } = useI18n();

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/i18n-context';
+import { formatBytes } from '../../../lib/format';
 import { useSubscription } from '../api/billing-api';
-import { formatBytes } from '../format';
 import { usageLevel } from '../usage';
 import './billing.css';
 

@@ -1,5 +1,5 @@
 import { useI18n } from '../../../i18n/i18n-context';
-import { formatBytes } from '../format';
+import { formatBytes } from '../../../lib/format';
 import { usageLevel, type UsageRow } from '../usage';
 import './billing.css';
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { formatBytes } from '../format';
+import { formatBytes } from '../../../lib/format';
 import { browserStorage, createResumeStorage, type UnfinishedUpload } from '../resume-storage';
 import type { UploadFile } from '../uploader';
 

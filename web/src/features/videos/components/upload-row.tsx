@@ -4,7 +4,7 @@ import { localizePath } from '../../../i18n/languages';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
-import { formatBytes } from '../format';
+import { formatBytes } from '../../../lib/format';
 import type { UploadFile, Uploader } from '../uploader';
 
 /** Refusals the plan page resolves (a plan, a payment, room). */

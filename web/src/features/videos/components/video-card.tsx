@@ -1,8 +1,9 @@
 import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';
 import { useI18n } from '../../../i18n/i18n-context';
+import { formatBytes } from '../../../lib/format';
 import type { VideoItem } from '../api/videos-api';
-import { formatBytes, formatDuration } from '../format';
+import { formatDuration } from '../format';
 import { DeleteVideo } from './delete-video';
 import { VideoTitle } from './video-title';
 
