@@ -8,9 +8,9 @@ import { localizePath } from '../../../i18n/languages';
 import { confirmEmail, resendConfirmation, type Session } from '../api/accounts-api';
 import { formProblemsOf } from '../form-errors';
 import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
+import { EmailField } from './email-field';
 import { FormAlert } from './form-alert';
 import { FormProblemAlert } from './form-problem-alert';
-import { TextField } from './text-field';
 
 /** A confirmation link works once: a second render of the page (or React's development double effects) must
  * wait for the same request rather than spend the token again. */
@@ -45,17 +45,7 @@ function NewLinkForm() {
     <form ref={formRef} className="auth-form" noValidate onSubmit={submit}>
       <p>{t('auth.confirm.resendLead')}</p>
       <FormProblemAlert problem={problems.form} retryAfterSeconds={problems.retryAfterSeconds} />
-      <TextField
-        id="email"
-        label={t('auth.fields.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={problemText('email', problems.fields.email)}
-      />
+      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} />
       <Button type="submit" variant="secondary" fullWidth loading={resend.isPending}>
         {t('auth.confirm.resendSubmit')}
       </Button>

@@ -7,9 +7,9 @@ import { localizePath } from '../../../i18n/languages';
 import { requestPasswordReset } from '../api/accounts-api';
 import { formProblemsOf } from '../form-errors';
 import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
+import { EmailField } from './email-field';
 import { FormAlert } from './form-alert';
 import { FormProblemAlert } from './form-problem-alert';
-import { TextField } from './text-field';
 
 /** Asks for a reset link. The answer is the same whether or not an account uses the address. */
 export function ForgotPasswordForm() {
@@ -46,17 +46,7 @@ export function ForgotPasswordForm() {
     <form ref={formRef} className="auth-form" noValidate onSubmit={submit}>
       <p className="auth-form__lead">{t('auth.forgotPassword.lead')}</p>
       <FormProblemAlert problem={problems.form} retryAfterSeconds={problems.retryAfterSeconds} />
-      <TextField
-        id="email"
-        label={t('auth.fields.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={problemText('email', problems.fields.email)}
-      />
+      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} />
       <Button type="submit" size="large" fullWidth loading={request.isPending}>
         {t('auth.forgotPassword.submit')}
       </Button>

@@ -7,10 +7,10 @@ import { localizePath } from '../../../i18n/languages';
 import { signIn, type Session } from '../api/accounts-api';
 import { formProblemsOf, type FieldProblem } from '../form-errors';
 import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
+import { EmailField } from './email-field';
 import { FormProblemAlert } from './form-problem-alert';
 import { PasswordField } from './password-field';
 import { ResendConfirmation } from './resend-confirmation';
-import { TextField } from './text-field';
 
 type Field = 'email' | 'password';
 const fields: readonly Field[] = ['email', 'password'];
@@ -41,17 +41,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: Session) => vo
     <form ref={formRef} className="auth-form" noValidate onSubmit={submit}>
       <FormProblemAlert problem={problems.form} retryAfterSeconds={problems.retryAfterSeconds} />
       {problems.form === 'email not confirmed' && <ResendConfirmation email={email.trim()} label={t('auth.login.resendConfirmation')} />}
-      <TextField
-        id="email"
-        label={t('auth.fields.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={problemText('email', problems.fields.email)}
-      />
+      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} />
       <PasswordField
         id="password"
         label={t('auth.fields.password')}

@@ -11,6 +11,7 @@ import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
 import { meetsPasswordRules } from '../password-rules';
 import { CheckboxField } from './checkbox-field';
 import { CheckInbox } from './check-inbox';
+import { EmailField } from './email-field';
 import { FormProblemAlert } from './form-problem-alert';
 import { LinkedText } from './linked-text';
 import { PasswordField } from './password-field';
@@ -77,17 +78,7 @@ export function RegisterForm() {
         onChange={(event) => setDisplayName(event.target.value)}
         error={problemText('displayName', problems.fields.displayName)}
       />
-      <TextField
-        id="email"
-        label={t('auth.fields.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={problemText('email', problems.fields.email)}
-      />
+      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} />
       <PasswordField
         id="password"
         label={t('auth.fields.password')}
