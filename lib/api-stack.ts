@@ -65,6 +65,9 @@ export class ApiStack extends Stack {
   private readonly stripeKeys: Secret;
   /** Google OAuth client, `{ clientId, clientSecret }` (docs/youtube.md); empty: YouTube is off. */
   readonly googleClient: Secret;
+  /** What CloudFront adds as `x-origin-verify` to its API origin requests (lib/web-stack.ts): the HTTP functions
+   * believe `x-viewer-address` only beside it (lambdas/http/handler.ts). */
+  readonly originVerify: Secret;
 
   constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
     super(scope, id, props);
@@ -103,6 +106,17 @@ export class ApiStack extends Stack {
     });
     Validations.of(this.googleClient).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The OAuth client secret is rotated in Google Cloud Console and pasted in by the operator.' });
 
+    // Generated at deploy, never in the repository; CloudFront reads it through a dynamic reference when its
+    // distribution deploys, the functions at run time. Rotated by hand (docs/deploy.md).
+    this.originVerify = new Secret(this, 'OriginVerify', {
+      description: 'Sent by CloudFront to the API origins as x-origin-verify; the API believes x-viewer-address only beside it',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.originVerify).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'CloudFront takes the value only when its distribution deploys, so a rotation schedule cannot reach it; it is rotated by hand with a Web stack deploy (docs/deploy.md).',
+    });
+
     this.handlerEnvironment = {
       ...envFromConfig({ stage: config.stage, tables: { app: props.table.tableName }, buckets: { media: props.mediaBucket.bucketName } }),
       ...(config.domain ? { PUBLIC_URL: `https://${config.domain}` } : { PUBLIC_URL_PARAMETER: publicUrlParameterName(config) }),
@@ -112,6 +126,7 @@ export class ApiStack extends Stack {
       SIGNING_KEY_ARN: this.signingKey.secretArn,
       STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
       GOOGLE_SECRET_ARN: this.googleClient.secretArn,
+      ORIGIN_VERIFY_SECRET_ARN: this.originVerify.secretArn,
       SECRETS_KEY_ARN: props.secretsKey.keyArn,
       STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
       MEDIACONVERT_QUEUE_ARN: props.transcodeQueue.attrArn,
@@ -244,6 +259,8 @@ export class ApiStack extends Stack {
     for (const group of handlerGroups()) {
       const fn = this.handlerFunction(this, `${pascal(group)}Function`, `http/${group}.ts`, `API ${group} routes`);
       this.grantGroup(group, fn);
+      // Every group's handler checks x-origin-verify (lambdas/http/handler.ts) before it believes x-viewer-address.
+      this.originVerify.grantRead(fn);
       this.functions[group] = fn;
       integrations.set(group, new HttpLambdaIntegration(`${pascal(group)}Integration`, fn));
     }

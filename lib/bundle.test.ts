@@ -47,6 +47,7 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       REALTIME_URL: stack.urls.realtime,
       REALTIME_MANAGEMENT_URL: stack.config.realtime.managementUrl,
       SIGNING_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
+      ORIGIN_VERIFY_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
       SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/unused',
       STREAM_LIFECYCLE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:unused',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,

@@ -1,10 +1,13 @@
 // The web stack's CloudFront distribution (issue 3): S3 with OAC, /api/* to the HTTP API, security headers with a
 // hash-based CSP, cache rules, the CloudFront Function on both viewer events, and no distribution-wide error pages.
+import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { inlineScriptHashes } from '../web/edge/content-security-policy';
+import { handlerGroups } from '../lambdas/contract/routes';
+import { createLoopcastStacks } from './loopcast-app';
 import { LoopcastChecks } from './constructs/nag';
 import { synthesizeForTest } from './test-app';
-import { webBuildDir } from './web-stack';
+import { originVerifyRotationContext, webBuildDir } from './web-stack';
 
 const { app, stacks } = synthesizeForTest();
 const web = Template.fromStack(stacks.web);
@@ -87,6 +90,58 @@ describe('web stack', () => {
     const config = distribution();
     expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toBeDefined();
     expect(config.CacheBehaviors[0].ResponseHeadersPolicyId).toEqual(config.DefaultCacheBehavior.ResponseHeadersPolicyId);
+  });
+
+  describe('origin verify: only CloudFront can vouch for x-viewer-address', () => {
+    const api = Template.fromStack(stacks.api);
+    const secretId = stacks.api.getLogicalId(stacks.api.originVerify.node.defaultChild as never);
+    const originOf = (id: string) => (distribution().Origins as { Id: string; OriginCustomHeaders?: unknown }[]).find((o) => o.Id === id);
+
+    test('both API origins send x-origin-verify as a dynamic reference to the Api stack\'s generated secret; the site origin does not', () => {
+      const config = distribution();
+      const apiOrigins = (config.CacheBehaviors as { TargetOriginId: string }[]).map((b) => originOf(b.TargetOriginId));
+      expect(apiOrigins).toHaveLength(2);
+      for (const origin of apiOrigins) {
+        expect(origin?.OriginCustomHeaders).toEqual([{
+          HeaderName: 'x-origin-verify',
+          HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { 'Fn::ImportValue': expect.stringContaining(`ExportsOutputRef${secretId}`) }, ':SecretString:::}}']] },
+        }]);
+      }
+      expect(originOf(config.DefaultCacheBehavior.TargetOriginId)?.OriginCustomHeaders).toBeUndefined();
+      api.hasResourceProperties('AWS::SecretsManager::Secret', {
+        GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+        Description: Match.stringLikeRegexp('x-origin-verify'),
+      });
+    });
+
+    test('every HTTP API function has the secret\'s ARN and may read it', () => {
+      const policies = Object.values(api.findResources('AWS::IAM::Policy'));
+      for (const group of handlerGroups()) {
+        const fn = stacks.api.functions[group]!;
+        const fnId = stacks.api.getLogicalId(fn.node.defaultChild as never);
+        const properties = api.findResources('AWS::Lambda::Function')[fnId]?.Properties;
+        expect(properties.Environment.Variables.ORIGIN_VERIFY_SECRET_ARN).toEqual({ Ref: secretId });
+        const roleId = stacks.api.getLogicalId(fn.role!.node.defaultChild as never);
+        const statements = policies
+          .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+          .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+        expect(statements).toContainEqual(expect.objectContaining({
+          Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+          Resource: { Ref: secretId },
+        }));
+      }
+    });
+
+    test('a new originVerifyRotation context value changes the distribution, so CloudFront reads the rotated value', () => {
+      const rotated = new App({ context: { '@aws-cdk/core:defaultCrossStackReferences': 'strong', 'aws:cdk:bundling-stacks': [], [originVerifyRotationContext]: '2' } });
+      const { web: rotatedWeb } = createLoopcastStacks(rotated, { stage: 'test', mailFrom: 'no-reply@loopcast.test' });
+      const config = Object.values(Template.fromStack(rotatedWeb).findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
+      const headers = (config.Origins as { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[])
+        .flatMap((origin) => origin.OriginCustomHeaders ?? [])
+        .filter((header) => header.HeaderName === 'x-origin-verify-rotation');
+      expect(headers).toEqual([{ HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' }, { HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' }]);
+      expect(config.Comment).toBe('Loopcast test'); // docs/deploy.md finds the distribution by it
+    });
   });
 
   test('hashed assets are cached for a year, everything else revalidated', () => {

@@ -21,6 +21,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -28,6 +29,7 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './constructs/handler-function';
+import { ORIGIN_VERIFY_HEADER } from '../lambdas/contract/edge-headers';
 import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
 import { acknowledgeFindings } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
@@ -39,8 +41,14 @@ export interface WebStackProps extends StackProps {
   httpApi: HttpApi;
   /** The tus upload function's URL: uploads bypass API Gateway (its 10 MB payload limit). */
   uploadsUrl: IFunctionUrl;
+  /** The Api stack's OriginVerify secret: CloudFront sends its value to both API origins as `x-origin-verify`. */
+  originVerify: ISecret;
   accessLogs: IBucket;
 }
+
+/** Context key whose new value makes a deploy update the distribution, so CloudFront reads a rotated OriginVerify
+ * secret (docs/deploy.md): CloudFormation resolves a dynamic reference only when its resource changes. */
+export const originVerifyRotationContext = 'originVerifyRotation';
 
 export const apiViewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'api-viewer-request.js');
 
@@ -87,6 +95,15 @@ export class WebStack extends Stack {
       code: FunctionCode.fromFile({ filePath: apiViewerRequestFunctionFile }),
       comment: 'The viewer IP for the API (x-viewer-address)',
     });
+    // The origin-verify secret as a CloudFormation dynamic reference ({{resolve:secretsmanager:...}}), which
+    // CloudFormation allows in any resource property: resolved at deploy, never in the template or the repository.
+    // CloudFront keeps it in the distribution's configuration (readable with cloudfront:GetDistributionConfig).
+    // A rotation marker beside it (the origins ignore it) makes the deploy after a rotation update the distribution.
+    const rotation: unknown = this.node.tryGetContext(originVerifyRotationContext);
+    const originHeaders = {
+      [ORIGIN_VERIFY_HEADER]: props.originVerify.secretValue.unsafeUnwrap(),
+      ...(rotation ? { [`${ORIGIN_VERIFY_HEADER}-rotation`]: String(rotation) } : {}),
+    };
     const apiBehavior = (origin: IOrigin) => ({
       origin,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -127,8 +144,9 @@ export class WebStack extends Stack {
       additionalBehaviors: {
         // No origin access control: OAC on a Function URL makes browsers sign each PATCH body's SHA-256; the
         // function authenticates every tus request itself (Bearer session), like the API.
-        '/api/uploads*': apiBehavior(new FunctionUrlOrigin(props.uploadsUrl)),
-        '/api/*': apiBehavior(new HttpOrigin(apiDomain)),
+        // Both API origins get the origin-verify header (the uploads function does not read the viewer IP today).
+        '/api/uploads*': apiBehavior(new FunctionUrlOrigin(props.uploadsUrl, { customHeaders: originHeaders })),
+        '/api/*': apiBehavior(new HttpOrigin(apiDomain, { customHeaders: originHeaders })),
       },
       // No custom error responses: they apply to every behavior and would turn the API's own 403/404 JSON answers
       // into HTML. Unknown pages get their 404 from the CloudFront Function instead.

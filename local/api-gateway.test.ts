@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import { buildEvent, matchRoute } from './api-gateway';
+import { buildEvent, matchRoute, passThroughEdge } from './api-gateway';
 
 function fakeRequest(method: string, url: string, headers: Record<string, string>): IncomingMessage {
   const request = new IncomingMessage(new Socket());
@@ -34,6 +34,18 @@ describe('local API Gateway', () => {
     expect(event.body).toBe('{"x":1}');
     expect(event.isBase64Encoded).toBe(false);
     expect(event.requestContext.http.userAgent).toBe('jest');
+  });
+
+  test('as the API\'s own endpoint, headers pass as the client sent them; playing CloudFront, the viewer IP and origin-verify value overwrite them', () => {
+    const forged = { 'x-viewer-address': '203.0.113.9', 'x-origin-verify': 'guessed' };
+    const direct = buildEvent(fakeRequest('POST', '/api/login', { ...forged }), Buffer.alloc(0), matchRoute('POST', '/api/login'));
+    expect(direct.headers).toMatchObject(forged);
+    expect(direct.requestContext.http.sourceIp).toBe('127.0.0.1');
+
+    const request = fakeRequest('POST', '/api/login', { ...forged });
+    passThroughEdge(request, 'the-local-secret');
+    const viaOrigin = buildEvent(request, Buffer.alloc(0), matchRoute('POST', '/api/login'));
+    expect(viaOrigin.headers).toMatchObject({ 'x-viewer-address': '127.0.0.1', 'x-origin-verify': 'the-local-secret' });
   });
 
   test('binary bodies are base64, unmatched requests get the $default route', () => {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../lambdas/contract/edge-headers';
 import { API_BASE, routeKeyOf, routes, type RouteDefinition } from '../lambdas/contract/routes';
 
 /** API Gateway HTTP APIs refuse payloads above 10 MB; so do we. */
@@ -52,6 +53,18 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
   return { group: best.route.definition.group, routeKey: best.route.key, pathParameters };
 }
 
+/** The TCP peer, as API Gateway reports it in `requestContext.http.sourceIp`. */
+export const peerAddress = (request: IncomingMessage): string => request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+
+/** What CloudFront does to a request for the API origins (lib/web-stack.ts): its function sets `x-viewer-address` to
+ * the viewer's IP (web/edge/api-viewer-request.js) and the origin adds `x-origin-verify`, both overwriting what the
+ * client sent. The local origin does this before the API Gateway stand-in builds its event; the local stand-in of the
+ * API's own endpoint does not, like execute-api reached directly. */
+export function passThroughEdge(request: IncomingMessage, originVerify: string): void {
+  request.headers[VIEWER_ADDRESS_HEADER] = peerAddress(request);
+  request.headers[ORIGIN_VERIFY_HEADER] = originVerify;
+}
+
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
 
 export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteMatch | undefined): APIGatewayProxyEventV2 {
@@ -60,9 +73,7 @@ export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteM
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  // As CloudFront's function does (web/edge/api-viewer-request.js): the viewer's IP, overwriting what the client sent.
-  const peer = request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
-  headers['x-viewer-address'] = peer;
+  const peer = peerAddress(request);
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   const cookies = (request.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);

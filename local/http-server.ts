@@ -1,5 +1,6 @@
 // The local stack's single HTTP origin, like CloudFront in AWS: `/api/*` goes to the same Lambda handlers
-// through the API Gateway stand-in, everything else to the built web app.
+// through the API Gateway stand-in, everything else to the built web app. Without `originVerify` the same server
+// stands in for the API's own endpoint (execute-api), reachable without CloudFront.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,7 @@ import { API_BASE } from '../lambdas/contract/routes';
 import { errorCatalogue, type ErrorKey } from '../lambdas/core/errors';
 import { httpGroups } from '../lambdas/http/groups';
 import type { HttpHandler } from '../lambdas/http/handler';
-import { buildEvent, lambdaContext, matchRoute, MAX_PAYLOAD_BYTES, readBody, writeResult } from './api-gateway';
+import { buildEvent, lambdaContext, matchRoute, MAX_PAYLOAD_BYTES, passThroughEdge, readBody, writeResult } from './api-gateway';
 import { PortInUseError } from './ports';
 import { serveStatic } from './static-site';
 
@@ -25,6 +26,9 @@ export interface HttpOriginOptions {
   /** Built web app to serve; none in API-only test stacks. */
   webDir?: string;
   mounts?: Mount[];
+  /** Play CloudFront for `/api` requests: set `x-viewer-address` (the peer) and `x-origin-verify` (this value),
+   * overwriting what the client sent. Without it, headers reach the handlers as the client sent them. */
+  originVerify?: string;
 }
 
 export interface HttpOrigin {
@@ -60,9 +64,11 @@ export async function startHttpOrigin(options: HttpOriginOptions): Promise<HttpO
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const mount = options.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    const isApi = path === API_BASE || path.startsWith(`${API_BASE}/`);
+    if (isApi && options.originVerify) passThroughEdge(request, options.originVerify);
     const work = mount
       ? mount.handle(request, response)
-      : path === API_BASE || path.startsWith(`${API_BASE}/`)
+      : isApi
         ? handleApi(request, response, path)
         : serveStatic(request, response, options.webDir);
     work.catch((error: unknown) => {

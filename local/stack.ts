@@ -76,7 +76,12 @@ export interface LocalStackOptions {
 }
 
 export interface LocalStack {
-  urls: { web: string; api: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  /** `api` is through the local origin (CloudFront's part included); `apiDirect` is the API's own endpoint, as
+   * execute-api is reachable in AWS without CloudFront (no `x-viewer-address`/`x-origin-verify` added). */
+  urls: { web: string; api: string; apiDirect: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  /** What the local origin sends as `x-origin-verify` (random per start, as CloudFront's secret is per stage): for
+   * tests that play CloudFront against `apiDirect`. */
+  originVerify: string;
   /** The local e-mail outbox (one JSON file per message). */
   outbox: string;
   /** The local Step Functions + Fargate stand-in (tests reach its stream-task children). */
@@ -138,6 +143,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       realtime: { url: realtime.url, managementUrl: realtime.managementUrl },
     };
     const signingKey = randomBytes(32).toString('base64url');
+    // The stand-in of the Api stack's OriginVerify secret: the local origin adds it to API requests as CloudFront does.
+    const originVerify = randomBytes(32).toString('base64url');
     const transcoders: FfmpegTranscoder[] = [];
     const keyFile = localMasterKeyFile(options.dataDir);
     const lifecycleFailedHandler = createLifecycleFailedHandler(() => deps!);
@@ -174,6 +181,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       secrets: localSecretBox(readFileSync(keyFile)),
       streamRunner,
       google: async () => options.google,
+      originVerify: async () => [originVerify],
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);
@@ -203,8 +211,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deps,
       mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl)] : [])],
       ...(options.webDir ? { webDir: options.webDir } : {}),
+      originVerify,
     });
     stoppers.push(origin.stop);
+    // The API's own endpoint: the same handlers, reached without the origin's headers (a free port).
+    const direct = await startHttpOrigin({ port: 0, deps });
+    stoppers.push(direct.stop);
     // With port 0 (tests) the real port is only known now.
     config.publicUrl = origin.url;
     const resumed = await resumeInterruptedWork(deps);
@@ -214,11 +226,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       urls: {
         web: origin.url,
         api: `${origin.url}/api`,
+        apiDirect: `${direct.url}/api`,
         realtime: realtime.url,
         dynamodb: dynamodbEndpoint,
         s3: s3Endpoint,
         ...(rtmp ? { rtmp: rtmp.rtmpUrl, hls: rtmp.hlsUrl } : {}),
       },
+      originVerify,
       dataDir: options.dataDir,
       outbox: join(options.dataDir, 'outbox'),
       streamRunner,

@@ -22,6 +22,7 @@ import { ConnectionsStore } from './dynamo/connections-store';
 import { ManagementApiPublisher } from './realtime/management-api-publisher';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
+import { noOriginVerify, originVerifyFromSecret, type OriginVerifyValues } from './origin-verify';
 
 /** Everything a handler may touch, passed in explicitly (never module globals), so tests and the local stack
  * can build their own. AWS-only and local-only adapters are chosen where Deps are made. */
@@ -43,12 +44,17 @@ export interface Deps {
   streamRunner: StreamRunner;
   /** Google OAuth client settings (Secrets Manager in AWS, environment locally); undefined: YouTube off. */
   google: () => Promise<GoogleSettings | undefined>;
+  /** The values of CloudFront's `x-origin-verify` header, beside which the HTTP handlers believe `x-viewer-address`
+   * (Secrets Manager in AWS, random per start locally; lambdas/adapters/origin-verify.ts). Never logged. */
+  originVerify: OriginVerifyValues;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
 
-/** The adapters that differ between AWS and the local stack. */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google'>;
+/** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
+ * through CloudFront (Deps that serve no HTTP, like the support tool's). */
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google'> &
+  Partial<Pick<Deps, 'originVerify'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -58,6 +64,7 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     s3: overrides.s3 ?? createS3Client(config),
     now: overrides.now ?? (() => new Date()),
     ...adapters,
+    originVerify: adapters.originVerify ?? noOriginVerify,
     realtime: new ManagementApiPublisher(
       new ApiGatewayManagementApiClient({
         region: config.region,
@@ -98,6 +105,7 @@ export const depsFromEnvironment = (): Promise<Deps> =>
       secrets: kmsSecretBox(new KMSClient({ region: config.region }), required('SECRETS_KEY_ARN')),
       streamRunner: new StepFunctionsStreamRunner(new SFNClient({ region: config.region }), required('STREAM_LIFECYCLE_ARN')),
       google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
+      originVerify: originVerifyFromSecret(config.region, required('ORIGIN_VERIFY_SECRET_ARN')),
     }),
   ));
 

@@ -104,3 +104,47 @@ describe('HTTP handler stack', () => {
       .toThrow(/has no implementation/);
   });
 });
+
+describe('the viewer IP behind CloudFront', () => {
+  const ipTable: RouteDefinition[] = [{ method: 'GET', path: '/ip', group: 'ip', auth: 'public' }];
+  let reads = 0;
+  let accepted: () => Promise<readonly string[]> = async () => ['current-secret', 'previous-secret'];
+  const ipHandler = createHttpHandler({
+    group: 'ip',
+    routeTable: ipTable,
+    deps: () => ({ originVerify: () => { reads++; return accepted(); } }) as unknown as Deps,
+    routes: { 'GET /api/ip': publicRoute({ async handle({ sourceIp, headers }) { return json(200, { sourceIp, headers: Object.keys(headers) }); } }) },
+  });
+  const ipOf = async (headers: Record<string, string>) => {
+    const result = await ipHandler(apiEvent('GET /api/ip', { headers }), testContext());
+    return JSON.parse(result.body!) as { sourceIp: string; headers: string[] };
+  };
+  beforeEach(() => { reads = 0; accepted = async () => ['current-secret', 'previous-secret']; });
+
+  test('x-viewer-address is believed beside a valid origin-verify value (current or previous), and the value goes no further', async () => {
+    expect(await ipOf({ 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' })).toEqual({ sourceIp: '203.0.113.7', headers: ['x-viewer-address'] });
+    expect((await ipOf({ 'x-viewer-address': '203.0.113.8', 'x-origin-verify': 'previous-secret' })).sourceIp).toBe('203.0.113.8');
+  });
+
+  test.each([
+    ['no origin-verify value', { 'x-viewer-address': '203.0.113.7' }],
+    ['a wrong one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secreT' }],
+    ['a prefix of the right one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current' }],
+    ['an empty one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': '' }],
+  ])('with %s the request counts as its real peer', async (_, headers) => {
+    expect((await ipOf(headers)).sourceIp).toBe('127.0.0.1');
+  });
+
+  test('requests without x-viewer-address use the peer and never read the secret', async () => {
+    expect((await ipOf({})).sourceIp).toBe('127.0.0.1');
+    expect((await ipOf({ 'x-origin-verify': 'current-secret' })).sourceIp).toBe('127.0.0.1');
+    expect(reads).toBe(0);
+  });
+
+  test('when the secret cannot be read, the peer is used and the request still succeeds', async () => {
+    accepted = async () => { throw new Error('Secrets Manager is unavailable'); };
+    const result = await ipHandler(apiEvent('GET /api/ip', { headers: { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' } }), testContext());
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body!).sourceIp).toBe('127.0.0.1');
+  });
+});

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import type { Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
 import { metricsFlusher } from '../adapters/metrics';
+import { matchesOriginVerify } from '../adapters/origin-verify';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../contract/edge-headers';
 import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
 import { routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
 import { DEFAULT_MAX_BODY_BYTES, type ApiResponse, type AuthContext, type RouteImplementation } from './api';
@@ -85,10 +87,32 @@ function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
   return cookies;
 }
 
-/** The browser's IP: behind CloudFront the TCP peer is an edge server, so the `x-viewer-address` header that
- * CloudFront's function sets (web/edge/api-viewer-request.js; the local origin likewise) is preferred. */
-function viewerIp(event: APIGatewayProxyEventV2): string {
-  return event.headers['x-viewer-address']?.trim() || event.requestContext.http.sourceIp;
+/** The browser's IP. Behind CloudFront the TCP peer is an edge server, so the `x-viewer-address` header CloudFront's
+ * function sets (web/edge/api-viewer-request.js; the local origin likewise) is what rate limits count. But the API's
+ * own endpoint is reachable without CloudFront, where a client may send any `x-viewer-address`: it is believed only
+ * beside the origin-verify secret CloudFront adds to its origin requests (compared in constant time); any other
+ * request counts as its real peer. If the secret cannot be read, the peer too (no request can choose its bucket). */
+async function viewerIp(event: APIGatewayProxyEventV2, deps: Deps): Promise<string> {
+  const peer = event.requestContext.http.sourceIp;
+  const claimed = event.headers[VIEWER_ADDRESS_HEADER]?.trim();
+  const presented = event.headers[ORIGIN_VERIFY_HEADER];
+  if (!claimed || !presented) return peer;
+  let accepted: readonly string[];
+  try {
+    accepted = await deps.originVerify();
+  } catch (error) {
+    logger.error('origin-verify values unavailable: the peer address is used', error as Error);
+    return peer;
+  }
+  if (matchesOriginVerify(presented, accepted)) return claimed;
+  logger.warn('x-viewer-address without a valid origin-verify value: the peer address is used');
+  return peer;
+}
+
+/** The request's headers for route implementations: without the origin-verify secret, so no route can pass it on. */
+function routeHeaders(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
+  const { [ORIGIN_VERIFY_HEADER]: _secret, ...headers } = event.headers;
+  return headers;
 }
 
 const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
@@ -154,10 +178,10 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
         body,
         query,
         params: (event.pathParameters ?? {}) as Record<string, string>,
-        headers: event.headers,
+        headers: routeHeaders(event),
         cookies: parseCookies(event),
         requestId,
-        sourceIp: viewerIp(event),
+        sourceIp: await viewerIp(event, deps),
         userAgent: event.requestContext.http.userAgent,
         auth,
       },

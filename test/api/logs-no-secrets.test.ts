@@ -1,7 +1,8 @@
 // No secret reaches the logs: a whole API flow (register, confirm, sign-in, password reset, an RTMP destination with
-// its stream key, the realtime socket, uploads, a stream started and stopped, plus refusals of each kind) on a
-// local stack with the handlers' logger at INFO and the stream task's logs, then every captured line is searched
-// for the passwords, tokens and stream key the flow used, and for the user's e-mail address.
+// its stream key, the realtime socket, uploads, a stream started and stopped, plus refusals of each kind, and
+// CloudFront's origin-verify value, right and forged) on a local stack with the handlers' logger at INFO and the
+// stream task's logs, then every captured line is searched for the passwords, tokens, stream key and origin-verify
+// values the flow used, and for the user's e-mail address.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -68,6 +69,15 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys and e-m
   expect(reset.status).toBe(200);
   secrets.resetSession = reset.body.token;
   const token = secrets.resetSession!;
+  // CloudFront's origin-verify value reached every API request above (the local origin adds it); a forged one too.
+  secrets.originVerify = stack.originVerify;
+  const forged = await fetch(`${stack.urls.apiDirect}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-viewer-address': '203.0.113.5', 'x-origin-verify': `${stack.originVerify}x` },
+    body: JSON.stringify({ email, password: 'not the password' }),
+  });
+  expect(forged.status).toBe(401);
+  secrets.forgedOriginVerify = `${stack.originVerify}x`;
 
   const realtime = await api(stack, 'GET', '/ws', { token });
   secrets.realtimeToken = realtime.body.token;
