@@ -4,13 +4,11 @@
 // auth-token hand-over, and the rate limit's retry hint.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { LocalStack } from '../../local/stack';
+import type { BrowserContext, Page } from 'playwright-core';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import type { Messages } from '../../web/src/i18n/translator';
 import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startTestStack } from '../helpers/stack';
+import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 
 const catalogue = (code: LanguageCode) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Messages;
 const fill = (text: string, vars: Record<string, string | number>) => text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name]));
@@ -18,38 +16,22 @@ const fill = (text: string, vars: Record<string, string | number>) => text.repla
 const plural = (section: Record<string, string>, base: string, code: LanguageCode, count: number) =>
   fill(section[`${base}_${new Intl.PluralRules(languageByCode(code).htmlLang).select(count)}`] ?? '', { count });
 
-let stack: LocalStack;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchBrowser()]);
-});
-afterEach(async () => {
-  await Promise.all(contexts.map((context) => context.close()));
-  contexts = [];
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = browserTestsOnStack();
 
 /** A fresh browser; uncaught page errors are collected (realtime may fail here, the app must not). */
 async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  contexts.push(context);
+  const context = await e2e.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  return { context, page, pageErrors };
+  return { context, page, pageErrors: recordErrors(page) };
 }
 
-const url = (path: string) => `${stack.urls.web}${path}`;
+const url = (path: string) => `${e2e.stack.urls.web}${path}`;
 
 /** A confirmed user whose e-mails are in `language`. */
 async function confirmedUser(language: LanguageCode) {
   const email = uniqueEmail(`user-${language}`);
-  await api(stack, 'POST', '/register', { body: { displayName: 'Reset', email, password: strongPassword, language, acceptTerms: true, ageConfirmed: true } });
-  const confirmed = await api<{ token: string }>(stack, 'POST', '/confirm', { body: { token: tokenOf((await mailsTo(stack, email)).at(-1)) } });
+  await api(e2e.stack, 'POST', '/register', { body: { displayName: 'Reset', email, password: strongPassword, language, acceptTerms: true, ageConfirmed: true } });
+  const confirmed = await api<{ token: string }>(e2e.stack, 'POST', '/confirm', { body: { token: tokenOf((await mailsTo(e2e.stack, email)).at(-1)) } });
   return { email, token: confirmed.body.token };
 }
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -103,7 +85,7 @@ describe.each(['en', 'ru'] as const)('accounts in %s', (code) => {
     // "Send the link again" sends a second confirmation link.
     await page.getByRole('button', { name: texts.auth.checkInbox.resend }).click();
     await page.getByText(fill(texts.auth.checkInbox.resent, { email })).waitFor();
-    const mails = await mailsTo(stack, email);
+    const mails = await mailsTo(e2e.stack, email);
     expect(mails).toHaveLength(2);
     const link = new URL(mails.at(-1)!.link);
     expect(link.pathname).toBe(path('/app/auth/confirm'));
@@ -127,7 +109,7 @@ describe.each(['en', 'ru'] as const)('accounts in %s', (code) => {
     await page.waitForURL((at) => at.pathname === path('/app/auth/login'));
     await heading(page, texts.auth.login.title);
     expect(await sessionCookie(context)).toBeUndefined();
-    expect((await api(stack, 'GET', '/me', { token })).status).toBe(401);
+    expect((await api(e2e.stack, 'GET', '/me', { token })).status).toBe(401);
 
     // The guard sends an app page to the login page, which returns there after signing in.
     await page.goto(url(path('/app/videos')));
@@ -161,7 +143,7 @@ describe.each(['en', 'ru'] as const)('accounts in %s', (code) => {
     await page.getByText(fill(texts.auth.forgotPassword.sent, { email: user.email })).waitFor();
     await screenshot(page, `app-forgot-password-${code}`);
 
-    const link = new URL((await mailsTo(stack, user.email)).at(-1)!.link);
+    const link = new URL((await mailsTo(e2e.stack, user.email)).at(-1)!.link);
     expect(link.pathname).toBe(path('/app/auth/reset-password'));
     await page.goto(url(link.pathname + link.search));
     await heading(page, texts.auth.resetPassword.title);
@@ -170,9 +152,9 @@ describe.each(['en', 'ru'] as const)('accounts in %s', (code) => {
     await screenshot(page, `app-reset-password-${code}`);
     await page.getByRole('button', { name: texts.auth.resetPassword.submit }).click();
     await page.waitForURL((at) => at.pathname === path('/app/streams'));
-    expect((await api(stack, 'POST', '/login', { body: { email: user.email, password: newPassword } })).status).toBe(200);
+    expect((await api(e2e.stack, 'POST', '/login', { body: { email: user.email, password: newPassword } })).status).toBe(200);
     // Every other session ended with the reset.
-    expect((await api(stack, 'GET', '/me', { token: user.token })).status).toBe(401);
+    expect((await api(e2e.stack, 'GET', '/me', { token: user.token })).status).toBe(401);
 
     // The link was single-use: opening it again says so and offers a new one.
     await page.getByRole('button', { name: texts.auth.signOut }).click();
@@ -190,9 +172,9 @@ test('a used confirmation link explains itself and sends a new one', async () =>
   const texts = catalogue('en');
   const { page } = await newPage();
   const email = uniqueEmail('twice');
-  await api(stack, 'POST', '/register', { body: { displayName: 'Twice', email, password: strongPassword, acceptTerms: true, ageConfirmed: true } });
-  const token = tokenOf((await mailsTo(stack, email)).at(-1));
-  expect((await api(stack, 'POST', '/confirm', { body: { token } })).status).toBe(200);
+  await api(e2e.stack, 'POST', '/register', { body: { displayName: 'Twice', email, password: strongPassword, acceptTerms: true, ageConfirmed: true } });
+  const token = tokenOf((await mailsTo(e2e.stack, email)).at(-1));
+  expect((await api(e2e.stack, 'POST', '/confirm', { body: { token } })).status).toBe(200);
   await page.goto(url(`/app/auth/confirm?token=${encodeURIComponent(token)}`));
   await page.getByText(texts.errors['invalid token']).waitFor();
   await screenshot(page, 'app-confirm-used-link-en');
@@ -203,7 +185,7 @@ test('a used confirmation link explains itself and sends a new one', async () =>
 
 test('auth-token takes a session from the URL fragment, keeps it as the cookie and opens the streams', async () => {
   const { context, page } = await newPage();
-  const user = await signedInUser(stack, 'handoff');
+  const user = await signedInUser(e2e.stack, 'handoff');
   await page.goto(url(`/es/app/auth/auth-token#token=${encodeURIComponent(user.token)}`));
   await page.waitForURL((at) => at.pathname === '/es/app/streams');
   expect(new URL(page.url()).hash).toBe('');
@@ -219,7 +201,7 @@ test('auth-token takes a session from the URL fragment, keeps it as the cookie a
 test('too many sign-in attempts: the message says when to try again', async () => {
   const texts = catalogue('en');
   const { page } = await newPage();
-  const user = await signedInUser(stack, 'limited');
+  const user = await signedInUser(e2e.stack, 'limited');
   await page.goto(url('/app/auth/login'));
   await page.getByLabel(texts.auth.fields.email).fill(user.email);
   await page.getByLabel(texts.auth.fields.password, { exact: true }).fill('wrong password, again');

@@ -3,14 +3,14 @@
 // the plan changes on the open page when Stripe's webhook arrives (realtime, or polling while realtime is down).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { LocalStack } from '../../local/stack';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import type { Messages } from '../../web/src/i18n/translator';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { signedInUser } from '../helpers/accounts';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { browserTests, recordErrors, screenshot } from '../helpers/browser';
 import { startTestStack } from '../helpers/stack';
 
 const catalogue = (code: LanguageCode) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Messages;
@@ -19,49 +19,38 @@ const fill = (text: string, vars: Record<string, string | number>) => text.repla
 let fake: FakeStripe;
 let paying: LocalStack;
 let unconfigured: LocalStack;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  for (const plan of ['basic', 'pro'] as const) {
-    for (const period of billingPeriods) {
-      fake.seedPrice({
-        lookupKey: stripeLookupKey(plan, period),
-        unitAmount: periodPriceCents(plans[plan], period)!,
-        productName: plan,
-        interval: period === 'year' ? 'year' : 'month',
-        intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period],
-      });
+const e2e = browserTests({
+  async start() {
+    fake = await startFakeStripe();
+    for (const plan of ['basic', 'pro'] as const) {
+      for (const period of billingPeriods) {
+        fake.seedPrice({
+          lookupKey: stripeLookupKey(plan, period),
+          unitAmount: periodPriceCents(plans[plan], period)!,
+          productName: plan,
+          interval: period === 'year' ? 'year' : 'month',
+          intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period],
+        });
+      }
     }
-  }
-  [paying, unconfigured, browser] = await Promise.all([
-    startTestStack({ web: true, stripe: { secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url } }),
-    startTestStack({ web: true }),
-    launchBrowser(),
-  ]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(contexts.map((context) => context.close()));
-  contexts = [];
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([paying?.stop(), unconfigured?.stop()]);
-  await fake?.stop();
+    [paying, unconfigured] = await Promise.all([
+      startTestStack({ web: true, stripe: { secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url } }),
+      startTestStack({ web: true }),
+    ]);
+  },
+  async stop() {
+    await Promise.all([paying?.stop(), unconfigured?.stop()]);
+    await fake?.stop();
+  },
+  timeoutMs: 60_000,
 });
 
 /** A signed-in page, under the local server's real Content-Security-Policy; `realtime: false` refuses /api/ws. */
 async function signedInPage(stack: LocalStack, options: { realtime: boolean }) {
   const user = await signedInUser(stack, 'payer');
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-  contexts.push(context);
-  if (!options.realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
-  await context.addCookies([{ name: 'auth_token', value: user.token, url: stack.urls.web }]);
+  const context = await e2e.signedInContext(stack, user.token, { viewport: { width: 1360, height: 900 }, realtime: options.realtime });
   const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  return { user, page, pageErrors };
+  return { user, page, pageErrors: recordErrors(page) };
 }
 
 const meterValue = (page: Page, limit: string) => page.locator(`[data-limit="${limit}"] .usage-meter__value`).textContent();

@@ -5,14 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { Upload } from 'tus-js-client';
+import type { Page } from 'playwright-core';
 import { errorCatalogue } from '../../lambdas/core/errors';
-import type { LocalStack } from '../../local/stack';
 import { api, signedInUser } from '../helpers/accounts';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { makeClip, waitForItem } from '../helpers/media';
-import { startTestStack } from '../helpers/stack';
+import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
+import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 
 type Catalogue = {
   app: { pages: { streams: { title: string }; channels: { title: string } } };
@@ -24,67 +21,37 @@ const en = catalogue('en');
 
 const TIME_ZONE = 'Europe/Berlin';
 
-let stack: LocalStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true, rtmp: true }), launchBrowser()]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-function upload(bytes: Buffer, token: string, filename: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      retryDelays: [],
-      metadata: { filename, filetype: 'video/mp4', kind: 'video' },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
-}
+const e2e = browserTestsOnStack({ rtmp: true }, 120_000);
 
 /** A confirmed user with one ready video, uploaded through the API for speed. */
 async function creatorWithVideo(label: string): Promise<{ token: string; videoTitle: string }> {
-  const user = await signedInUser(stack, label);
+  const user = await signedInUser(e2e.stack, label);
   const clip = await makeClip({ seconds: 4 });
-  const videoId = await upload(clip.bytes, user.token, `${label} loop.mp4`);
-  const video = await waitForItem(stack, user.token, videoId);
+  const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: `${label} loop.mp4`, filetype: 'video/mp4', kind: 'video' });
+  const video = await waitForItem(e2e.stack, user.token, videoId);
   expect(video.status).toBe('ready');
   return { token: user.token, videoTitle: video.title };
 }
 
 /**
- * A signed-in browser page (the auth_token cookie, as the login page sets it) that records page errors and console
- * errors. The browser logs every refused request ("Failed to load resource"); the tests provoke some on purpose and
- * check what the page shows instead. Realtime connects under the local server's own Content-Security-Policy, which
- * allows the local realtime server's port; without `realtime` the page gets no realtime ticket (GET /api/ws answers
- * 503) and must poll.
+ * A signed-in browser page that records page errors and console errors. The browser logs every refused request
+ * ("Failed to load resource"); the tests provoke some on purpose and check what the page shows instead. Realtime
+ * connects under the local server's own Content-Security-Policy, which allows the local realtime server's port;
+ * without `realtime` the page gets no realtime ticket and must poll.
  */
 async function signedInPage(token: string, options: { locale?: string; realtime: boolean }) {
-  const context = await browser.newContext({
+  const context = await e2e.signedInContext(e2e.stack, token, {
     locale: options.locale ?? 'en-US',
     timezoneId: TIME_ZONE,
     viewport: { width: 1280, height: 900 },
+    realtime: options.realtime,
   });
-  await context.addCookies([{ name: 'auth_token', value: token, url: stack.urls.web, sameSite: 'Lax' }]);
-  if (!options.realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, problems, close: () => context.close() };
+  return { page, problems: recordErrors(page, { console: 'except failed loads' }) };
 }
 
 async function open(page: Page, path: string, heading: string) {
-  await page.goto(`${stack.urls.web}${path}`);
+  await page.goto(`${e2e.stack.urls.web}${path}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
@@ -98,7 +65,7 @@ describe('Streams and Channels pages', () => {
     'add an RTMP destination, create a stream, start it, watch it go live with a playing preview, stop it (%s)',
     async (_mode, realtime) => {
       const { token, videoTitle } = await creatorWithVideo('live');
-      const { page, problems, close } = await signedInPage(token, { realtime });
+      const { page, problems } = await signedInPage(token, { realtime });
 
       // Channels: the local nginx-rtmp server as a custom RTMP destination.
       await open(page, '/app/channels', en.app.pages.channels.title);
@@ -106,7 +73,7 @@ describe('Streams and Channels pages', () => {
       const streamKey = `e2e-${randomBytes(6).toString('hex')}`;
       await page.getByRole('radio', { name: 'Other server' }).check();
       await page.getByLabel('Name', { exact: true }).fill('Local test server');
-      await page.getByLabel('Server URL').fill(stack.urls.rtmp!);
+      await page.getByLabel('Server URL').fill(e2e.stack.urls.rtmp!);
       const keyInput = page.getByLabel('Stream key', { exact: true });
       await keyInput.fill(streamKey);
       expect(await keyInput.getAttribute('type')).toBe('password');
@@ -115,7 +82,7 @@ describe('Streams and Channels pages', () => {
       await page.getByRole('button', { name: 'Add destination' }).click();
       const destination = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: 'Local test server' });
       await destination.getByText(`••••${streamKey.slice(-4)}`).waitFor();
-      await destination.getByText(stack.urls.rtmp!).waitFor();
+      await destination.getByText(e2e.stack.urls.rtmp!).waitFor();
       expect(await keyInput.inputValue()).toBe('');
       if (realtime) await screenshot(page, 'app-channels-en');
 
@@ -178,7 +145,6 @@ describe('Streams and Channels pages', () => {
       // Without realtime the page followed the stream by asking the API itself.
       expect((await page.locator('.app-shell').getAttribute('data-realtime')) === 'open').toBe(realtime);
       expect(problems).toEqual([]);
-      await close();
     },
     300_000,
   );
@@ -187,19 +153,19 @@ describe('Streams and Channels pages', () => {
     'the form refuses duplicate restart times and more destinations than the plan allows, with the catalogued messages',
     async () => {
       const { token } = await creatorWithVideo('form');
-      const videos = await api<{ videos: { id: string }[] }>(stack, 'GET', '/videos', { token });
+      const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
       const channelIds: string[] = [];
       for (const name of ['Main channel', 'Backup channel']) {
-        const added = await api<{ id: string }>(stack, 'POST', '/channels/rtmp', { token, body: { name, url: 'rtmp://ingest.example.com/live', key: `key-${name.length}` } });
+        const added = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', { token, body: { name, url: 'rtmp://ingest.example.com/live', key: `key-${name.length}` } });
         channelIds.push(added.body.id);
       }
-      const created = await api(stack, 'POST', '/streams', {
+      const created = await api(e2e.stack, 'POST', '/streams', {
         token,
         body: { title: 'Study loop', videoId: videos.body.videos[0]!.id, channelIds: channelIds.slice(0, 1), timeZone: TIME_ZONE },
       });
       expect(created.status).toBe(201);
 
-      const { page, problems, close } = await signedInPage(token, { realtime: false });
+      const { page, problems } = await signedInPage(token, { realtime: false });
       await open(page, '/app/streams', en.app.pages.streams.title);
       const stream = card(page, 'Study loop');
       await stream.getByRole('button', { name: 'Edit' }).click();
@@ -227,11 +193,10 @@ describe('Streams and Channels pages', () => {
       await form.getByLabel('Restart time 2').fill('15:30');
       await form.getByRole('button', { name: 'Save changes' }).click();
       await stream.getByText(`03:00 and 15:30 · ${TIME_ZONE}`).waitFor();
-      const saved = await api<{ restartTimes: string[]; timeZone: string }>(stack, 'GET', `/streams/${created.body.id}`, { token });
+      const saved = await api<{ restartTimes: string[]; timeZone: string }>(e2e.stack, 'GET', `/streams/${created.body.id}`, { token });
       expect(saved.body).toMatchObject({ restartTimes: ['03:00', '15:30'], timeZone: TIME_ZONE });
 
       expect(problems).toEqual([]);
-      await close();
     },
     180_000,
   );
@@ -240,14 +205,14 @@ describe('Streams and Channels pages', () => {
     'both pages in Russian',
     async () => {
       const { token } = await creatorWithVideo('ru');
-      const videos = await api<{ videos: { id: string }[] }>(stack, 'GET', '/videos', { token });
-      const channel = await api<{ id: string }>(stack, 'POST', '/channels/rtmp', { token, body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' } });
-      await api(stack, 'POST', '/streams', {
+      const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
+      const channel = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', { token, body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' } });
+      await api(e2e.stack, 'POST', '/streams', {
         token,
         body: { title: 'Музыка для учёбы', videoId: videos.body.videos[0]!.id, channelIds: [channel.body.id], restartTimes: ['04:00', '16:00'], timeZone: 'Europe/Moscow' },
       });
       const ru = catalogue('ru');
-      const { page, problems, close } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
+      const { page, problems } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
       await open(page, '/ru/app/channels', ru.app.pages.channels.title);
       await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
       await page.getByText('••••mnop').waitFor();
@@ -262,7 +227,6 @@ describe('Streams and Channels pages', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot(page, 'app-streams-ru-mobile');
       expect(problems).toEqual([]);
-      await close();
     },
     120_000,
   );

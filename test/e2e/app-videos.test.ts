@@ -4,47 +4,31 @@
 // storage.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import type { LocalStack } from '../../local/stack';
+import type { Page, Request } from 'playwright-core';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import type { Messages } from '../../web/src/i18n/translator';
 import { api, signedInUser } from '../helpers/accounts';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip } from '../helpers/media';
-import { startTestStack } from '../helpers/stack';
 
 const catalogue = (code: LanguageCode) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Messages;
 const fill = (text: string, vars: Record<string, string | number>) => text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name]));
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const TRANSCODE_MS = 120_000;
 
-let stack: LocalStack;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchBrowser()]);
-});
-afterEach(async () => {
-  stack.deps.now = () => new Date();
-  await Promise.all(contexts.map((context) => context.close()));
-  contexts = [];
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+const e2e = browserTestsOnStack();
+afterEach(() => {
+  e2e.stack.deps.now = () => new Date();
 });
 
 /** A signed-in user's Videos page, under the local server's real Content-Security-Policy (realtime included). */
 async function videosPage(code: LanguageCode, init?: () => void) {
-  const user = await signedInUser(stack, `videos-${code}`);
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-  contexts.push(context);
+  const user = await signedInUser(e2e.stack, `videos-${code}`);
+  const context = await e2e.signedInContext(e2e.stack, user.token, { viewport: { width: 1360, height: 900 } });
   if (init) await context.addInitScript(init);
-  await context.addCookies([{ name: 'auth_token', value: user.token, url: stack.urls.web }]);
   const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${stack.urls.web}${localizePath('/app/videos', languageByCode(code))}`);
+  const pageErrors = recordErrors(page);
+  await page.goto(`${e2e.stack.urls.web}${localizePath('/app/videos', languageByCode(code))}`);
   await page.getByRole('heading', { level: 1, name: catalogue(code).app.pages.videos.title, exact: true }).waitFor();
   return { user, page, pageErrors };
 }
@@ -152,15 +136,15 @@ test('refusals show translated: a file type Uppy does not accept, and an upload 
   await page.getByText(/^Ви можете завантажити тільки: /).waitFor();
 
   // Three days later the trial is over: the upload endpoint refuses with 402 'no active subscription'.
-  stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
+  e2e.stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
   const clip = await makeClip({ seconds: 1, name: 'late.mp4' });
   await chooseFiles(page, clip.path);
   await page.locator('.upload-row[data-state="failed"]').getByText(texts.errors['no active subscription']).waitFor();
   await screenshot(page, 'app-videos-refused-ua');
 
   // A session that ended meanwhile: the upload endpoint's 401.
-  stack.deps.now = () => new Date();
-  await api(stack, 'POST', '/logout', { token: user.token });
+  e2e.stack.deps.now = () => new Date();
+  await api(e2e.stack, 'POST', '/logout', { token: user.token });
   const other = await makeClip({ seconds: 1, name: 'signed-out.mp4' });
   await chooseFiles(page, other.path);
   await page.locator('.upload-row[data-state="failed"]', { hasText: 'signed-out.mp4' }).getByText(texts.errors['uploader token error']).waitFor();

@@ -10,8 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { Upload } from 'tus-js-client';
+import type { Page } from 'playwright-core';
 import { DynamoBroadcastStore } from '../../lambdas/adapters/dynamo/youtube-stores';
 import { errorCatalogue } from '../../lambdas/core/errors';
 import { upkeep } from '../../lambdas/core/streams/streams';
@@ -22,8 +21,8 @@ import type { LocalStack } from '../../local/stack';
 import { YOUTUBE_SCOPES } from '../fakes/google/oauth';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { api, signedInUser } from '../helpers/accounts';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { makeClip, waitForItem } from '../helpers/media';
+import { browserTests, recordErrors, screenshot } from '../helpers/browser';
+import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 
 type Catalogue = {
@@ -66,47 +65,43 @@ let nginx: NginxRtmp;
 let google: FakeGoogle;
 let stack: LocalStack;
 let unconfigured: LocalStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'loopcast-e2e-youtube-'));
-  // The fake hands out this local RTMP server as YouTube's ingestion address, so the loop really publishes.
-  nginx = await startNginxRtmp({ dir, rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
-  google = await startFakeGoogle({ ingestionAddress: nginx.rtmpUrl });
-  [stack, unconfigured, browser] = await Promise.all([
-    startTestStack({ web: true, google: { clientId: google.clientId, clientSecret: google.clientSecret, endpoints: google.endpoints, youtubeRootUrl: google.youtubeRootUrl } }),
-    startTestStack({ web: true }),
-    launchBrowser(),
-  ]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([stack?.stop(), unconfigured?.stop()]);
-  await Promise.all([google?.stop(), nginx?.stop()]);
+const e2e = browserTests({
+  async start() {
+    const dir = mkdtempSync(join(tmpdir(), 'loopcast-e2e-youtube-'));
+    // The fake hands out this local RTMP server as YouTube's ingestion address, so the loop really publishes.
+    nginx = await startNginxRtmp({ dir, rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
+    google = await startFakeGoogle({ ingestionAddress: nginx.rtmpUrl });
+    [stack, unconfigured] = await Promise.all([
+      startTestStack({ web: true, google: { clientId: google.clientId, clientSecret: google.clientSecret, endpoints: google.endpoints, youtubeRootUrl: google.youtubeRootUrl } }),
+      startTestStack({ web: true }),
+    ]);
+  },
+  async stop() {
+    await Promise.all([stack?.stop(), unconfigured?.stop()]);
+    await Promise.all([google?.stop(), nginx?.stop()]);
+  },
+  timeoutMs: 120_000,
 });
 afterEach(() => {
   if (stack) stack.deps.now = () => new Date();
 });
 
 /**
- * A signed-in browser tab (the auth_token cookie, as the login page sets it) under the site's real
- * Content-Security-Policy, recording page errors and console errors. Channel pictures come from YouTube's image
- * host, which this closed network cannot reach: the browser gets a local picture instead. Refused requests log
- * "Failed to load resource"; the tests provoke some on purpose and check what the page shows instead.
+ * A signed-in browser tab under the site's real Content-Security-Policy, recording page errors and console errors.
+ * Channel pictures come from YouTube's image host, which this closed network cannot reach: the browser gets a local
+ * picture instead. Refused requests log "Failed to load resource"; the tests provoke some on purpose and check what
+ * the page shows instead.
  */
 async function signedInContext(on: LocalStack, token: string, locale = 'en-US') {
-  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'auth_token', value: token, url: on.urls.web, sameSite: 'Lax' }]);
+  const context = await e2e.signedInContext(on, token, { locale, viewport: { width: 1280, height: 900 } });
   await context.route('https://yt3.ggpht.com/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: avatar }));
   const problems: string[] = [];
-  const watch = (page: Page) => {
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+  const newPage = async () => {
+    const page = await context.newPage();
+    recordErrors(page, { console: 'except failed loads' }, problems);
     return page;
   };
-  return { newPage: async () => watch(await context.newPage()), problems, close: () => context.close() };
+  return { newPage, problems };
 }
 
 async function open(on: LocalStack, page: Page, path: string, heading: string) {
@@ -126,21 +121,6 @@ async function connectThroughApi(token: string): Promise<string> {
   const channelId = new URL(back.headers.get('location')!).searchParams.get('connected');
   if (!channelId) throw new Error(`connecting failed: ${back.headers.get('location')}`);
   return channelId;
-}
-
-function upload(bytes: Buffer, token: string, filename: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tus = new Upload(bytes, {
-      endpoint: `${stack.urls.api}/uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      retryDelays: [],
-      metadata: { filename, filetype: 'video/mp4', kind: 'video' },
-      headers: { Authorization: `Bearer ${token}` },
-      onError: reject,
-      onSuccess: () => resolve(tus.url!.split('/').pop()!),
-    });
-    tus.start();
-  });
 }
 
 describe('YouTube on the Channels page', () => {
@@ -197,7 +177,6 @@ describe('YouTube on the Channels page', () => {
       const { body } = await api(stack, 'GET', '/channels', { token: user.token });
       expect(body.channels).toEqual([expect.objectContaining({ kind: 'youtube', name: 'Lo-fi Radio', youtube: expect.objectContaining({ status: 'connected' }) })]);
       expect(browserTab.problems).toEqual([]);
-      await browserTab.close();
     },
     120_000,
   );
@@ -247,7 +226,6 @@ describe('YouTube on the Channels page', () => {
       await open(stack, page, '/ua/app/channels', catalogue('ua').app.pages.channels.title);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('uk');
       expect(browserTab.problems).toEqual([]);
-      await browserTab.close();
     },
     120_000,
   );
@@ -262,7 +240,6 @@ describe('YouTube on the Channels page', () => {
     await page.getByRole('button', { name: 'Add destination' }).waitFor();
     await screenshot(page, 'app-channels-youtube-unconfigured-en');
     expect(browserTab.problems).toEqual([]);
-    await browserTab.close();
   });
 });
 
@@ -274,7 +251,7 @@ describe('a stream to a YouTube channel', () => {
       const account = google.addAccount({ channelTitle: 'Study Beats' });
       google.nextConsent({ account: account.sub });
       const channelId = await connectThroughApi(user.token);
-      const videoId = await upload((await makeClip({ seconds: 4 })).bytes, user.token, 'study loop.mp4');
+      const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes, { filename: 'study loop.mp4', filetype: 'video/mp4', kind: 'video' });
       const video = await waitForItem(stack, user.token, videoId);
 
       const browserTab = await signedInContext(stack, user.token);
@@ -373,7 +350,6 @@ describe('a stream to a YouTube channel', () => {
       await stream.getByRole('button', { name: 'Stop' }).click();
       await stream.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
       expect(browserTab.problems).toEqual([]);
-      await browserTab.close();
     },
     300_000,
   );

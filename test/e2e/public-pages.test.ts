@@ -3,13 +3,11 @@
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import type { LocalStack } from '../../local/stack';
+import type { Page } from 'playwright-core';
 import { webBuildDir } from '../../local/paths';
 import { legalPages, translatedPages } from '../../web/src/app/site-map';
 import { languages, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
-import { launchBrowser, screenshot, screenshotDir } from '../helpers/browser';
-import { startTestStack } from '../helpers/stack';
+import { browserTestsOnStack, recordErrors, screenshot, screenshotDir } from '../helpers/browser';
 
 type Catalogue = {
   landing: { headline: string };
@@ -32,26 +30,13 @@ const legalTitles: Record<(typeof legalPages)[number], string> = {
   '/refund-policy': 'Refund Policy',
 };
 
-let stack: LocalStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = browserTestsOnStack();
 
 /** A page that records console errors, page errors and CSP violations. */
 async function watchedPage(locale = 'en-US', viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ locale, viewport });
+  const context = await e2e.newContext({ locale, viewport });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, problems, close: () => context.close() };
+  return { page, problems: recordErrors(page, { console: true }), close: () => context.close() };
 }
 
 async function expectHeading(page: Page, text: string) {
@@ -63,7 +48,7 @@ describe('public pages', () => {
     '%s renders its heading in its language',
     async (path, code, page) => {
       const { page: tab, problems, close } = await watchedPage();
-      const response = await tab.goto(`${stack.urls.web}${path}`);
+      const response = await tab.goto(`${e2e.stack.urls.web}${path}`);
       expect(response?.status()).toBe(200);
       expect(new URL(tab.url()).pathname).toBe(path);
       await expectHeading(tab, headingOf[page](catalogue(code)));
@@ -77,7 +62,7 @@ describe('public pages', () => {
   test.each(legalPages.map((page) => [page] as const))('%s renders its English text, also from every prefixed address', async (page) => {
     const { page: tab, problems, close } = await watchedPage();
     for (const language of languages) {
-      const response = await tab.goto(`${stack.urls.web}${language.prefix}${page}`);
+      const response = await tab.goto(`${e2e.stack.urls.web}${language.prefix}${page}`);
       expect(response?.status()).toBe(200);
       expect(new URL(tab.url()).pathname).toBe(page);
       await expectHeading(tab, legalTitles[page]);
@@ -89,7 +74,7 @@ describe('public pages', () => {
   test('legal texts agree on the one refund rule and the required facts', async () => {
     const { page: tab, close } = await watchedPage();
     const text = async (path: string) => {
-      await tab.goto(`${stack.urls.web}${path}`);
+      await tab.goto(`${e2e.stack.urls.web}${path}`);
       return (await tab.locator('main').textContent()) ?? '';
     };
     const [terms, offer, refund, privacy] = [await text('/terms'), await text('/offer'), await text('/refund-policy'), await text('/privacy')];
@@ -115,7 +100,7 @@ describe('public pages', () => {
     tab.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(response.url());
     });
-    await tab.goto(stack.urls.web);
+    await tab.goto(e2e.stack.urls.web);
     const inline = await tab.$$eval('script:not([src])', (elements) => elements.map((e) => e.textContent ?? ''));
     const external = scripts.map((url) => readFileSync(join(webBuildDir, new URL(url).pathname)));
     const gzipBytes = [...inline.map((s) => Buffer.from(s)), ...external].reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
@@ -134,7 +119,7 @@ describe('public pages', () => {
       ['mobile', { width: 390, height: 844 }],
     ] as const) {
       const { page: tab, problems, close } = await watchedPage(locale, viewport);
-      await tab.goto(`${stack.urls.web}${localizePath('/', languages.find((l) => l.code === code)!)}`);
+      await tab.goto(`${e2e.stack.urls.web}${localizePath('/', languages.find((l) => l.code === code)!)}`);
       await tab.getByRole('button', { name: catalogue(code).cookie.accept }).click();
       const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBe(0); // nothing wider than the screen

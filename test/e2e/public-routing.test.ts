@@ -2,13 +2,10 @@
 // Chromium and over plain HTTP against the local stack, which runs the CloudFront Function's own file.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import type { LocalStack } from '../../local/stack';
 import { legalPages } from '../../web/src/app/site-map';
 import { languageOfPath, languages, type LanguageCode } from '../../web/src/i18n/languages';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startTestStack } from '../helpers/stack';
 import { signedInUser } from '../helpers/accounts';
+import { browserTestsOnStack, screenshot } from '../helpers/browser';
 
 type Catalogue = {
   landing: { headline: string };
@@ -21,32 +18,23 @@ type Catalogue = {
 const catalogue = (code: LanguageCode) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
 
-let stack: LocalStack;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchBrowser()]);
-});
-afterEach(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  contexts = [];
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = browserTestsOnStack();
 
 async function newPage(locale = 'en-US') {
-  const context = await browser.newContext({ locale });
-  contexts.push(context);
+  const context = await e2e.newContext({ locale });
   return { context, page: await context.newPage() };
 }
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.urls.web}${path}`, { redirect: 'manual', headers });
+/** A page of a new signed-in user. */
+async function signedInPage() {
+  const context = await e2e.signedInContext(e2e.stack, (await signedInUser(e2e.stack)).token, { locale: 'en-US' });
+  return context.newPage();
+}
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${e2e.stack.urls.web}${path}`, { redirect: 'manual', headers });
 
 describe('language', () => {
   test('a first visit goes to the browser language and keeps the choice in i18n_redirected', async () => {
     const { context, page } = await newPage('ru-RU');
-    await page.goto(stack.urls.web);
+    await page.goto(e2e.stack.urls.web);
     expect(new URL(page.url()).pathname).toBe('/ru');
     await page.getByRole('heading', { level: 1, name: catalogue('ru').landing.headline, exact: true }).waitFor();
     const cookie = (await context.cookies()).find((c) => c.name === 'i18n_redirected');
@@ -64,17 +52,17 @@ describe('language', () => {
 
   test('the switcher changes the language and the cookie, and the choice holds on the next visit', async () => {
     const { context, page } = await newPage('hi-IN');
-    await page.goto(`${stack.urls.web}/pricing`);
+    await page.goto(`${e2e.stack.urls.web}/pricing`);
     expect(new URL(page.url()).pathname).toBe('/hi/pricing');
     await page.locator('.site-header select').selectOption('es');
     await page.waitForURL('**/es/pricing');
     await page.getByRole('heading', { level: 1, name: catalogue('es').pricing.title, exact: true }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('es');
-    await page.goto(stack.urls.web);
+    await page.goto(e2e.stack.urls.web);
     expect(new URL(page.url()).pathname).toBe('/es');
     await page.locator('.site-header select').selectOption('en');
     await page.waitForURL((url) => url.pathname === '/');
-    await page.goto(`${stack.urls.web}/pricing`);
+    await page.goto(`${e2e.stack.urls.web}/pricing`);
     expect(new URL(page.url()).pathname).toBe('/pricing'); // English chosen, over the browser's Hindi
   }, 30_000);
 });
@@ -98,7 +86,7 @@ describe('addresses', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('text/html');
     const { page } = await newPage();
-    const visit = await page.goto(`${stack.urls.web}${path}`);
+    const visit = await page.goto(`${e2e.stack.urls.web}${path}`);
     expect(visit?.status()).toBe(404);
     await page.getByRole('heading', { level: 1, name: catalogue(languageOfPath(path).code).notFound.title, exact: true }).waitFor();
     await expect(page.locator('main').textContent()).resolves.toContain(path);
@@ -106,7 +94,7 @@ describe('addresses', () => {
 
   test('the not-found page speaks the language of its prefix', async () => {
     const { page } = await newPage();
-    await page.goto(`${stack.urls.web}/hi/nowhere`);
+    await page.goto(`${e2e.stack.urls.web}/hi/nowhere`);
     await page.getByRole('heading', { level: 1, name: catalogue('hi').notFound.title, exact: true }).waitFor();
   }, 30_000);
 
@@ -130,12 +118,12 @@ describe('addresses', () => {
 describe('cookie consent', () => {
   test('the banner shows until Accept, which is remembered', async () => {
     const { page } = await newPage();
-    await page.goto(stack.urls.web);
+    await page.goto(e2e.stack.urls.web);
     const banner = page.locator('#cookie-banner');
     await expect(banner.isVisible()).resolves.toBe(true);
     await banner.getByRole('button', { name: catalogue('en').cookie.accept }).click();
     await expect(banner.isVisible()).resolves.toBe(false);
-    await page.goto(`${stack.urls.web}/pricing`);
+    await page.goto(`${e2e.stack.urls.web}/pricing`);
     await expect(page.locator('#cookie-banner').isVisible()).resolves.toBe(false);
   }, 30_000);
 });
@@ -149,16 +137,15 @@ describe('app shell', () => {
       ['/app/streams', '/app/auth/login'],
       ['/es/app/videos', '/es/app/auth/login'],
     ]) {
-      await page.goto(`${stack.urls.web}${from}`);
+      await page.goto(`${e2e.stack.urls.web}${from}`);
       await page.waitForURL((url) => url.pathname === to);
     }
     await page.getByRole('heading', { level: 1, name: catalogue('es').auth.login.title, exact: true }).waitFor();
   }, 30_000);
 
   test('signed-in users opening login or register go to their streams; app pages show their titles', async () => {
-    const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
-    await page.goto(`${stack.urls.web}/ru/app/auth/register`);
+    const page = await signedInPage();
+    await page.goto(`${e2e.stack.urls.web}/ru/app/auth/register`);
     await page.waitForURL((url) => url.pathname === '/ru/app/streams');
     await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.streams.title, exact: true }).waitFor();
     await page.getByRole('link', { name: catalogue('ru').app.pages.videos.title }).click();
@@ -170,10 +157,9 @@ describe('app shell', () => {
 
 describe('updates and analytics', () => {
   test('an open app page checks the build id hourly and offers a reload when a new build is deployed', async () => {
-    const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
+    const page = await signedInPage();
     await page.clock.install();
-    await page.goto(`${stack.urls.web}/app/dashboard`);
+    await page.goto(`${e2e.stack.urls.web}/app/dashboard`);
     await page.locator('h1').waitFor();
     await page.route('**/build-id.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ version: 'a-newer-build' }) }));
     await page.clock.fastForward('59:00');
@@ -189,8 +175,8 @@ describe('updates and analytics', () => {
     const { page } = await newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
-    await page.goto(stack.urls.web);
-    await page.goto(`${stack.urls.web}/app/auth/login`);
+    await page.goto(e2e.stack.urls.web);
+    await page.goto(`${e2e.stack.urls.web}/app/auth/login`);
     await page.locator('h1').waitFor();
     expect(requests.filter((url) => url.includes('googletagmanager'))).toEqual([]);
     await expect(page.evaluate(() => (window as { dataLayer?: unknown }).dataLayer)).resolves.toBeUndefined();
@@ -199,13 +185,12 @@ describe('updates and analytics', () => {
 
 describe('failures', () => {
   test('a fatal error shows the error screen, whose button goes home', async () => {
-    const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
+    const page = await signedInPage();
     // The videos page's code is replaced by a component that throws while rendering: an unhandled error.
     await page.route(/\/assets\/videos-[\w-]+\.js$/, (route) =>
       route.fulfill({ contentType: 'text/javascript', body: 'export default function Broken() { throw new Error("boom"); }' }),
     );
-    await page.goto(`${stack.urls.web}/app/streams`);
+    await page.goto(`${e2e.stack.urls.web}/app/streams`);
     await page.getByRole('link', { name: catalogue('en').app.pages.videos.title }).click();
     await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
     await page.getByRole('heading', { level: 1, name: '404', exact: true }).waitFor();
@@ -221,7 +206,7 @@ describe('failures', () => {
     await page.route(/\/assets\/root-[\w-]+\.js$/, (route) => route.abort());
     let documentRequests = 0; // the first document fails before its load event, so count requests
     page.on('request', (request) => void (request.isNavigationRequest() && documentRequests++));
-    await page.goto(`${stack.urls.web}/app/auth/login`);
+    await page.goto(`${e2e.stack.urls.web}/app/auth/login`);
     await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
     await page.waitForTimeout(1500); // room for a further reload, which must not come
     expect(documentRequests).toBe(2);
@@ -229,13 +214,12 @@ describe('failures', () => {
   }, 30_000);
 
   test('a chunk that fails to load reloads the page once, not again within 10 s', async () => {
-    const { context, page } = await newPage();
-    await context.addCookies([{ name: 'auth_token', value: (await signedInUser(stack)).token, url: stack.urls.web }]);
+    const page = await signedInPage();
     // The English catalogue's chunk, which the app loads on start, cannot be fetched (as after a deploy).
     await page.route(/\/assets\/en-[\w-]+\.js$/, (route) => route.abort());
     let loads = 0;
     page.on('load', () => void loads++);
-    await page.goto(`${stack.urls.web}/app/streams`);
+    await page.goto(`${e2e.stack.urls.web}/app/streams`);
     await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
     await page.waitForTimeout(1500); // room for a further reload, which must not come
     expect(loads).toBe(2); // the first load, then one reload

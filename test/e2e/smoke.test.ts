@@ -1,23 +1,11 @@
-import type { Browser } from 'playwright-core';
-import type { LocalStack } from '../../local/stack';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startTestStack } from '../helpers/stack';
+import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 
-let stack: LocalStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = browserTestsOnStack();
 
 test('the prerendered landing page opens in Chromium, served by the local stack', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(stack.urls.web);
+  const page = await e2e.browser.newPage();
+  const errors = recordErrors(page);
+  const response = await page.goto(e2e.stack.urls.web);
   expect(response?.status()).toBe(200);
   await expect(page.locator('h1').textContent()).resolves.toBeTruthy();
   expect(await page.getAttribute('html', 'lang')).toBe('en');
@@ -27,10 +15,9 @@ test('the prerendered landing page opens in Chromium, served by the local stack'
 });
 
 test('the client-rendered app shell hydrates', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(`${stack.urls.web}/app/auth/login`);
+  const page = await e2e.browser.newPage();
+  const errors = recordErrors(page);
+  const response = await page.goto(`${e2e.stack.urls.web}/app/auth/login`);
   expect(response?.status()).toBe(200);
   await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
   await expect(page.locator('h1').textContent()).resolves.toBeTruthy();

@@ -1,10 +1,13 @@
 // Debian's Chromium driven by playwright-core (no browser download), headless, with the flags this machine's
-// closed network needs. Screenshots go to test-results/screenshots/ (kept as CI artifacts).
+// closed network needs; the browser and local stack of an e2e file, signed-in contexts and page errors.
+// Screenshots go to test-results/screenshots/ (kept as CI artifacts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { repoRoot } from '../../local/paths';
+import type { LocalStack } from '../../local/stack';
 import { CHROMIUM } from './components';
+import { startTestStack, type TestStackOptions } from './stack';
 
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
@@ -21,4 +24,92 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** An e2e file's Chromium, with contexts that close after the test that opened them. */
+export interface BrowserTests {
+  readonly browser: Browser;
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /**
+   * A context signed in to `stack` as `token` (the auth_token cookie, as the login page sets it), under the local
+   * server's real Content-Security-Policy. `realtime: false` answers the realtime ticket (GET /api/ws) with 503, so
+   * the pages must poll.
+   */
+  signedInContext(stack: LocalStack, token: string, options?: BrowserContextOptions & { realtime?: boolean }): Promise<BrowserContext>;
+}
+
+/**
+ * Chromium for an e2e file: launched before its tests while `start` starts what they run against (stacks, fakes),
+ * closed after them, then `stop`. Contexts from `newContext` and `signedInContext` close after each test.
+ */
+export function browserTests(hooks: { start?: () => Promise<unknown>; stop?: () => Promise<unknown>; timeoutMs?: number }): BrowserTests {
+  let browser: Browser | undefined;
+  let contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    await Promise.all([launchBrowser().then((launched) => (browser = launched)), hooks.start?.()]);
+  }, hooks.timeoutMs);
+  afterEach(async () => {
+    const open = contexts;
+    contexts = [];
+    await Promise.all(open.map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await hooks.stop?.();
+  });
+  const tests: BrowserTests = {
+    get browser() {
+      if (!browser) throw new Error('the browser is launched in beforeAll');
+      return browser;
+    },
+    async newContext(options) {
+      const context = await tests.browser.newContext(options);
+      contexts.push(context);
+      return context;
+    },
+    async signedInContext(stack, token, { realtime = true, ...options } = {}) {
+      const context = await tests.newContext(options);
+      await context.addCookies([{ name: 'auth_token', value: token, url: stack.urls.web, sameSite: 'Lax' }]);
+      if (!realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
+      return context;
+    },
+  };
+  return tests;
+}
+
+/** `browserTests` against one local stack (test/helpers/stack.ts) that serves the built web app. */
+export function browserTestsOnStack(options: TestStackOptions = {}, timeoutMs?: number): BrowserTests & { readonly stack: LocalStack } {
+  let stack: LocalStack | undefined;
+  const tests = browserTests({
+    start: async () => {
+      stack = await startTestStack({ web: true, ...options });
+    },
+    stop: async () => stack?.stop(),
+    timeoutMs,
+  });
+  return {
+    get stack() {
+      if (!stack) throw new Error('the stack is started in beforeAll');
+      return stack;
+    },
+    get browser() {
+      return tests.browser;
+    },
+    newContext: tests.newContext,
+    signedInContext: tests.signedInContext,
+  };
+}
+
+/**
+ * Collects the page's uncaught errors into `into` (answered) and, with `console`, its console errors; 'except failed
+ * loads' leaves out the browser's "Failed to load resource" lines, for tests that refuse requests on purpose.
+ */
+export function recordErrors(page: Page, options: { console?: boolean | 'except failed loads' } = {}, into: string[] = []): string[] {
+  if (options.console) {
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !(options.console === 'except failed loads' && message.text().startsWith('Failed to load resource'))) into.push(message.text());
+    });
+  }
+  page.on('pageerror', (error) => into.push(error.message));
+  return into;
 }
