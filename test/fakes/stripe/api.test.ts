@@ -1,14 +1,11 @@
 // The real stripe library against the fake: every endpoint Loopcast uses, Stripe's wire format both ways.
 import Stripe from 'stripe';
-import { startFakeStripe, type FakeStripe } from './server';
+import type { FakeStripe } from './server';
+import { startFakeWithClient } from './test-client';
 
 let fake: FakeStripe;
 let stripe: Stripe;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.apiKey, { ...fake.clientOptions, maxNetworkRetries: 0 });
-});
+beforeAll(async () => ({ fake, stripe } = await startFakeWithClient()));
 afterAll(() => fake.stop());
 
 function lastCall() {

@@ -1,14 +1,11 @@
 // Stripe's error objects and statuses, surfacing as the stripe library's own error classes.
 import Stripe from 'stripe';
-import { startFakeStripe, type FakeStripe } from './server';
+import type { FakeStripe } from './server';
+import { clientFor, startFakeWithClient } from './test-client';
 
 let fake: FakeStripe;
 let stripe: Stripe;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.apiKey, { ...fake.clientOptions, maxNetworkRetries: 0 });
-});
+beforeAll(async () => ({ fake, stripe } = await startFakeWithClient()));
 afterAll(() => fake.stop());
 
 async function failure(call: Promise<unknown>): Promise<InstanceType<typeof Stripe.errors.StripeError>> {
@@ -21,7 +18,7 @@ async function failure(call: Promise<unknown>): Promise<InstanceType<typeof Stri
 }
 
 test('a wrong secret key is a 401 StripeAuthenticationError', async () => {
-  const wrong = new Stripe('sk_test_not_the_right_key_1234', { ...fake.clientOptions, maxNetworkRetries: 0 });
+  const wrong = clientFor(fake, 'sk_test_not_the_right_key_1234');
   const error = await failure(wrong.customers.create({}));
   expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
   expect(error.statusCode).toBe(401);

@@ -4,14 +4,11 @@ import Stripe from 'stripe';
 import { listen, readBody, sendJson } from '../shared/http';
 import type { WebhookDelivery } from './events';
 import { startFakeStripe, type FakeStripe } from './server';
+import { clientFor, startFakeWithClient } from './test-client';
 
 let fake: FakeStripe;
 let stripe: Stripe;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.apiKey, { ...fake.clientOptions, maxNetworkRetries: 0 });
-});
+beforeAll(async () => ({ fake, stripe } = await startFakeWithClient()));
 afterAll(() => fake.stop());
 
 function verified(delivery: WebhookDelivery): Stripe.Event {
@@ -148,7 +145,7 @@ test('billing periods follow the anchor day, clamped to short months', async () 
   let now = Date.UTC(2027, 0, 31, 12);
   const clocked = await startFakeStripe({ now: () => now });
   try {
-    const client = new Stripe(clocked.apiKey, { ...clocked.clientOptions, maxNetworkRetries: 0 });
+    const client = clientFor(clocked);
     const price = clocked.seedPrice({ lookupKey: 'basic_month', unitAmount: 999 });
     const session = await client.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: price.id, quantity: 1 }] });
     const { subscription } = clocked.completeCheckout(session.id);
@@ -178,7 +175,7 @@ test('the hosted checkout page completes the session and sends the browser to su
   const delivering = await startFakeStripe({ webhookUrl: `${receiver.url}/api/billing/webhook` });
   const secret = delivering.webhookSecret;
   try {
-    const client = new Stripe(delivering.apiKey, { ...delivering.clientOptions, maxNetworkRetries: 0 });
+    const client = clientFor(delivering);
     const price = delivering.seedPrice({ lookupKey: 'pro_month', unitAmount: 1999 });
     const session = await client.checkout.sessions.create({
       mode: 'subscription',
