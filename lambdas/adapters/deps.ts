@@ -22,6 +22,7 @@ import { ConnectionsStore } from './dynamo/connections-store';
 import { ManagementApiPublisher } from './realtime/management-api-publisher';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
+import { traced } from './observability';
 import { noOriginVerify, originVerifyFromSecret, type OriginVerifyValues } from './origin-verify';
 
 /** Everything a handler may touch, passed in explicitly (never module globals), so tests and the local stack
@@ -66,11 +67,11 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
     realtime: new ManagementApiPublisher(
-      new ApiGatewayManagementApiClient({
+      traced(new ApiGatewayManagementApiClient({
         region: config.region,
         endpoint: config.realtime.managementUrl,
         ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
-      }),
+      })),
       new ConnectionsStore(db, config.tables.app),
       () => deps.now(),
     ),
@@ -90,20 +91,20 @@ let lambdaDeps: Promise<Deps> | undefined;
 export const depsFromEnvironment = (): Promise<Deps> =>
   (lambdaDeps ??= configFromEnv().then((config) =>
     createDeps(config, {
-      mailer: new SesMailer(new SESv2Client({ region: config.region }), required('MAIL_FROM')),
+      mailer: new SesMailer(traced(new SESv2Client({ region: config.region })), required('MAIL_FROM')),
       signingKey: secretValue(config.region, required('SIGNING_KEY_ARN')),
       paymentProvider: stripeFromSecret(config.region, process.env.STRIPE_SECRET_ARN),
       makeTranscoder: (onUpdate) =>
         new MediaConvertTranscoder({
-          mediaConvert: new MediaConvertClient({ region: config.region }),
+          mediaConvert: traced(new MediaConvertClient({ region: config.region })),
           s3: createS3Client(config),
           bucket: config.buckets.media,
           roleArn: required('MEDIACONVERT_ROLE_ARN'),
           queueArn: required('MEDIACONVERT_QUEUE_ARN'),
           onUpdate,
         }),
-      secrets: kmsSecretBox(new KMSClient({ region: config.region }), required('SECRETS_KEY_ARN')),
-      streamRunner: new StepFunctionsStreamRunner(new SFNClient({ region: config.region }), required('STREAM_LIFECYCLE_ARN')),
+      secrets: kmsSecretBox(traced(new KMSClient({ region: config.region })), required('SECRETS_KEY_ARN')),
+      streamRunner: new StepFunctionsStreamRunner(traced(new SFNClient({ region: config.region })), required('STREAM_LIFECYCLE_ARN')),
       google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
       originVerify: originVerifyFromSecret(config.region, required('ORIGIN_VERIFY_SECRET_ARN')),
     }),
@@ -136,7 +137,7 @@ function stripeFromSecret(region: string, secretArn: string | undefined): () => 
 function secretValue(region: string, secretId: string): () => Promise<string> {
   let value: Promise<string> | undefined;
   return () =>
-    (value ??= new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretId })).then((result) => {
+    (value ??= traced(new SecretsManagerClient({ region })).send(new GetSecretValueCommand({ SecretId: secretId })).then((result) => {
       if (!result.SecretString) throw new Error(`secret ${secretId} has no string value`);
       return result.SecretString;
     }));

@@ -2,6 +2,7 @@
 // current and previous version of the Api stack's OriginVerify secret in AWS, a random value per start locally.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { traced } from './observability';
 
 /** The accepted values; never logged. */
 export type OriginVerifyValues = () => Promise<readonly string[]>;
@@ -40,7 +41,7 @@ export interface OriginVerifyFromSecretOptions {
  * request.
  */
 export function originVerifyFromSecret(region: string, secretId: string, options: OriginVerifyFromSecretOptions = {}): OriginVerifyValues {
-  const client = options.client ?? new SecretsManagerClient({ region });
+  const client = options.client ?? traced(new SecretsManagerClient({ region }));
   const refreshMs = options.refreshMs ?? ORIGIN_VERIFY_REFRESH_MS;
   const now = options.now ?? Date.now;
   const read = async (stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> => {

@@ -1,10 +1,10 @@
 // EventBridge -> "Step Functions Execution Status Change" (FAILED, TIMED_OUT) of the stream lifecycle: the run's
 // stream is stopped with a reason instead of staying `pending` for ever. ABORTED executions are stops we asked for.
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
-import { metricsFlusher } from '../adapters/metrics';
+import { observability } from '../adapters/observability';
+
 import type { LifecycleInput } from '../contract/stream-lifecycle';
 import { lifecycleFailed } from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
@@ -20,8 +20,7 @@ export function createLifecycleFailedHandler(deps: () => Deps | Promise<Deps>): 
     const run = { userId: input.userId, streamId: input.streamId, runId: input.runId, executionName: event.detail.name };
     if (await lifecycleFailed(streamsContext(await deps()), run)) logger.error('stream lifecycle failed: stream stopped', { ...run });
   };
-  return middy<ExecutionStatusChange>().use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(metricsFlusher()).handler(handle) as unknown as (event: ExecutionStatusChange) => Promise<void>;
+  return middy<ExecutionStatusChange>().use(observability()).handler(handle) as unknown as (event: ExecutionStatusChange) => Promise<void>;
 }
 
 export const handler = createLifecycleFailedHandler(depsFromEnvironment);

@@ -1,10 +1,9 @@
 // EventBridge -> "MediaConvert Job State Change" events of this stage's queue: progress, completion and failure
 // of transcodes, applied to the media library (progress pushed to the browser, items made ready or failed).
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
-import { logger } from '../adapters/logger';
-import { metricsFlusher } from '../adapters/metrics';
+import { observability } from '../adapters/observability';
+
 import { MediaConvertTranscoder } from '../adapters/transcoder/mediaconvert-transcoder';
 import { transcoderOf } from '../wiring/media';
 
@@ -14,8 +13,7 @@ export function createJobStateHandler(deps: () => Deps | Promise<Deps>): (event:
     if (!(transcoder instanceof MediaConvertTranscoder)) throw new Error('MediaConvert events reached a stack that transcodes with ffmpeg');
     await transcoder.handleJobStateChange(event);
   };
-  return middy().use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(metricsFlusher()).handler(handle) as unknown as (event: unknown) => Promise<void>;
+  return middy().use(observability()).handler(handle) as unknown as (event: unknown) => Promise<void>;
 }
 
 export const handler = createJobStateHandler(depsFromEnvironment);

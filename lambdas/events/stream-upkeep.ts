@@ -2,10 +2,10 @@
 // or whose failed payment outlived the 24-hour grace period (nothing stored is deleted), and checks the YouTube
 // broadcasts of the others.
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
-import { countMetric, gaugeMetric, metricsFlusher } from '../adapters/metrics';
+import { observability } from '../adapters/observability';
+import { countMetric, gaugeMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { upkeep } from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
@@ -20,8 +20,7 @@ export function createStreamUpkeep(deps: () => Deps | Promise<Deps>): StreamUpke
     countMetric(metricNames.streamsStoppedByBilling, outcome.stopped);
     return outcome;
   };
-  return middy().use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(metricsFlusher()).handler(handle) as unknown as StreamUpkeep;
+  return middy().use(observability()).handler(handle) as unknown as StreamUpkeep;
 }
 
 export const handler = createStreamUpkeep(depsFromEnvironment);

@@ -3,12 +3,12 @@
 // responder that turns anything thrown into `{ error, message }` from the catalogue (never a stack trace).
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
-import { metricsFlusher } from '../adapters/metrics';
+import { observability } from '../adapters/observability';
+
 import { matchesOriginVerify } from '../adapters/origin-verify';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../contract/edge-headers';
 import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
@@ -192,8 +192,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
 
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(httpHeaderNormalizer())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(metricsFlusher())
+    .use(observability())
     .use({
       onError: (request) => {
         const appError = toAppError(request.error);

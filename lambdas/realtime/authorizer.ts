@@ -1,10 +1,10 @@
 // $connect authorizer of the realtime WebSocket API: browsers cannot set headers on a WebSocket, so the token
 // from GET /api/ws comes in the query string (`?token=`). Answers an IAM policy, as WebSocket authorizers must.
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
+import { observability } from '../adapters/observability';
 import { verifyRealtimeToken } from '../core/realtime-token';
 
 export type RealtimeAuthorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -25,7 +25,7 @@ export function createRealtimeAuthorizer(deps: () => Deps | Promise<Deps>): Real
     };
   };
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(observability())
     .handler(authorize) as unknown as RealtimeAuthorizer;
 }
 

@@ -1,11 +1,11 @@
 // $connect and $disconnect of the realtime WebSocket API: keeps the user's open connections in DynamoDB so
 // publishers can find them. Messages from browsers are not used ($default answers nothing).
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { ConnectionsStore } from '../adapters/dynamo/connections-store';
 import { logger } from '../adapters/logger';
+import { observability } from '../adapters/observability';
 
 /** The $connect event also carries what the authorizer put in its context. */
 export type WebSocketEvent = APIGatewayProxyWebsocketEventV2 & {
@@ -30,7 +30,7 @@ export function createConnectionsHandler(deps: () => Deps | Promise<Deps>): Conn
     return { statusCode: 200 };
   };
   return middy<WebSocketEvent, APIGatewayProxyResultV2>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(observability())
     .handler(handle) as unknown as ConnectionsHandler;
 }
 

@@ -2,7 +2,9 @@
 // behavior, so upload bytes never pass API Gateway. It turns each event into a web Request for the shared tus
 // handler (tus-server.ts) and the Response back into the Function URL result.
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import middy from '@middy/core';
 import { depsFromEnvironment } from '../adapters/deps';
+import { observability } from '../adapters/observability';
 // Wiring point: what accounts (sessions), plans (limits) and the media library (registering the item, starting
 // its transcoding) decide for uploads, composed in lambdas/wiring/uploads.ts.
 import { uploadHooks } from '../wiring/uploads';
@@ -44,10 +46,9 @@ export async function resultFromResponse(response: Response): Promise<LambdaFunc
 export type FunctionUrlHandler = (event: LambdaFunctionURLEvent) => Promise<LambdaFunctionURLResult>;
 
 export function createFunctionUrlHandler(server: () => Promise<UploadServer>): FunctionUrlHandler {
-  return async (event) => {
-    const response = await (await server()).handleWeb(requestFromEvent(event));
-    return resultFromResponse(response);
-  };
+  const handle = async (event: LambdaFunctionURLEvent) => resultFromResponse(await (await server()).handleWeb(requestFromEvent(event)));
+  // Logger context, tracing, and the metrics a finished upload records (uploads completed, transcodes started).
+  return middy<LambdaFunctionURLEvent, LambdaFunctionURLResult>().use(observability()).handler(handle) as unknown as FunctionUrlHandler;
 }
 
 let uploadServer: Promise<UploadServer> | undefined;

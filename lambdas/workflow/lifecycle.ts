@@ -1,10 +1,10 @@
 // The lifecycle function of the stream state machine (lambdas/contract/stream-lifecycle.ts): told that a run's
 // stream task ended, it decides whether to restart it (after how long), hand over to a fresh execution, or stop.
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
-import { countMetric, metricsFlusher } from '../adapters/metrics';
+import { observability } from '../adapters/observability';
+import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import type { TaskEndedPayload } from '../contract/stream-lifecycle';
 import { taskEnded, type LifecycleDecision } from '../core/streams/streams';
@@ -35,8 +35,7 @@ export function createLifecycleHandler(deps: () => Deps | Promise<Deps>): Lifecy
     return decision;
   };
   return middy<TaskEndedPayload, LifecycleDecision>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(metricsFlusher())
+    .use(observability())
     .handler(handle) as unknown as LifecycleHandler;
 }
 
