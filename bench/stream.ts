@@ -24,6 +24,7 @@ import { freePort } from '../local/ports';
 import { api, signedInUser } from '../test/helpers/accounts';
 import { uploadWithTus, waitForItem, waitForStreamStatus } from '../test/helpers/media';
 import { startEphemeralStack } from './ephemeral-stack';
+import { cpuSeconds } from './proc';
 import { InMemoryHeartbeatSink } from '../stream-task/src/heartbeat';
 import { LocalFileFetcher } from '../stream-task/src/inputs';
 import { localStreamTaskCommand } from '../stream-task/src/local-child';
@@ -38,22 +39,10 @@ const MAX_LOOPS = envNumber('BENCH_STREAM_MAX_LOOPS', 80);
 const STEP = envNumber('BENCH_STREAM_STEP', 10);
 const FIRST = envNumber('BENCH_STREAM_FIRST', STEP);
 const WINDOW_MS = envNumber('BENCH_STREAM_WINDOW_SECONDS', 20) * 1000;
-const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC. */
 async function makeSource(path: string): Promise<string> {

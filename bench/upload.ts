@@ -9,7 +9,7 @@
 // by sha256. Prints MB/s (10^6 bytes), the ratio, and the upload server's RSS idle, at 10 % and at the end.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { cpuSeconds, residentSet } from './proc';
 import type { UploadConfig, UploadHooks } from '../lambdas/uploads/tus-server';
 
 // Each role imports only what it runs, so the upload server holds no client, s3rver or DynamoDB Local code.
@@ -29,13 +30,6 @@ function parseSize(text: string): number {
   if (!match) throw new Error(`not a size: ${text} (examples: 2GiB, 512MiB, 10GB, 1000000)`);
   const units: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: MiB, gib: 1024 * MiB };
   return Math.round(Number(match[1]) * units[(match[2] ?? 'b').toLowerCase()]!);
-}
-
-/** Resident set of a process (Linux), now and at its peak, in bytes. */
-function rss(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
-  return { now: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
@@ -95,6 +89,20 @@ function startChild<T>(bundle: string, role: string, argument: string, execArgv:
     child.once('exit', (code) => reject(new Error(`${role} child exited (${code}) before it was ready`)));
   });
 }
+
+/** CPU seconds each process of a run used, from `start()` to the returned function's call. */
+function cpuMeter(pids: Record<string, number>): () => Record<string, number> {
+  const read = (): Record<string, number> => {
+    const own = process.cpuUsage();
+    return { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)])), client: (own.user + own.system) / 1e6 };
+  };
+  const before = read();
+  return () => Object.fromEntries(Object.entries(read()).map(([name, seconds]) => [name, seconds - before[name]!]));
+}
+
+const cpuLine = (used: Record<string, number>, seconds: number) =>
+  `${Object.entries(used).map(([name, cpu]) => `${name} ${cpu.toFixed(1)}`).join(', ')} s; ` +
+  `${((Object.values(used).reduce((sum, cpu) => sum + cpu, 0) / seconds) * 100).toFixed(0)} % of one core on average`;
 
 // ---- the benchmark --------------------------------------------------------------------------------------------
 
@@ -210,33 +218,38 @@ async function runBench(size: number): Promise<void> {
     stoppers.push(() => void server.child.kill());
     const serverPid = server.child.pid!;
     const endpoint = `http://127.0.0.1:${server.ready.port}${server.ready.prefix}`;
-    const idleRss = rss(serverPid).now;
+    const idleRss = residentSet(serverPid).now;
 
     console.log(`upload benchmark: ${gib(size)} GiB (${size} bytes), generated while sending; load average ${load()}`);
     const sourceHash = createHash('sha256');
     let peakAtTenth = 0;
+    const processes = { 'upload server': serverPid, s3rver: s3Child.child.pid!, 'DynamoDB Local': dynamo.pid };
+    let cpuUsed = cpuMeter(processes);
     let started = performance.now();
     const url = await tusUpload(endpoint, MAX_CHUNK_BYTES, size, sourceHash, progressPrinter('tus', size, (tenth) => {
-      const { now, peak } = rss(serverPid);
+      const { now, peak } = residentSet(serverPid);
       if (tenth === 1) peakAtTenth = peak;
       return `, upload server RSS ${mb(now)} MB, peak ${mb(peak)} MB`;
     }));
     const tusSeconds = (performance.now() - started) / 1000;
-    const serverPeak = rss(serverPid).peak;
+    const tusCpu = cpuUsed();
+    const serverPeak = residentSet(serverPid).peak;
     const expected = sourceHash.digest('hex');
     const tusKey = `uploads/bench/${url.slice(url.lastIndexOf('/') + 1)}`;
     const tusExact = (await storedSha256(s3, config.buckets.media, tusKey)) === expected;
     await s3.send(new DeleteObjectCommand({ Bucket: config.buckets.media, Key: tusKey }));
 
+    cpuUsed = cpuMeter(processes);
     started = performance.now();
     const direct = new MultipartUpload({ client: s3, params: { Bucket: config.buckets.media, Key: 'direct/bench', Body: sourceStream(size) } });
     const printDirect = progressPrinter('direct', size);
     direct.on('httpUploadProgress', ({ loaded }) => printDirect(loaded ?? 0));
     await direct.done();
     const directSeconds = (performance.now() - started) / 1000;
+    const directCpu = cpuUsed();
     const directExact = (await storedSha256(s3, config.buckets.media, 'direct/bench')) === expected;
     await s3.send(new DeleteObjectCommand({ Bucket: config.buckets.media, Key: 'direct/bench' }));
-    const s3Peak = rss(s3Child.child.pid!).peak;
+    const s3Peak = residentSet(s3Child.child.pid!).peak;
 
     const tusRate = size / tusSeconds;
     const directRate = size / directSeconds;
@@ -250,6 +263,8 @@ async function runBench(size: number): Promise<void> {
     );
     console.log(`  s3rver peak RSS                           ${mb(s3Peak)} MB`);
     console.log(`  stored objects byte-exact (sha256)        tus ${tusExact ? 'yes' : 'NO'}, direct ${directExact ? 'yes' : 'NO'}`);
+    console.log(`  CPU, tus: ${cpuLine(tusCpu, tusSeconds)}`);
+    console.log(`  CPU, direct: ${cpuLine(directCpu, directSeconds)}`);
     console.log(`  load average at the end                   ${load()} (2 cores)`);
     if (!tusExact || !directExact) process.exitCode = 1;
   } finally {

@@ -6,6 +6,8 @@ import { waitForPort } from './ports';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The java process, for benchmarks that account its CPU. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -39,5 +41,5 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
     await proc.stop();
     throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${proc.lastOutput()}`);
   }
-  return { endpoint: `http://127.0.0.1:${options.port}`, stop: () => proc.stop() };
+  return { endpoint: `http://127.0.0.1:${options.port}`, pid: proc.child.pid!, stop: () => proc.stop() };
 }

@@ -1,0 +1,23 @@
+// What Linux's /proc tells the benchmarks about a process.
+import { readFileSync } from 'node:fs';
+
+const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+/** CPU seconds a process (all its threads) has used so far, user + system; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set of a process, now and at its peak (VmHWM), in bytes. */
+export function residentSet(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
+  return { now: kib('VmRSS'), peak: kib('VmHWM') };
+}
