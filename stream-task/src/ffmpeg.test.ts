@@ -1,4 +1,4 @@
-import { cleanStderrLine, ffmpegArgs, redactSecrets, teeSlaveFailure } from './ffmpeg';
+import { cleanStderrLine, ffmpegArgs, redactSecrets, teeQueueFull, teeSlaveFailure } from './ffmpeg';
 
 const yt = { id: 'yt', url: 'rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop' };
 const twitch = { id: 'tw', url: 'rtmp://live.twitch.tv/app/live_123|weird\'key' };
@@ -16,12 +16,13 @@ describe('ffmpeg command', () => {
     expect(args.join(' ')).toContain('-re -stream_loop -1 -i v.mp4 -re -stream_loop -1 -i a.m4a -map 0:v:0 -map 1:a:0 -c copy');
   });
 
-  test('several destinations: tee with onfail=ignore, FLV codec tags, URLs escaped for the tee syntax', () => {
+  test('several destinations: tee with onfail=ignore and a queue each, FLV codec tags, URLs escaped for the tee syntax', () => {
     const args = ffmpegArgs({ videoPath: 'v.mp4' }, [yt, twitch]);
     expect(args.slice(-7, -1)).toEqual(['-tag:v', '7', '-tag:a', '10', '-f', 'tee']);
+    // The fifo's own option list needs its ':' escaped for the slave's list, and that escape once more for the tee.
+    const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\\\:queue_size=360]';
     expect(args.at(-1)).toBe(
-      '[f=flv:onfail=ignore:flvflags=no_duration_filesize]rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|' +
-        "[f=flv:onfail=ignore:flvflags=no_duration_filesize]rtmp://live.twitch.tv/app/live_123\\|weird\\'key",
+      `${slave}rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|${slave}rtmp://live.twitch.tv/app/live_123\\|weird\\'key`,
     );
   });
 
@@ -43,6 +44,13 @@ describe('ffmpeg stderr', () => {
       reason: 'Connection refused',
     });
     expect(teeSlaveFailure('[tee @ 0x55689f7c6340] All tee outputs failed.')).toBeUndefined();
+  });
+
+  test("a destination's full queue is recognised, with or without the muxer prefix", () => {
+    expect(teeQueueFull('[fifo @ 0x5607a6686940] FIFO queue full')).toBe(true);
+    expect(teeQueueFull('FIFO queue full')).toBe(true);
+    expect(teeQueueFull('FIFO queue flushed')).toBe(false);
+    expect(teeQueueFull('[tee @ 0x55689f7c6340] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves.')).toBe(false);
   });
 
   test('stream keys never leave the task', () => {

@@ -31,10 +31,23 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
   }
   // The tee muxer has no codec tag table, so ffmpeg would pass the MP4 tags (avc1, mp4a) on and each FLV slave
   // would refuse them; 7 and 10 are FLV's tags for H.264 and AAC. onfail=ignore: a failing destination is
-  // dropped and the others go on (ffmpeg exits only when all have failed).
-  const slaves = destinations.map((d) => `[f=flv:onfail=ignore:flvflags=no_duration_filesize]${escapeTeeUrl(d.url)}`);
+  // dropped and the others go on (ffmpeg exits only when all have failed). use_fifo: each destination is written
+  // by its own thread from its own queue, so one that stops accepting data fills its queue instead of blocking
+  // the others (TEE_FIFO_OPTIONS).
+  const slaves = destinations.map((d) => `[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=${TEE_FIFO_OPTIONS}]${escapeTeeUrl(d.url)}`);
   return [...args, '-tag:v', '7', '-tag:a', '10', '-f', 'tee', slaves.join('|')];
 }
+
+/** Packets a destination's queue holds: about 5 s of 30 fps video with 44.1 kHz AAC (30 + 43 packets a second). */
+export const TEE_QUEUE_PACKETS = 360;
+
+/**
+ * The fifo muxer's options for each tee destination. A full queue drops packets rather than blocking ffmpeg (the
+ * supervisor then restarts the run without that destination, see teeQueueFull). No attempt_recovery: a failing
+ * destination is still dropped by the tee, reported, and retried by the supervisor with its backoff. The `:`
+ * between options is escaped twice: once for the slave's option list, once more for the list of slaves.
+ */
+const TEE_FIFO_OPTIONS = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`].join('\\\\\\:');
 
 /** "[tee @ 0x55d0c3a4e5c0] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves." */
 const SLAVE_FAILED = /Slave muxer #(\d+) failed: (.*?), continuing with \d+\/\d+ slaves/;
@@ -44,6 +57,10 @@ export function teeSlaveFailure(line: string): { index: number; reason: string }
   const match = SLAVE_FAILED.exec(line);
   return match ? { index: Number(match[1]), reason: match[2]! } : undefined;
 }
+
+/** "[fifo @ 0x55d0c3a4e5c0] FIFO queue full": a tee destination has not taken any data for as long as its queue
+ * holds (after its socket buffers filled), while the others went on. Which one is not said. */
+export const teeQueueFull = (line: string): boolean => /^(?:\[fifo @ 0x[0-9a-f]+\]\s*)?FIFO queue full$/i.test(line.trim());
 
 /** Stream keys follow the application name in an RTMP URL (rtmp://host/app/KEY, or a query string); whatever
  * follows the application is replaced wherever a URL appears in a text. */

@@ -295,6 +295,22 @@ describe('stream-task state machine', () => {
     expect(h.state).toMatchObject({ actual: 'starting', restarts: 1 });
   });
 
+  test("a destination whose queue fills up: SIGKILL, and the next run gets only the destinations that answer", () => {
+    const h = new Harness({ destinations: ['yt', 'twitch'] });
+    h.startStreaming();
+    h.take();
+    h.send({ type: 'destinationBlocked', runId: h.runId() });
+    expect(h.types(h.take())).toEqual(['kill SIGKILL', 'probe', 'report']);
+    expect(h.state).toMatchObject({ actual: 'restarting', lastError: 'a destination stopped accepting data (its queue filled up)' });
+    h.send({ type: 'destinationBlocked', runId: h.runId() }); // the same run again: nothing more
+    expect(h.take()).toEqual([]);
+    h.exit('was killed by SIGKILL');
+    h.answering = ['yt']; // the frozen server no longer answers the handshake
+    h.advance(1_250);
+    expect(h.take().find((c) => c.type === 'spawn')).toEqual({ type: 'spawn', runId: 2, destinationIds: ['yt'] });
+    expect(h.state).toMatchObject({ restarts: 1, lastError: 'destination twitch did not answer the RTMP handshake' });
+  });
+
   test('a failed destination that comes back (unreachable, then reachable) is retried at once', () => {
     const h = new Harness({ destinations: ['yt', 'twitch'] });
     h.startStreaming();

@@ -3,7 +3,7 @@
 // the state, an event, the time and a random number, and returns the next state plus the commands the shell
 // (supervisor.ts) carries out: spawn or kill ffmpeg, probe the destinations, report a heartbeat, finish.
 // Before every spawn the destinations are probed with an RTMP handshake and ffmpeg gets only those that answer:
-// inside the tee muxer, one destination that accepts TCP but never answers would block all the others.
+// one that accepts TCP but never answers (a frozen server) is reported failed at once instead of filling its queue.
 // The transition table is in docs/stream-task.md.
 import { nextRestartAt } from '../../lambdas/core/restart-schedule';
 import { backoffDelayMs, restartBackoff, type BackoffPolicy } from './backoff';
@@ -109,6 +109,9 @@ export type MachineEvent =
   | { type: 'stop' }
   | { type: 'progress'; runId: number; block: ProgressBlock }
   | { type: 'destinationFailed'; runId: number; destinationId: string; reason: string }
+  /** A tee destination's queue filled up: it took no data for seconds while the others went on (ffmpeg does not
+   * say which one). */
+  | { type: 'destinationBlocked'; runId: number }
   | { type: 'exited'; runId: number; detail: string }
   /** The destinations (of those probed) that answered the RTMP handshake. */
   | { type: 'probed'; seq: number; answering: readonly string[] }
@@ -294,6 +297,15 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
       if (s.desired === 'running' && !run.killedWith && run.failedDestinations.length < s.config.destinationIds.length) {
         planDestinationRetry(s, run.failedDestinations, ctx);
       }
+      return;
+    }
+    case 'destinationBlocked': {
+      const run = currentRun(s, event.runId);
+      if (!run || run.killedWith || s.desired !== 'running') return;
+      // Restarting leaves it out if it no longer answers the handshake (a frozen server), as after a stall; the
+      // blocked writer thread would hold up a SIGTERMed ffmpeg's exit.
+      endRun(s, 'SIGKILL', now, commands);
+      recover(s, 'a destination stopped accepting data (its queue filled up)', ctx);
       return;
     }
     case 'exited': {

@@ -1,6 +1,6 @@
 // The imperative shell around the state machine: feeds it events (ffmpeg's progress and exit, a tick every
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
-import { cleanStderrLine, ffmpegArgs, teeSlaveFailure, type Destination, type FfmpegInputs } from './ffmpeg';
+import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs } from './ffmpeg';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
@@ -161,6 +161,7 @@ export class StreamSupervisor {
         const failure = teeSlaveFailure(line);
         const destination = failure && destinations[failure.index];
         if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });
+        if (teeQueueFull(line)) this.dispatch({ type: 'destinationBlocked', runId });
       },
       onExit: ({ code, signal, error }) => {
         gone = true;

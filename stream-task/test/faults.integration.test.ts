@@ -69,6 +69,41 @@ test('the RTMP server freezes (SIGSTOP): the stall is detected, the blocked ffmp
   await expectMediaArrives('freeze');
 }, 90_000);
 
+test('one of two destinations freezes (SIGSTOP): the other keeps receiving without a gap, then the run restarts without the frozen one', async () => {
+  const frozen = await RtmpDestination.start(join(dir, 'nginx-frozen'));
+  try {
+    const stream = startStream({
+      video,
+      destinations: [
+        { id: 'frozen', url: frozen.url('tee-freeze') },
+        { id: 'live', url: destination.url('tee-freeze') },
+      ],
+      dir: join(dir, 'work-tee-freeze'),
+    });
+    await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
+    frozen.server.process.child.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    // Before its queue fills, the frozen one holds up nothing: the other destination's media has no gap.
+    const during = dtsProfile(await readPackets(destination.url('tee-freeze'), 7), 'video');
+    expect(during.count).toBeGreaterThan(100);
+    expect(during.maxGap).toBeLessThan(0.1);
+    expect(stream.supervisor.state.restarts).toBe(0);
+    const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.restarts === 1, 60_000, 'started again after one restart');
+    log(`frozen destination's queue full and the run restarted ${((Date.now() - frozenAt) / 1000).toFixed(1)} s after the freeze`);
+    expect(stream.logs.some((line) => line.endsWith('FIFO queue full'))).toBe(true);
+    expect(stream.sink.heartbeats.map((h) => h.lastError)).toContain('a destination stopped accepting data (its queue filled up)');
+    // The frozen server's kernel still takes the TCP connection but it never answers the handshake: left out.
+    expect(heartbeat.destinations).toEqual([
+      { id: 'frozen', state: 'failed' },
+      { id: 'live', state: 'ok' },
+    ]);
+    await expectMediaArrives('tee-freeze');
+  } finally {
+    await stopEverything();
+    await frozen.stop();
+  }
+}, 120_000);
+
 test('ffmpeg is killed with SIGKILL from outside: a new ffmpeg is started and counted', async () => {
   const stream = startStream({ video, destinations: [{ id: 'local', url: destination.url('kill-ffmpeg') }], dir: join(dir, 'work-kill-ffmpeg') });
   await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
