@@ -1,6 +1,6 @@
 // Composition: the support use cases' context from Deps (the support tool, bin/support.ts, and its tests).
 import type { SupportContext } from '../core/support/support';
-import type { Operator, SubscriptionCanceller } from '../core/support/ports';
+import type { Operator, SubscriptionControl } from '../core/support/ports';
 import { billingContext } from '../wiring/billing';
 import { streamsContext } from '../wiring/streams';
 import type { Deps } from './deps';
@@ -10,7 +10,7 @@ import { DynamoUserRecords } from './dynamo/support-records';
 import { DynamoVideoStore } from './dynamo/video-store';
 import { S3UserObjects } from './s3/support-objects';
 
-export async function supportContext(deps: Deps, options: { operator: Operator; subscriptions?: SubscriptionCanceller }): Promise<SupportContext> {
+export async function supportContext(deps: Deps, options: { operator: Operator; subscriptions?: SubscriptionControl }): Promise<SupportContext> {
   const table = deps.config.tables.app;
   return {
     accounts: new DynamoAccountsStore(deps.db, table),

@@ -5,14 +5,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
-import type { SubscriptionCanceller } from '../core/support/ports';
+import type { SubscriptionControl } from '../core/support/ports';
 import type { RuntimeConfig } from './config';
 import { localSecretBox } from './crypto/envelope';
 import { createDeps, depsFromEnvironment, type Deps } from './deps';
 import type { GoogleSettings } from './google/youtube';
 import { OutboxMailer } from './mail/outbox-mailer';
 import { StripeProvider } from './stripe/stripe-provider';
-import { StripeSubscriptionCanceller } from './stripe/support-subscriptions';
+import { StripeSubscriptionControl } from './stripe/support-subscriptions';
 import { supportEnvironmentParameterName } from './support-parameter';
 import { FfmpegTranscoder } from './transcoder/ffmpeg-transcoder';
 import { LocalStreamTaskStopper } from './workflow/support-local-tasks';
@@ -20,7 +20,7 @@ import { LocalStreamTaskStopper } from './workflow/support-local-tasks';
 export interface SupportRuntime {
   deps: Deps;
   /** Absent when no payment provider is configured. */
-  subscriptions?: SubscriptionCanceller;
+  subscriptions?: SubscriptionControl;
   /** What the audit log records as the credentials used. */
   credentials: string;
 }
@@ -42,16 +42,16 @@ export async function stageSupportRuntime(stage: string, region: string | undefi
   Object.assign(process.env, environment, { AWS_REGION: resolvedRegion });
   const deps = await depsFromEnvironment();
   const { accessKeyId } = await deps.s3.config.credentials();
-  const subscriptions = await stripeCanceller(resolvedRegion, environment.STRIPE_SECRET_ARN);
+  const subscriptions = await stripeSubscriptions(resolvedRegion, environment.STRIPE_SECRET_ARN);
   return { deps, ...(subscriptions ? { subscriptions } : {}), credentials: `aws:${accessKeyId}` };
 }
 
 /** Stripe's secret key from the stage's StripeKeys secret (docs/deploy.md); none until the operator set it. */
-async function stripeCanceller(region: string, secretArn: string | undefined): Promise<SubscriptionCanceller | undefined> {
+async function stripeSubscriptions(region: string, secretArn: string | undefined): Promise<SubscriptionControl | undefined> {
   if (!secretArn) return undefined;
   const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
   const { secretKey } = JSON.parse(SecretString ?? '{}') as { secretKey?: string };
-  return secretKey ? new StripeSubscriptionCanceller({ secretKey }) : undefined;
+  return secretKey ? new StripeSubscriptionControl({ secretKey }) : undefined;
 }
 
 export interface LocalSupportTarget {
@@ -94,5 +94,5 @@ export function localSupportRuntime(target: LocalSupportTarget): SupportRuntime 
     streamRunner: new LocalStreamTaskStopper(),
     google: async () => google,
   });
-  return { deps, ...(stripe ? { subscriptions: new StripeSubscriptionCanceller({ secretKey: stripe.secretKey }) } : {}), credentials: 'local' };
+  return { deps, ...(stripe ? { subscriptions: new StripeSubscriptionControl({ secretKey: stripe.secretKey }) } : {}), credentials: 'local' };
 }

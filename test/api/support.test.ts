@@ -11,13 +11,14 @@ import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store'
 import { DynamoStreamStore } from '../../lambdas/adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../../lambdas/adapters/dynamo/video-store';
 import { emailKey, userKey } from '../../lambdas/adapters/dynamo/keys';
-import { StripeSubscriptionCanceller } from '../../lambdas/adapters/stripe/support-subscriptions';
+import { StripeSubscriptionControl } from '../../lambdas/adapters/stripe/support-subscriptions';
 import { supportContext } from '../../lambdas/adapters/support-context';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { AuditEntry } from '../../lambdas/core/support/ports';
-import { auditTrail, PAYMENT_RETENTION_YEARS, SupportRefusal, terminateUser, type FindResult } from '../../lambdas/core/support/support';
+import { auditTrail, PAYMENT_RETENTION_YEARS, reactivateUser, SupportRefusal, suspendUser, terminateUser, type FindResult } from '../../lambdas/core/support/support';
 import { repoRoot } from '../../local/paths';
 import type { LocalStack } from '../../local/stack';
+import type { WebhookDelivery } from '../fakes/stripe/events';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { api, signedInUser, strongPassword } from '../helpers/accounts';
 import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
@@ -133,7 +134,7 @@ describe('support tool (bin/support.ts --local)', () => {
     const suspended = await supportJson<AuditEntry>('suspend', ana.email, '--reason', 'copyright strike, ticket 4711');
     expect(suspended).toMatchObject({
       userId: ana.userId, action: 'suspend', outcome: 'done', reason: 'copyright strike, ticket 4711',
-      operator: { name: 'test-operator', credentials: 'local' }, details: { previousStatus: 'active', streamsStopped: 1 },
+      operator: { name: 'test-operator', credentials: 'local' }, details: { previousStatus: 'active', streamsStopped: 1, billingPaused: 'none' },
     });
     // The task was signalled (as ECS StopTask) and exited; the stream is stopped with the reason.
     await waitFor('stream task to exit', async () => task!.exitCode ?? task!.signalCode, (end) => end !== null, 5_000);
@@ -150,7 +151,7 @@ describe('support tool (bin/support.ts --local)', () => {
 
   test('reactivate lets the user sign in again; streams stay stopped until started', async () => {
     const entry = await supportJson<AuditEntry>('reactivate', ana.userId, '--reason', 'rights cleared');
-    expect(entry).toMatchObject({ action: 'reactivate', outcome: 'done', details: { status: 'active' } });
+    expect(entry).toMatchObject({ action: 'reactivate', outcome: 'done', details: { status: 'active', billingResumed: 'none' } });
     const signedIn = await login(ana.email);
     expect(signedIn.status).toBe(200);
     expect((await api(stack, 'GET', `/streams/${ana.streamId}`, { token: signedIn.body.token })).body.status).toBe('stopped');
@@ -228,12 +229,17 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
     await fake?.stop();
   });
 
+  /** Stripe's webhooks of what just happened at the fake, delivered to the stack and accepted. */
+  async function deliverAll(events: WebhookDelivery[]) {
+    for (const delivery of events) expect((await fake.deliver(delivery, `${paying.urls.api}/billing/webhook`)).status).toBe(200);
+  }
+
   /** A user who paid for Basic through checkout, with the webhooks applied. */
   async function subscriber(label: string) {
     const user = await signedInUser(paying, label);
     const started = await api(paying, 'POST', '/billing/checkout', { token: user.token, body: { plan: 'basic', period: 'month' } });
     const outcome = fake.completeCheckout(/cs_test_[A-Za-z0-9]+/.exec(started.body.url)![0]);
-    for (const delivery of outcome.events) expect((await fake.deliver(delivery, `${paying.urls.api}/billing/webhook`)).status).toBe(200);
+    await deliverAll(outcome.events);
     expect((await api(paying, 'GET', '/subscription', { token: user.token })).body).toMatchObject({ plan: 'basic', state: 'active' });
     return { ...user, subscriptionId: outcome.subscription.id };
   }
@@ -246,11 +252,40 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
     expect((await stripe.subscriptions.retrieve(dana.subscriptionId)).status).toBe('active');
     expect(await auditTrail(withoutStripe, dana.email)).toEqual([]);
 
-    const context = await supportContext(paying.deps, { operator, subscriptions: new StripeSubscriptionCanceller({ secretKey: fake.apiKey, apiUrl: fake.url }) });
+    const context = await supportContext(paying.deps, { operator, subscriptions: new StripeSubscriptionControl({ secretKey: fake.apiKey, apiUrl: fake.url }) });
     const entry = await terminateUser(context, dana.email, 'no longer wanted');
     expect((await stripe.subscriptions.retrieve(dana.subscriptionId)).status).toBe('canceled');
     expect(entry.details).toMatchObject({ subscriptionCanceled: dana.subscriptionId, paymentCustomer: expect.stringMatching(/^cus_/), paymentsKept: 1 });
     expect((await partition(paying, dana.userId)).map((item) => item.sk)).toEqual([expect.stringMatching(/^PAYMENT#in_/)]);
+  }, 60_000);
+
+  test('suspend pauses billing at Stripe (the renewal is voided, no payment recorded); reactivate charges again', async () => {
+    const fay = await subscriber('fay');
+    const stripe = new Stripe(fake.apiKey, fake.clientOptions);
+    const context = await supportContext(paying.deps, { operator, subscriptions: new StripeSubscriptionControl({ secretKey: fake.apiKey, apiUrl: fake.url }) });
+    const payments = async () => (await partition(paying, fay.userId)).filter((item) => String(item.sk).startsWith('PAYMENT#')).length;
+
+    const suspended = await suspendUser(context, fay.email, 'chargeback under review');
+    expect(suspended.details).toMatchObject({ billingPaused: fay.subscriptionId });
+    expect((await stripe.subscriptions.retrieve(fay.subscriptionId)).pause_collection).toEqual({ behavior: 'void', resumes_at: null });
+    await deliverAll(fake.advancePeriod(fay.subscriptionId).events);
+    expect(await payments()).toBe(1); // only the first, paid at checkout
+
+    const reactivated = await reactivateUser(context, fay.email, 'resolved');
+    expect(reactivated.details).toEqual({ status: 'active', billingResumed: fay.subscriptionId });
+    expect((await stripe.subscriptions.retrieve(fay.subscriptionId)).pause_collection).toBeNull();
+    await deliverAll(fake.advancePeriod(fay.subscriptionId).events);
+    expect(await payments()).toBe(2);
+    const token = (await api(paying, 'POST', '/login', { body: { email: fay.email, password: strongPassword } })).body.token;
+    expect((await api(paying, 'GET', '/subscription', { token })).body).toMatchObject({ plan: 'basic', state: 'active', payments: [expect.anything(), expect.anything()] });
+  }, 60_000);
+
+  test('suspend where Stripe is not configured still suspends, and the audit entry says billing was not paused', async () => {
+    const gus = await subscriber('gus');
+    const entry = await suspendUser(await supportContext(paying.deps, { operator }), gus.email, 'abuse report');
+    expect(entry).toMatchObject({ outcome: 'done', details: { billingPaused: `not changed: ${gus.subscriptionId} is at the payment provider, which is not configured here` } });
+    expect((await new Stripe(fake.apiKey, fake.clientOptions).subscriptions.retrieve(gus.subscriptionId)).pause_collection).toBeNull();
+    expect((await api(paying, 'POST', '/login', { body: { email: gus.email, password: strongPassword } })).body.error).toBe('account suspended');
   }, 60_000);
 
   test('a step that fails is recorded as failed with the error; running it again finishes the job', async () => {

@@ -1,10 +1,13 @@
 import Stripe from 'stripe';
-import type { SubscriptionCanceller } from '../../core/support/ports';
+import type { SubscriptionControl } from '../../core/support/ports';
 import type { StripeSettings } from './stripe-provider';
 
-/** Cancels Stripe subscriptions at once (the support tool's termination): no further charges. Stripe's defaults
- * apply: no final invoice, no proration; a refund stays a decision under the refund policy. */
-export class StripeSubscriptionCanceller implements SubscriptionCanceller {
+const ended = (subscription: Stripe.Subscription) => subscription.status === 'canceled' || subscription.status === 'incomplete_expired';
+
+/** The support tool's hold on Stripe subscriptions. Cancel ends one at once with Stripe's defaults (no final
+ * invoice, no proration; a refund stays a decision under the refund policy). Pausing uses Stripe's
+ * pause_collection with `void`: each renewal invoice is voided, nothing is charged, the subscription stays. */
+export class StripeSubscriptionControl implements SubscriptionControl {
   private readonly stripe: Stripe;
 
   constructor(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>) {
@@ -18,7 +21,20 @@ export class StripeSubscriptionCanceller implements SubscriptionCanceller {
 
   async cancel(subscriptionId: string): Promise<void> {
     const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
-    if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') return;
+    if (ended(subscription)) return;
     await this.stripe.subscriptions.cancel(subscriptionId);
+  }
+
+  async pauseBilling(subscriptionId: string): Promise<void> {
+    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
+    if (ended(subscription) || subscription.pause_collection?.behavior === 'void') return;
+    await this.stripe.subscriptions.update(subscriptionId, { pause_collection: { behavior: 'void' } });
+  }
+
+  async resumeBilling(subscriptionId: string): Promise<void> {
+    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
+    if (ended(subscription) || !subscription.pause_collection) return;
+    // An empty value unsets the field in Stripe's form encoding.
+    await this.stripe.subscriptions.update(subscriptionId, { pause_collection: '' });
   }
 }

@@ -61,7 +61,13 @@ export interface UserObjects {
   erase(prefixes: string[]): Promise<ErasedObjects>;
 }
 
-/** Ends a subscription at the payment provider at once, so nothing more is charged. Already ended is fine. */
-export interface SubscriptionCanceller {
+/** A paid subscription at the payment provider. Each call is harmless when already done, or when the subscription
+ * has ended. */
+export interface SubscriptionControl {
+  /** Ends it at once, so nothing more is charged. */
   cancel(subscriptionId: string): Promise<void>;
+  /** Stops charging it while the account is suspended: renewals are voided, the subscription stays. */
+  pauseBilling(subscriptionId: string): Promise<void>;
+  /** Charges renewals again. */
+  resumeBilling(subscriptionId: string): Promise<void>;
 }

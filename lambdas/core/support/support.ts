@@ -8,7 +8,7 @@ import type { AccountsStore, User } from '../accounts/ports';
 import { subscriptionOverview, type BillingContext } from '../billing/billing';
 import type { VideoStore } from '../media/ports';
 import { stopStream, type StreamsContext } from '../streams/streams';
-import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionCanceller, UserObjects, UserRecords } from './ports';
+import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionControl, UserObjects, UserRecords } from './ports';
 
 export interface SupportContext {
   accounts: AccountsStore;
@@ -19,7 +19,7 @@ export interface SupportContext {
   objects: UserObjects;
   audit: AuditLog;
   /** Absent when no payment provider is configured where the tool runs. */
-  subscriptions?: SubscriptionCanceller;
+  subscriptions?: SubscriptionControl;
   operator: Operator;
   now: () => Date;
 }
@@ -102,6 +102,20 @@ async function stopAllStreams(context: SupportContext, userId: string): Promise<
   return running.length;
 }
 
+/** The user's subscription paid through the payment provider and not ended, if any. */
+async function paidSubscriptionOf(context: SupportContext, userId: string): Promise<string | undefined> {
+  const subscription = await context.billing.billing.subscription(userId);
+  return subscription?.providerSubscriptionId && subscription.status !== 'canceled' ? subscription.providerSubscriptionId : undefined;
+}
+
+/** What became of the paid subscription's billing, for the audit entry: its id, or why nothing was done. */
+async function withBilling(context: SupportContext, subscriptionId: string | undefined, change: (control: SubscriptionControl, id: string) => Promise<void>): Promise<string> {
+  if (!subscriptionId) return 'none';
+  if (!context.subscriptions) return `not changed: ${subscriptionId} is at the payment provider, which is not configured here`;
+  await change(context.subscriptions, subscriptionId);
+  return subscriptionId;
+}
+
 /** Sign-in is refused from now on (status first), the open sessions end, then the streams stop. */
 async function shutOut(context: SupportContext, user: User, status: 'suspended' | 'terminated'): Promise<number> {
   await context.accounts.updateUser(user.id, { status });
@@ -175,29 +189,34 @@ export async function findUser(context: SupportContext, query: string): Promise<
   };
 }
 
-/** Suspension: sign-in refused ('account suspended'), sessions ended, streams stopped with their tasks; nothing
- * is deleted, and reactivation gives everything back. */
+/** Suspension: sign-in refused ('account suspended'), sessions ended, streams stopped with their tasks, the paid
+ * subscription's billing paused (renewals voided, not charged); nothing is deleted, and reactivation gives
+ * everything back. A suspension is not held up by a payment provider that is not configured where the tool runs:
+ * the audit entry then says that billing was not paused. */
 export async function suspendUser(context: SupportContext, query: string, reason: string | undefined): Promise<AuditEntry> {
   const why = checkedReason(reason, true);
   const user = await existingAccount(context, query);
   if (user.status === 'suspended') throw new SupportRefusal(`the account ${user.id} is already suspended`);
   if (user.status === 'terminated') throw new SupportRefusal(`the account ${user.id} is terminated`);
+  const subscriptionId = await paidSubscriptionOf(context, user.id);
   return recorded(context, subjectOf(user), 'suspend', why, async () => ({
     previousStatus: user.status,
     streamsStopped: await shutOut(context, user, 'suspended'),
+    billingPaused: await withBilling(context, subscriptionId, (control, id) => control.pauseBilling(id)),
   }));
 }
 
-/** Ends a suspension: the account is active again (pending if its e-mail was never confirmed). Streams stay
- * stopped until the user starts them. */
+/** Ends a suspension: the account is active again (pending if its e-mail was never confirmed), its paid
+ * subscription billed again. Streams stay stopped until the user starts them. */
 export async function reactivateUser(context: SupportContext, query: string, reason: string | undefined): Promise<AuditEntry> {
   const why = checkedReason(reason, false);
   const user = await existingAccount(context, query);
   if (user.status !== 'suspended') throw new SupportRefusal(`the account ${user.id} is ${user.status}, not suspended`);
   const status = user.confirmedAt ? 'active' : 'pending';
+  const subscriptionId = await paidSubscriptionOf(context, user.id);
   return recorded(context, subjectOf(user), 'reactivate', why, async () => {
     await context.accounts.updateUser(user.id, { status });
-    return { status };
+    return { status, billingResumed: await withBilling(context, subscriptionId, (control, id) => control.resumeBilling(id)) };
   });
 }
 
@@ -228,15 +247,14 @@ export async function terminateUser(context: SupportContext, query: string, reas
     if (!earlier) throw new SupportRefusal(`no account matches "${query}"`);
     return recorded(context, { userId: earlier.userId, emailHash: earlier.emailHash }, 'terminate', why, () => eraseData(context, { id: earlier.userId }));
   }
-  const subscription = await context.billing.billing.subscription(user.id);
-  const toCancel = subscription?.providerSubscriptionId && subscription.status !== 'canceled' ? subscription.providerSubscriptionId : undefined;
-  const canceller = context.subscriptions;
-  if (toCancel && !canceller) {
+  const toCancel = await paidSubscriptionOf(context, user.id);
+  const control = context.subscriptions;
+  if (toCancel && !control) {
     throw new SupportRefusal(`subscription ${toCancel} is paid through the payment provider, which is not configured here: configure it so the subscription can be canceled first`);
   }
   return recorded(context, subjectOf(user), 'terminate', why, async () => {
     const streamsStopped = await shutOut(context, user, 'terminated');
-    if (toCancel && canceller) await canceller.cancel(toCancel);
+    if (toCancel && control) await control.cancel(toCancel);
     const customer = await context.billing.billing.customerOf(user.id);
     const transcodesInFlight = (await context.videos.list(user.id)).filter((video) => video.status === 'encoding').length;
     return {

@@ -137,6 +137,28 @@ describe('checkout, portal, subscriptions and invoices', () => {
     expect((await stripe.subscriptions.list({ customer: customer.id, status: 'all' })).data).toHaveLength(1);
   });
 
+  test('paused collection: renewals are voided, not charged, until pause_collection is unset', async () => {
+    const session = await stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: price.id, quantity: 1 }] });
+    const { subscription } = fake.completeCheckout(session.id);
+
+    const paused = await stripe.subscriptions.update(subscription.id, { pause_collection: { behavior: 'void' } });
+    expect(paused).toMatchObject({ status: 'active', pause_collection: { behavior: 'void', resumes_at: null } });
+    expect(lastCall().params).toEqual({ pause_collection: { behavior: 'void' } });
+    const voided = fake.advancePeriod(subscription.id);
+    expect(voided.invoice).toMatchObject({ status: 'void', amount_paid: 0 });
+    expect(voided.events.map((delivery) => delivery.type)).toEqual(['customer.subscription.updated', 'invoice.voided']);
+
+    const resumed = await stripe.subscriptions.update(subscription.id, { pause_collection: '' });
+    expect(lastCall().params).toEqual({ pause_collection: '' });
+    expect(resumed).toMatchObject({ status: 'active', pause_collection: null });
+    expect(fake.advancePeriod(subscription.id).invoice).toMatchObject({ status: 'paid', amount_paid: 5397 });
+
+    await expect(stripe.subscriptions.update(subscription.id, { pause_collection: { behavior: 'sometimes' as 'void' } })).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      param: 'pause_collection[behavior]',
+    });
+  });
+
   test('invoices: the renewal invoice names its subscription through parent.subscription_details', async () => {
     const session = await stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: price.id, quantity: 1 }] });
     const { subscription } = fake.completeCheckout(session.id);

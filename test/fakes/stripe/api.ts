@@ -4,7 +4,7 @@ import { stripeErrors } from './errors';
 import type { RequestRef } from './events';
 import { expand } from './expand';
 import type { FormTree } from './form';
-import { checkoutSessionObject, lineItemObject, listOf, newId, portalSessionObject, type List } from './objects';
+import { checkoutSessionObject, lineItemObject, listOf, newId, portalSessionObject, type List, type PauseCollection } from './objects';
 import { Params } from './params';
 import type { StripeState } from './state';
 import { randomString } from '../shared/random';
@@ -214,12 +214,17 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
       method: 'POST',
       pattern: /^\/v1\/subscriptions\/([^/]+)$/,
       handle({ params, request }, id) {
-        const p = Params.of(params, ['cancel_at_period_end', 'metadata']);
+        const p = Params.of(params, ['cancel_at_period_end', 'metadata', 'pause_collection']);
         const cancelAtPeriodEnd = p.boolean('cancel_at_period_end');
         const metadata = p.metadata();
+        const pauseCollection = pauseCollectionParam(p);
         const { subscription: updated } = billing.updateSubscription(
           id,
-          { ...(cancelAtPeriodEnd === undefined ? {} : { cancelAtPeriodEnd }), ...(metadata === undefined ? {} : { metadata }) },
+          {
+            ...(cancelAtPeriodEnd === undefined ? {} : { cancelAtPeriodEnd }),
+            ...(metadata === undefined ? {} : { metadata }),
+            ...(pauseCollection === undefined ? {} : { pauseCollection }),
+          },
           request,
         );
         return expand(updated, p.expand(), state);
@@ -243,6 +248,15 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
 
 function notFound(objectName: string, id: string): never {
   throw stripeErrors.noSuchObject(objectName, id);
+}
+
+/** `pause_collection[behavior]=void` pauses collection; `pause_collection=` (empty) resumes it. */
+function pauseCollectionParam(p: Params): PauseCollection | null | undefined {
+  const pause = p.emptyableHash('pause_collection', ['behavior', 'resumes_at']);
+  if (!pause) return pause;
+  const behavior = pause.oneOf('behavior', ['keep_as_draft', 'mark_uncollectible', 'void'] as const);
+  if (!behavior) throw stripeErrors.missingParam('pause_collection[behavior]');
+  return { behavior, resumes_at: pause.integer('resumes_at') ?? null };
 }
 
 function urlParam(p: Params, key: string): string | null {

@@ -11,6 +11,7 @@ import {
   type CheckoutSession,
   type Customer,
   type Invoice,
+  type PauseCollection,
   type Recurrence,
   type Subscription,
 } from './objects';
@@ -119,11 +120,20 @@ export class Billing {
     return { session, customer, subscription, invoice, events };
   }
 
-  /** The current period ends: the renewal is charged (and paid), or a subscription set to cancel ends. */
+  /** The current period ends: the renewal is charged (and paid), or voided while collection is paused with
+   * `void` (nothing charged, the subscription goes on), or a subscription set to cancel ends. */
   advancePeriod(subscriptionId: string): BillingOutcome {
     const subscription = this.liveSubscription(subscriptionId);
     if (subscription.cancel_at_period_end) return this.endAtPeriodEnd(subscription);
     const { invoice, previous } = this.renew(subscription, 'active');
+    if (subscription.pause_collection?.behavior === 'void') {
+      Object.assign(invoice, { status: 'void', status_transitions: { ...invoice.status_transitions, voided_at: invoice.created } } satisfies Partial<Invoice>);
+      const events = [
+        this.events.emit('customer.subscription.updated', subscription, previous),
+        this.events.emit('invoice.voided', invoice),
+      ];
+      return { subscription, invoice, events };
+    }
     this.markPaid(invoice, invoice.created);
     const events = [
       this.events.emit('customer.subscription.updated', subscription, previous),
@@ -168,17 +178,18 @@ export class Billing {
   }
 
   /**
-   * `POST /v1/subscriptions/:id` (and the Customer Portal): metadata, and cancellation at period end, after which
-   * access continues until the period ends. One request, one `customer.subscription.updated`.
+   * `POST /v1/subscriptions/:id` (and the Customer Portal): metadata, cancellation at period end (after which
+   * access continues until the period ends), and paused collection (null resumes it). One request, one
+   * `customer.subscription.updated`.
    */
   updateSubscription(
     subscriptionId: string,
-    change: { cancelAtPeriodEnd?: boolean; metadata?: Record<string, string> | 'clear' },
+    change: { cancelAtPeriodEnd?: boolean; metadata?: Record<string, string> | 'clear'; pauseCollection?: PauseCollection | null },
     request?: RequestRef,
   ): BillingOutcome {
     const subscription = this.state.subscriptions.get(subscriptionId);
     if (!subscription) throw stripeErrors.noSuchObject('subscription', subscriptionId);
-    if (subscription.status === 'canceled' && change.cancelAtPeriodEnd !== undefined) {
+    if (subscription.status === 'canceled' && (change.cancelAtPeriodEnd !== undefined || change.pauseCollection !== undefined)) {
       throw stripeErrors.invalidRequest('A canceled subscription can only update its cancellation_details and metadata.');
     }
     const before = structuredClone(subscription);
@@ -190,6 +201,7 @@ export class Billing {
       subscription.canceled_at = cancel ? this.now() : null;
       subscription.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: cancel ? 'cancellation_requested' : null };
     }
+    if (change.pauseCollection !== undefined) subscription.pause_collection = change.pauseCollection;
     const previous = changedFields(before, subscription);
     const events = Object.keys(previous).length > 0 ? [this.events.emit('customer.subscription.updated', subscription, previous, request)] : [];
     return { subscription, events };

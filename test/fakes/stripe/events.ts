@@ -9,7 +9,8 @@ export type WebhookEventType =
   | 'customer.subscription.updated'
   | 'customer.subscription.deleted'
   | 'invoice.paid'
-  | 'invoice.payment_failed';
+  | 'invoice.payment_failed'
+  | 'invoice.voided';
 
 export interface WebhookDelivery {
   type: WebhookEventType;

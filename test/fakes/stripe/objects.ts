@@ -18,6 +18,7 @@ export type Customer = Wire<Stripe.Customer>;
 export type Product = Wire<Stripe.Product>;
 export type Price = Wire<Stripe.Price>;
 export type Subscription = Wire<Stripe.Subscription>;
+export type PauseCollection = NonNullable<Subscription['pause_collection']>;
 export type SubscriptionItem = Wire<Stripe.SubscriptionItem>;
 export type Invoice = Wire<Stripe.Invoice>;
 export type InvoiceLineItem = Wire<Stripe.InvoiceLineItem>;

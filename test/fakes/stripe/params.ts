@@ -85,6 +85,11 @@ export class Params {
     return new Params(value, this.name(key)).only(known);
   }
 
+  /** A hash that an empty value unsets (Stripe's "emptyable" parameters): null for `key=`. */
+  emptyableHash(key: string, known: readonly string[]): Params | null | undefined {
+    return this.tree[key] === '' ? null : this.hash(key, known);
+  }
+
   /** An array of hashes (`line_items[0][price]`). */
   hashes(key: string, known: readonly string[]): Params[] | undefined {
     const value = this.tree[key];

@@ -61,7 +61,7 @@ const documents: Record<LegalPath, LegalDocument> = {
       {
         heading: '6. Suspension and termination',
         paragraphs: [
-          'We may suspend or terminate an account that breaks these terms, endangers the service or other users, or is used for illegal content. Where possible we tell you why and give you a chance to fix the problem first.',
+          'We may suspend or terminate an account that breaks these terms, endangers the service or other users, or is used for illegal content. Where possible we tell you why and give you a chance to fix the problem first. While an account is suspended, its subscription is not charged.',
           'You may close your account at any time. When an account is closed, its content is deleted.',
         ],
       },
@@ -118,7 +118,7 @@ const documents: Record<LegalPath, LegalDocument> = {
       {
         heading: '6. Suspension, termination and content',
         paragraphs: [
-          'The Provider may suspend or terminate the account of a Customer who breaks this agreement or the Terms of Use.',
+          'The Provider may suspend or terminate the account of a Customer who breaks this agreement or the Terms of Use. While an account is suspended, its subscription is not charged.',
           'The Customer may cancel the subscription and delete uploaded content at any time.',
         ],
       },
