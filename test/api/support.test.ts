@@ -280,12 +280,21 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
     expect((await api(paying, 'GET', '/subscription', { token })).body).toMatchObject({ plan: 'basic', state: 'active', payments: [expect.anything(), expect.anything()] });
   }, 60_000);
 
-  test('suspend where Stripe is not configured still suspends, and the audit entry says billing was not paused', async () => {
+  test('suspend where Stripe is not configured, or failing, still suspends, and the audit entry says billing was not paused', async () => {
     const gus = await subscriber('gus');
     const entry = await suspendUser(await supportContext(paying.deps, { operator }), gus.email, 'abuse report');
     expect(entry).toMatchObject({ outcome: 'done', details: { billingPaused: `not changed: ${gus.subscriptionId} is at the payment provider, which is not configured here` } });
     expect((await new Stripe(fake.apiKey, fake.clientOptions).subscriptions.retrieve(gus.subscriptionId)).pause_collection).toBeNull();
     expect((await api(paying, 'POST', '/login', { body: { email: gus.email, password: strongPassword } })).body.error).toBe('account suspended');
+
+    const hal = await subscriber('hal');
+    const unavailable = async () => { throw new Error('Stripe is unavailable'); };
+    const failing = await supportContext(paying.deps, { operator, subscriptions: { cancel: unavailable, pauseBilling: unavailable, resumeBilling: unavailable } });
+    expect(await suspendUser(failing, hal.email, 'abuse report')).toMatchObject({
+      outcome: 'done',
+      details: { billingPaused: `not changed: the payment provider failed for ${hal.subscriptionId} (Stripe is unavailable); change it in its dashboard` },
+    });
+    expect((await api(paying, 'POST', '/login', { body: { email: hal.email, password: strongPassword } })).body.error).toBe('account suspended');
   }, 60_000);
 
   test('a step that fails is recorded as failed with the error; running it again finishes the job', async () => {

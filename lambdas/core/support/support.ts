@@ -108,11 +108,17 @@ async function paidSubscriptionOf(context: SupportContext, userId: string): Prom
   return subscription?.providerSubscriptionId && subscription.status !== 'canceled' ? subscription.providerSubscriptionId : undefined;
 }
 
-/** What became of the paid subscription's billing, for the audit entry: its id, or why nothing was done. */
+/** What became of the paid subscription's billing, for the audit entry: its id, or why it was not changed. The
+ * account's own change is done by then and stands: a payment provider that is absent or failing is reported, for
+ * the operator to finish in its dashboard, rather than undoing a suspension. */
 async function withBilling(context: SupportContext, subscriptionId: string | undefined, change: (control: SubscriptionControl, id: string) => Promise<void>): Promise<string> {
   if (!subscriptionId) return 'none';
   if (!context.subscriptions) return `not changed: ${subscriptionId} is at the payment provider, which is not configured here`;
-  await change(context.subscriptions, subscriptionId);
+  try {
+    await change(context.subscriptions, subscriptionId);
+  } catch (error) {
+    return `not changed: the payment provider failed for ${subscriptionId} (${(error as Error).message}); change it in its dashboard`;
+  }
   return subscriptionId;
 }
 
@@ -191,8 +197,7 @@ export async function findUser(context: SupportContext, query: string): Promise<
 
 /** Suspension: sign-in refused ('account suspended'), sessions ended, streams stopped with their tasks, the paid
  * subscription's billing paused (renewals voided, not charged); nothing is deleted, and reactivation gives
- * everything back. A suspension is not held up by a payment provider that is not configured where the tool runs:
- * the audit entry then says that billing was not paused. */
+ * everything back. A suspension is not held up by the payment provider (see withBilling). */
 export async function suspendUser(context: SupportContext, query: string, reason: string | undefined): Promise<AuditEntry> {
   const why = checkedReason(reason, true);
   const user = await existingAccount(context, query);
