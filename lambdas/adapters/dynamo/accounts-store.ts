@@ -4,13 +4,12 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AccountsStore, EmailToken, EmailTokenPurpose, Session, User, UserChanges } from '../../core/accounts/ports';
 import { emailKey, emailTokenKey, sessionKey, sessionsOfUser, userKey } from './keys';
+import { conditionFailedAt, transactWrite } from './transactions';
 
 /** AccountsStore on the single DynamoDB table. */
 export class DynamoAccountsStore implements AccountsStore {
@@ -18,15 +17,15 @@ export class DynamoAccountsStore implements AccountsStore {
 
   async createUser(user: User): Promise<'created' | 'email taken'> {
     try {
-      await this.db.send(new TransactWriteCommand({
+      await transactWrite(this.db, {
         TransactItems: [
           { Put: { TableName: this.table, Item: { ...emailKey(user.email), userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
           { Put: { TableName: this.table, Item: { ...userKey(user.id), entity: 'user', ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
-      }));
+      });
       return 'created';
     } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'email taken';
+      if (conditionFailedAt(error, 0)) return 'email taken';
       throw error;
     }
   }
@@ -62,7 +61,8 @@ export class DynamoAccountsStore implements AccountsStore {
   }
 
   async session(tokenHash: string): Promise<Session | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(tokenHash) }));
+    // Strongly consistent: a session revoked by logout or a suspension must not be read back from a stale replica.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(tokenHash), ConsistentRead: true }));
     return Item ? (pick(Item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip']) as unknown as Session) : undefined;
   }
 

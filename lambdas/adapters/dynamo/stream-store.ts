@@ -4,13 +4,13 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { ClaimOutcome, StreamStore } from '../../core/streams/ports';
 import type { Stream, StreamHealth, StreamStatus } from '../../core/streams/stream';
 import { streamKey, usageKey } from './keys';
+import { conditionFailedAt, transactWrite } from './transactions';
 
 /** Running streams are also listed in gsi1 under this key, for billing enforcement across users. */
 const RUNNING_INDEX = 'RUNNING_STREAMS';
@@ -81,7 +81,7 @@ export class DynamoStreamStore implements StreamStore {
 
   async claimStart(stream: Stream, status: 'encoding' | 'pending', run: { runId: string; executionName: string }, limit: number, now: Date): Promise<ClaimOutcome> {
     try {
-      await this.db.send(new TransactWriteCommand({
+      await transactWrite(this.db, {
         TransactItems: [
           {
             Update: {
@@ -113,13 +113,11 @@ export class DynamoStreamStore implements StreamStore {
             },
           },
         ],
-      }));
+      });
       return 'claimed';
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const [streamReason, usageReason] = error.CancellationReasons ?? [];
-      if (streamReason?.Code === 'ConditionalCheckFailed') return 'conflict';
-      if (usageReason?.Code === 'ConditionalCheckFailed') return 'stream limit';
+      if (conditionFailedAt(error, 0)) return 'conflict';
+      if (conditionFailedAt(error, 1)) return 'stream limit';
       throw error;
     }
   }
@@ -177,7 +175,7 @@ export class DynamoStreamStore implements StreamStore {
 
   async finishRun(userId: string, streamId: string, runId: string, lastError: string | undefined, now: Date): Promise<boolean> {
     try {
-      await this.db.send(new TransactWriteCommand({
+      await transactWrite(this.db, {
         TransactItems: [
           {
             Update: {
@@ -191,10 +189,11 @@ export class DynamoStreamStore implements StreamStore {
           },
           { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD runningStreams :minusOne', ExpressionAttributeValues: { ':minusOne': -1 } } },
         ],
-      }));
+      });
       return true;
     } catch (error) {
-      if (error instanceof TransactionCanceledException) return false;
+      // Another run's, or already stopped: the slot was given back then.
+      if (conditionFailedAt(error, 0)) return false;
       throw error;
     }
   }

@@ -2,7 +2,6 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { RegisterOutcome, UploadAllowance, VideoStore } from '../../core/media/ports';
 import type { Video } from '../../core/media/videos';
 import { usageKey, videoKey } from './keys';
+import { conditionFailedAt, transactWrite } from './transactions';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Video;
 
@@ -28,7 +28,7 @@ export class DynamoVideoStore implements VideoStore {
       if (uploads >= allowance.uploadsPerCycle) return (await this.exists(video)) ? 'already registered' : 'video upload limit';
       if (stored + video.storedBytes > allowance.storageBytes) return (await this.exists(video)) ? 'already registered' : 'storage limit';
       try {
-        await this.db.send(new TransactWriteCommand({
+        await transactWrite(this.db, {
           TransactItems: [
             { Put: { TableName: this.table, Item: { ...videoKey(video.userId, video.id), entity: 'video', ...video }, ConditionExpression: 'attribute_not_exists(pk)' } },
             {
@@ -49,11 +49,11 @@ export class DynamoVideoStore implements VideoStore {
               },
             },
           ],
-        }));
+        });
         return 'registered';
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
-        if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'already registered';
+        if (conditionFailedAt(error, 0)) return 'already registered';
       }
     }
     throw new Error('usage kept changing while registering an upload');
@@ -98,12 +98,12 @@ export class DynamoVideoStore implements VideoStore {
       if (storedBytesDelta === 0) {
         await this.db.send(new UpdateCommand(update));
       } else {
-        await this.db.send(new TransactWriteCommand({
+        await transactWrite(this.db, {
           TransactItems: [
             { Update: update },
             { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': storedBytesDelta } } },
           ],
-        }));
+        });
       }
       return true;
     } catch (error) {
@@ -124,12 +124,12 @@ export class DynamoVideoStore implements VideoStore {
 
   async remove(video: Video): Promise<void> {
     try {
-      await this.db.send(new TransactWriteCommand({
+      await transactWrite(this.db, {
         TransactItems: [
           { Delete: { TableName: this.table, Key: videoKey(video.userId, video.id), ConditionExpression: 'attribute_exists(pk)' } },
           { Update: { TableName: this.table, Key: usageKey(video.userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': -video.storedBytes } } },
         ],
-      }));
+      });
     } catch (error) {
       // Deleted by a concurrent request: nothing left to do.
       if (!(error instanceof TransactionCanceledException)) throw error;
