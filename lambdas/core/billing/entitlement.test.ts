@@ -32,6 +32,15 @@ describe('entitlement', () => {
     expect(ended).toMatchObject({ state: 'expired', active: false, blockedBy: 'no active subscription' });
   });
 
+  test('a renewal not reported yet keeps a paid plan active for 24 hours past its period end, then it expires', () => {
+    const late = entitlementOf(confirmed, paid(), at('2026-12-05T23:59:59Z'));
+    expect(late).toMatchObject({ state: 'active', active: true });
+    expect(streamsMustStop(late, at('2026-12-05T23:59:59Z'))).toBe(false);
+    const never = entitlementOf(confirmed, paid(), at('2026-12-06T00:00:00Z'));
+    expect(never).toMatchObject({ state: 'expired', active: false, blockedBy: 'no active subscription' });
+    expect(streamsMustStop(never, at('2026-12-06T00:00:00Z'))).toBe(true);
+  });
+
   test('a failed payment blocks new work at once and running streams after 24 hours', () => {
     const failed = paid({ status: 'past_due', paymentFailedAt: '2026-12-05T01:00:00.000Z' });
     const entitlement = entitlementOf(confirmed, failed, at('2026-12-05T02:00:00Z'));

@@ -40,6 +40,10 @@ export interface Entitlement {
 }
 
 export const PAYMENT_GRACE_HOURS = 24;
+/** A renewing subscription whose new period the provider has not reported yet (Stripe charges renewals about an
+ * hour after the period ends, and a webhook may be late or retried) stays active this long past its period end,
+ * so a late webhook never stops a paying user's streams. */
+export const RENEWAL_LEEWAY_HOURS = 24;
 const hours = (n: number) => n * 3600_000;
 
 export interface AccountDates {
@@ -80,7 +84,9 @@ export function entitlementOf(account: AccountDates, subscription: Subscription 
       graceEndsAt: new Date(failedAt.getTime() + hours(PAYMENT_GRACE_HOURS)).toISOString(),
     };
   }
-  if (subscription.status === 'active' && now < new Date(subscription.currentPeriodEnd)) {
+  const periodEnd = new Date(subscription.currentPeriodEnd).getTime();
+  const activeUntil = subscription.cancelAtPeriodEnd ? periodEnd : periodEnd + hours(RENEWAL_LEEWAY_HOURS);
+  if (subscription.status === 'active' && now.getTime() < activeUntil) {
     return { ...base, state: subscription.cancelAtPeriodEnd ? 'canceling' : 'active', active: true };
   }
   return { ...base, state: 'expired', active: false, blockedBy: 'no active subscription' };
