@@ -2,6 +2,7 @@
 // DynamoDB in AWS (written by the lifecycle side), JSON lines on stdout for local runs, memory in tests.
 import type { Writable } from 'node:stream';
 import { runMetrics } from './health';
+import type { LogFn } from './log';
 import { destinationStates, totalLoops, type ActualState, type DesiredState, type MachineState } from './state-machine';
 
 export interface Heartbeat {
@@ -122,7 +123,7 @@ export class HeartbeatPublisher {
 
   constructor(
     private readonly sink: HeartbeatSink,
-    private readonly log: (message: string) => void,
+    private readonly log: LogFn,
   ) {}
 
   publish(heartbeat: Heartbeat): void {
@@ -142,7 +143,7 @@ export class HeartbeatPublisher {
       try {
         await this.sink.send(next);
       } catch (error) {
-        this.log(`heartbeat not sent: ${(error as Error).message}`);
+        this.log(`heartbeat not sent: ${(error as Error).message}`, 'warn');
       }
     }
     this.inFlight = undefined;

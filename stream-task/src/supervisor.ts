@@ -2,6 +2,7 @@
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
 import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs } from './ffmpeg';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
+import type { LogFn } from './log';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
 import { childProcessRunner, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
@@ -23,7 +24,8 @@ export interface StreamSupervisorOptions {
   runner?: ProcessRunner;
   probe?: ReachabilityProbe;
   random?: () => number;
-  log?: (message: string) => void;
+  /** Log lines (stream keys already redacted); the level is info unless given. */
+  log?: LogFn;
   ffmpegPath?: string;
 }
 
@@ -33,7 +35,7 @@ export class StreamSupervisor {
   private readonly runner: ProcessRunner;
   private readonly probe: ReachabilityProbe;
   private readonly random: () => number;
-  private readonly log: (message: string) => void;
+  private readonly log: LogFn;
   private readonly heartbeats: HeartbeatPublisher;
   private readonly children = new Map<number, ChildHandle>();
   private readonly preparation = new AbortController();
@@ -133,7 +135,8 @@ export class StreamSupervisor {
         return;
       case 'report': {
         const m = this.machine;
-        this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`);
+        const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
+        this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`, level);
         this.publishHeartbeat();
         return;
       }
@@ -157,7 +160,7 @@ export class StreamSupervisor {
         const line = cleanStderrLine(raw);
         if (!line) return;
         lastStderr = line;
-        this.log(`ffmpeg run ${runId}: ${line}`);
+        this.log(`ffmpeg run ${runId}: ${line}`, 'warn'); // ffmpeg runs with -loglevel warning
         const failure = teeSlaveFailure(line);
         const destination = failure && destinations[failure.index];
         if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });

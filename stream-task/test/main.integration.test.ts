@@ -1,5 +1,6 @@
 // The stream-task as the local stack runs it: a child process (localStreamTaskCommand) with its spec in the
-// environment, the video fetched from S3 (s3rver), heartbeats as JSON lines on stdout, stopped by signals.
+// environment, the video fetched from S3 (s3rver), heartbeats as JSON lines on stdout, logs as JSON lines on
+// stderr, stopped by signals.
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +31,7 @@ class StreamTask {
       ...process.env,
       LOOPCAST_S3_ENDPOINT: process.env.LOOPCAST_TEST_S3,
       LOOPCAST_WORK_DIR: join(dir, 'work'),
+      POWERTOOLS_LOG_LEVEL: 'INFO', // the test setup silences loggers; these tests read the child's logs
     });
     if (typeof spec === 'string') command.env.LOOPCAST_STREAM_SPEC = spec;
     this.child = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,6 +47,11 @@ class StreamTask {
   async waitFor(predicate: (h: Heartbeat) => boolean, timeoutMs: number, what: string): Promise<Heartbeat> {
     await until(() => this.heartbeats.some(predicate), timeoutMs, `${what}; stderr:\n${this.stderr.slice(-2000)}`);
     return this.heartbeats.findLast(predicate)!;
+  }
+
+  /** stderr, one JSON object per line (a line that is not JSON fails the test). */
+  logs(): Record<string, unknown>[] {
+    return this.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
   ffmpegPids(): number[] {
@@ -102,7 +109,9 @@ test('fetches the video from S3, streams it, reports on stdout, and exits 0 with
   expect(task.heartbeats.at(-1)).toMatchObject({ desired: 'stopped', actual: 'stopped' });
   expect(processAlive(ffmpeg!)).toBe(false);
   expect(readdirSync(join(dir, 'work'))).toEqual([]); // the downloaded video is removed
-  expect(task.stderr).toContain('[stream st_main-sigterm] started');
+  expect(task.logs()).toContainEqual(
+    expect.objectContaining({ level: 'INFO', service: 'stream-task', streamId: 'st_main-sigterm', message: expect.stringMatching(/^started \(desired running/) }),
+  );
   expect(task.stderr).not.toContain('SECRET');
 }, 60_000);
 
@@ -127,7 +136,8 @@ test('an input that is not in S3: a failed heartbeat with the reason, exit code 
 test('an invalid spec: exit code 2 and the reason on stderr, without the stream key', async () => {
   const task = new StreamTask(JSON.stringify({ ...spec('main-bad'), restartTimes: ['07:00', '7:00'] }));
   expect(await task.exit).toEqual({ code: 2, signal: null });
-  expect(task.stderr).toContain('stream-task cannot run: the stream spec is not valid: restartTimes: You have two restart times scheduled for the same time');
+  const [line] = task.logs().filter((l) => l.level === 'ERROR');
+  expect(line).toMatchObject({ service: 'stream-task', message: expect.stringContaining('stream-task cannot run: the stream spec is not valid: restartTimes: You have two restart times scheduled for the same time') });
   expect(task.stderr).not.toContain('SECRET');
   expect(task.heartbeats).toEqual([]);
 }, 30_000);
