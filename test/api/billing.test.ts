@@ -1,6 +1,7 @@
 // Plans and billing through the real HTTP API and the real stripe client, pointed at the fake Stripe, with
 // webhooks delivered signed by the stripe library's own helper: trial, checkout, renewal, failure and recovery,
 // cancellation, replays and out-of-order deliveries, wrong signatures, and a stack without Stripe.
+import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { LocalStack } from '../../local/stack';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
@@ -128,6 +129,24 @@ describe('subscriptions', () => {
     const after = (await api(stack, 'GET', '/subscription', { token: user.token })).body;
     expect(after).toEqual(before);
     expect((await mailsTo(stack, user.email)).length).toBe(mailsBefore);
+  });
+
+  test("a failed renewal's events delivered at the same moment, newest first, send one notice and agree on the state", async () => {
+    const user = await signedInUser(stack, 'concurrent');
+    const { outcome } = await subscribe(user.token);
+    const mailsBefore = (await mailsTo(stack, user.email)).length;
+    const failed = fake.failRenewal(outcome.subscription.id);
+    expect(failed.events.map((d) => d.type)).toEqual(['customer.subscription.updated', 'invoice.payment_failed']);
+    const answers = await Promise.all([...failed.events].reverse().map((delivery) => fake.deliver(delivery, webhookUrl())));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const view = (await api(stack, 'GET', '/subscription', { token: user.token })).body;
+    expect(view).toMatchObject({ state: 'payment-failed', active: false, blockedBy: 'no valid payment' });
+    const notices = (await mailsTo(stack, user.email)).slice(mailsBefore).filter((mail) => mail.subject === 'Your Loopcast payment failed');
+    expect(notices).toHaveLength(1);
+    // What makes it one whatever the timing: of concurrent claims on a notice, exactly one wins.
+    const store = new DynamoBillingStore(stack.deps.db, stack.config.tables.app);
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claimNotice(user.userId, 'payment-failed#race', new Date())));
+    expect(claims.filter(Boolean)).toHaveLength(1);
   });
 
   test('a paying user is sent to the portal instead of a second checkout', async () => {

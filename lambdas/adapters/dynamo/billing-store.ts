@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Subscription } from '../../core/billing/entitlement';
 import type { BillingStore, Payment } from '../../core/billing/ports';
-import { billingAccountKey, billingEventKey, customerIndexKey, paymentKey, subscriptionKey } from './keys';
+import { billingAccountKey, billingEventKey, customerIndexKey, noticeKey, paymentKey, subscriptionKey } from './keys';
 
 const EVENT_MEMORY_SECONDS = 60 * 24 * 3600;
 
@@ -71,6 +71,20 @@ export class DynamoBillingStore implements BillingStore {
   async isEventProcessed(eventId: string): Promise<boolean> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: billingEventKey(eventId), ConsistentRead: true }));
     return Item !== undefined;
+  }
+
+  async claimNotice(userId: string, notice: string, now: Date): Promise<boolean> {
+    try {
+      await this.db.send(new PutCommand({
+        TableName: this.table,
+        Item: { ...noticeKey(userId, notice), entity: 'notice', sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   async markEventProcessed(eventId: string, now: Date): Promise<void> {

@@ -32,6 +32,7 @@ export const customerIndexKey = (customerId: string) => `CUSTOMER#${customerId}`
 export const paymentKey = (userId: string, invoiceId: string) => ({ pk: `USER#${userId}`, sk: `PAYMENT#${invoiceId}` });
 export const usageKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USAGE' });
 export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${eventId}`, sk: 'EVENT' });
+export const noticeKey = (userId: string, notice: string) => ({ pk: `USER#${userId}`, sk: `NOTICE#${notice}` });
 export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${userId}`, sk: `VIDEO#${videoId}` });
 export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });

@@ -147,7 +147,8 @@ export async function applyBillingEvent(context: BillingContext, event: BillingE
     if (next) {
       outcome = (await context.billing.saveSubscription(next, event.created)) === 'saved' ? 'applied' : 'stale';
       const newlyFailed = next.status === 'past_due' && previous?.status !== 'past_due';
-      if (outcome === 'applied' && newlyFailed) {
+      // One notice per failed renewal, however many of Stripe's events for it are applied at the same moment.
+      if (outcome === 'applied' && newlyFailed && (await context.billing.claimNotice(userId, `payment-failed#${next.currentPeriodStart}`, context.now()))) {
         const user = await userOf(context, userId);
         await context.mailer.send(paymentFailedEmail(user, context.publicUrl, PAYMENT_GRACE_HOURS));
       }

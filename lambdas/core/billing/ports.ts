@@ -78,6 +78,9 @@ export interface BillingStore {
   payments(userId: string): Promise<Payment[]>;
   isEventProcessed(eventId: string): Promise<boolean>;
   markEventProcessed(eventId: string, now: Date): Promise<void>;
+  /** True for the first caller only, for one user and notice name: a notice that two webhooks applied at the same
+   * moment (Stripe sends several events for one change) both want to send goes out once. */
+  claimNotice(userId: string, notice: string, now: Date): Promise<boolean>;
 }
 
 export interface Usage {
