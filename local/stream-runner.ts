@@ -114,6 +114,8 @@ export class LocalStreamRunner implements StreamRunner {
       cwd: repoRoot,
       env: {
         ...this.options.taskEnvironment(),
+        // The task's own log file keeps what CloudWatch would (the local stack's console is quieter).
+        POWERTOOLS_LOG_LEVEL: 'INFO',
         LOOPCAST_USER_ID: run.userId,
         LOOPCAST_STREAM_ID: run.streamId,
         LOOPCAST_RUN_ID: run.runId,
