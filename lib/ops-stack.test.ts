@@ -4,7 +4,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { METRICS_NAMESPACE, metricNames } from '../lambdas/contract/metrics';
 import { HandlerFunction } from './constructs/handler-function';
-import { YOUTUBE_DAILY_QUOTA } from './ops-stack';
+import { STREAM_RESTARTS_PER_HOUR_ALARM, YOUTUBE_DAILY_QUOTA } from './ops-stack';
 import { synthesizeForTest } from './test-app';
 
 const { stacks } = synthesizeForTest({ alarmEmail: 'ops@example.com' });
@@ -46,7 +46,7 @@ describe('ops dashboard', () => {
       'Restarts and stalls per hour',
       'Recovery time (s)',
       'Uploads and transcodes per hour',
-      'Transcode duration (s)',
+      'Upload and transcode duration (s)',
       'Transcode events dead letters',
       'Lifecycle executions failed',
       'DynamoDB throttles',
@@ -85,10 +85,27 @@ describe('ops dashboard', () => {
     expect(metricsOf('Restarts and stalls per hour').map((m) => m[1])).toEqual([metricNames.streamTaskRestarts, metricNames.ffmpegRestarts, metricNames.streamStalls]);
     expect(widget('Restarts and stalls per hour').properties.metrics.every((m: unknown[]) => (m.at(-1) as { period?: number }).period === 3600)).toBe(true);
     expect(metricsOf('Recovery time (s)').map((m) => (m.at(-1) as { stat: string }).stat)).toEqual(['p50', 'p99']);
-    expect(metricsOf('Uploads and transcodes per hour').map((m) => m[1])).toEqual([
-      metricNames.uploadsCompleted, metricNames.transcodesStarted, metricNames.transcodesCompleted, metricNames.transcodesFailed,
+    const uploadsAndTranscodes = metricsOf('Uploads and transcodes per hour');
+    expect(uploadsAndTranscodes.map((m) => [m[1], (m.at(-1) as { label: string }).label])).toEqual([
+      [metricNames.uploadsStarted, 'Uploads started'],
+      [metricNames.uploadsCompleted, 'Uploads completed'],
+      [metricNames.uploadsFailed, 'Uploads failed'],
+      [metricNames.transcodesStarted, 'Transcodes started'],
+      [metricNames.transcodesCompleted, 'Transcodes completed'],
+      [metricNames.transcodesFailed, 'Transcodes failed'],
     ]);
-    expect(metricsOf('Transcode duration (s)').map((m) => [m[1], (m.at(-1) as { stat: string }).stat])).toEqual([[metricNames.transcodeSeconds, 'p50'], [metricNames.transcodeSeconds, 'p99']]);
+    for (const m of uploadsAndTranscodes) {
+      expect(m.slice(0, 6)).toEqual(business(m[1] as string));
+      expect(m.at(-1)).toMatchObject({ stat: 'Sum', period: 3600 });
+    }
+    const durations = metricsOf('Upload and transcode duration (s)');
+    expect(durations.map((m) => [m[1], (m.at(-1) as { stat: string }).stat, (m.at(-1) as { label: string }).label])).toEqual([
+      [metricNames.uploadSeconds, 'p50', 'Upload p50'],
+      [metricNames.uploadSeconds, 'p99', 'Upload p99'],
+      [metricNames.transcodeSeconds, 'p50', 'Transcode p50'],
+      [metricNames.transcodeSeconds, 'p99', 'Transcode p99'],
+    ]);
+    for (const m of durations) expect(m.slice(0, 6)).toEqual(business(m[1] as string));
     expect(metricsOf('Stripe webhook failures')[0]!.slice(0, 6)).toEqual(business(metricNames.stripeWebhookFailures));
     const quota = metricsOf(`YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`)[0]!;
     expect(quota.slice(0, 6)).toEqual(business(metricNames.youtubeQuotaUnits));
@@ -126,8 +143,10 @@ describe('ops alarms', () => {
       YouTubeQuota: 8_000,
       StripeWebhookFailures: 3,
       TranscodeFailureRatio: 0.2,
+      StreamCrashLoop: STREAM_RESTARTS_PER_HOUR_ALARM,
       TranscodeEventsDeadLetters: 1,
     });
+    expect(STREAM_RESTARTS_PER_HOUR_ALARM).toBe(20);
     for (const alarm of Object.values(alarms)) {
       expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', AlarmActions: [topicRef], OKActions: [topicRef] });
     }
@@ -166,6 +185,10 @@ describe('ops alarms', () => {
     }
     expect(single('YouTubeQuota')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.youtubeQuotaUnits, Stat: 'Sum', Period: 86_400 });
     expect(single('StripeWebhookFailures')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.stripeWebhookFailures, Stat: 'Sum', Period: 3600 });
+    // A crash loop: stream task restarts by the lifecycle, summed over every stream of the stage, per hour.
+    const restarts = single('StreamCrashLoop');
+    expect(restarts).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.streamTaskRestarts, Stat: 'Sum', Period: 3600 });
+    expect(restarts.Dimensions).toEqual([{ Name: 'service', Value: 'loopcast' }, { Name: 'stage', Value: 'test' }]);
     expect(single('TranscodeEventsDeadLetters')).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Stat: 'Maximum' });
 
     const ratio = watched('Loopcast-test-TranscodeFailureRatio');

@@ -39,6 +39,10 @@ export interface OpsStackProps extends StackProps {
 /** YouTube Data API units one Google project may spend a day. */
 export const YOUTUBE_DAILY_QUOTA = 10_000;
 
+/** Stream tasks the lifecycle may restart in an hour, across all streams, before a human looks: one stream whose
+ * task dies at once (a crash loop: a minute's backoff plus Fargate's start each time) restarts about 30 times an hour. */
+export const STREAM_RESTARTS_PER_HOUR_ALARM = 20;
+
 /** The service dimension Powertools adds to every metric (POWERTOOLS_SERVICE_NAME of lib/constructs/handler-function.ts). */
 const METRICS_SERVICE = 'loopcast';
 
@@ -91,6 +95,9 @@ export class OpsStack extends Stack {
     const deadLetters = api.transcodeDeadLetters;
     const business = (name: MetricName, statistic: string, period: Duration, label?: string) =>
       new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE, stage: config.stage }, statistic, period, ...(label ? { label } : {}) });
+    /** p50 and p99 of a business metric per hour, labelled `<what> p50` (or just `p50`). */
+    const percentiles = (name: MetricName, what?: string) =>
+      (['p50', 'p99'] as const).map((stat) => business(name, stat, HOUR, what ? `${what} ${stat}` : stat));
 
     // ---- What the dashboard and the alarms read ----
     const http = api.httpApi;
@@ -115,6 +122,7 @@ export class OpsStack extends Stack {
     const webhookFailures = business(metricNames.stripeWebhookFailures, 'Sum', HOUR, 'Failures');
     const transcodesCompletedHourly = business(metricNames.transcodesCompleted, 'Sum', HOUR);
     const transcodesFailedHourly = business(metricNames.transcodesFailed, 'Sum', HOUR);
+    const streamTaskRestartsHourly = business(metricNames.streamTaskRestarts, 'Sum', HOUR, 'Stream task restarts');
     const deadLetterMessages = deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'Messages' });
 
     // ---- Alarms: what needs a human ----
@@ -139,6 +147,13 @@ export class OpsStack extends Stack {
         what: 'Stream lifecycle executions failed or timed out',
         metric: new MathExpression({ expression: 'FILL(failed, 0) + FILL(timedOut, 0)', usingMetrics: { failed: executionsFailed, timedOut: executionsTimedOut }, period: FIVE_MINUTES, label: 'Failed or timed out' }),
         threshold: 1,
+      },
+      {
+        id: 'StreamCrashLoop',
+        runbook: 'stream-crash-loop',
+        what: `${STREAM_RESTARTS_PER_HOUR_ALARM} or more stream tasks restarted in an hour across all streams (a crash loop)`,
+        metric: streamTaskRestartsHourly,
+        threshold: STREAM_RESTARTS_PER_HOUR_ALARM,
       },
       {
         id: 'TableThrottles',
@@ -187,26 +202,22 @@ export class OpsStack extends Stack {
       [
         graph('Running streams', [business(metricNames.streamsRunning, 'Maximum', FIVE_MINUTES, 'Streams')]),
         graph('Restarts and stalls per hour', [
-          business(metricNames.streamTaskRestarts, 'Sum', HOUR, 'Stream task restarts'),
+          streamTaskRestartsHourly,
           business(metricNames.ffmpegRestarts, 'Sum', HOUR, 'ffmpeg restarts'),
           business(metricNames.streamStalls, 'Sum', HOUR, 'Stalls detected'),
         ]),
-        graph('Recovery time (s)', [
-          business(metricNames.recoverySeconds, 'p50', HOUR, 'p50'),
-          business(metricNames.recoverySeconds, 'p99', HOUR, 'p99'),
-        ]),
+        graph('Recovery time (s)', percentiles(metricNames.recoverySeconds)),
       ],
       [
         graph('Uploads and transcodes per hour', [
+          business(metricNames.uploadsStarted, 'Sum', HOUR, 'Uploads started'),
           business(metricNames.uploadsCompleted, 'Sum', HOUR, 'Uploads completed'),
+          business(metricNames.uploadsFailed, 'Sum', HOUR, 'Uploads failed'),
           business(metricNames.transcodesStarted, 'Sum', HOUR, 'Transcodes started'),
           business(metricNames.transcodesCompleted, 'Sum', HOUR, 'Transcodes completed'),
           business(metricNames.transcodesFailed, 'Sum', HOUR, 'Transcodes failed'),
         ]),
-        graph('Transcode duration (s)', [
-          business(metricNames.transcodeSeconds, 'p50', HOUR, 'p50'),
-          business(metricNames.transcodeSeconds, 'p99', HOUR, 'p99'),
-        ]),
+        graph('Upload and transcode duration (s)', [...percentiles(metricNames.uploadSeconds, 'Upload'), ...percentiles(metricNames.transcodeSeconds, 'Transcode')]),
         graph('Transcode events dead letters', [deadLetterMessages]),
       ],
       [

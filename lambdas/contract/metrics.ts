@@ -18,8 +18,15 @@ export const metricNames = {
   recoverySeconds: 'RecoverySeconds',
   /** Streams stopped because the plan ended or a failed payment outlived its grace. */
   streamsStoppedByBilling: 'StreamsStoppedByBilling',
+  /** tus uploads created: the plan accepted them and the store made them (a refusal by the plan is not counted). */
+  uploadsStarted: 'UploadsStarted',
   /** Uploads finished and registered as library items. */
   uploadsCompleted: 'UploadsCompleted',
+  /** Uploads whose last byte was stored but which could not become library items (registering them threw). Uploads
+   * abandoned or expired before their last byte are not seen by any request, so not counted here. */
+  uploadsFailed: 'UploadsFailed',
+  /** Seconds from an upload's creation to its last byte stored (per upload, registered or not). */
+  uploadSeconds: 'UploadSeconds',
   /** Transcodes started, finished, failed; their duration in seconds. */
   transcodesStarted: 'TranscodesStarted',
   transcodesCompleted: 'TranscodesCompleted',

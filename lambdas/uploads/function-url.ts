@@ -47,7 +47,8 @@ export type FunctionUrlHandler = (event: LambdaFunctionURLEvent) => Promise<Lamb
 
 export function createFunctionUrlHandler(server: () => Promise<UploadServer>): FunctionUrlHandler {
   const handle = async (event: LambdaFunctionURLEvent) => resultFromResponse(await (await server()).handleWeb(requestFromEvent(event)));
-  // Logger context, tracing, and the metrics a finished upload records (uploads completed, transcodes started).
+  // Logger context, tracing, and the metrics the upload server records (uploads started, completed, failed, their
+  // duration; transcodes started), flushed after each invocation.
   return middy<LambdaFunctionURLEvent, LambdaFunctionURLResult>().use(observability()).handler(handle) as unknown as FunctionUrlHandler;
 }
 

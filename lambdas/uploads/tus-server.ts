@@ -8,10 +8,11 @@
 // - Locks and the S3 store's metadata cache live in DynamoDB: any container can serve any request of an upload.
 // - Every refusal is `{ error, message }` from the error catalogue, with tus's status where the protocol needs it
 //   (409 offset conflict, 410 expired, 412 version), never a stack trace.
+// - It records uploads started, completed and failed and their duration (upload-metrics.ts).
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { MetadataValue } from '@tus/s3-store';
 import { Server } from '@tus/server';
-import { Uid } from '@tus/utils';
+import { EVENTS, Uid } from '@tus/utils';
 import { z } from 'zod';
 import { localCredentials } from '../adapters/aws-clients';
 import type { RuntimeConfig } from '../adapters/config';
@@ -22,6 +23,7 @@ import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
 import { StagingS3Store } from './staging-s3-store';
+import { uploadMetrics, type UploadMetrics } from './upload-metrics';
 
 export const UPLOADS_PATH = `${API_BASE}/uploads`;
 /** The client's PATCH size: a Function URL takes 6 MB per request, and binary bodies arrive base64-encoded. */
@@ -86,6 +88,8 @@ export interface UploadServerOptions {
   /** How long a request that must give way to a newer one for the same upload may take to stop (tus's default: 3 s). */
   lockDrainTimeoutMs?: number;
   maxUploadBytes?: number;
+  /** Where uploads started, completed and failed and their duration go (default: the business metrics). */
+  metrics?: UploadMetrics;
 }
 
 export interface UploadServer {
@@ -175,6 +179,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   const { deps, hooks } = options;
   const table = deps.config.tables.app;
   const expirationMs = options.expirationMs ?? DEFAULT_EXPIRATION_MS;
+  const metrics = options.metrics ?? uploadMetrics();
   // The authenticated user of each request in flight, for tus's callbacks that only get the request.
   const owners = new WeakMap<Request, string>();
   const ownerOf = (request: Request): string => {
@@ -216,13 +221,21 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       return { metadata };
     },
     onUploadFinish: async (request, upload) => {
-      await hooks.onUploadFinished({
-        userId: ownerOf(request),
-        uploadId: uploadIdOf(upload.id),
-        key: upload.id,
-        size: upload.size ?? upload.offset,
-        metadata: parseMetadata(upload.metadata),
-      });
+      // The store read the creation time back from the upload's `.info` (or set it, for creation with upload).
+      metrics.lastByteStored(upload.creation_date);
+      try {
+        await hooks.onUploadFinished({
+          userId: ownerOf(request),
+          uploadId: uploadIdOf(upload.id),
+          key: upload.id,
+          size: upload.size ?? upload.offset,
+          metadata: parseMetadata(upload.metadata),
+        });
+      } catch (error) {
+        metrics.finished('failed');
+        throw error;
+      }
+      metrics.finished('completed');
       return {};
     },
     onResponseError: (_request, error) => {
@@ -230,6 +243,9 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       return { status_code: status, body: JSON.stringify(body) };
     },
   });
+
+  // After the store created an upload onUploadCreate accepted (the plan's refusals never get here).
+  tus.on(EVENTS.POST_CREATE, () => metrics.started());
 
   async function handleWeb(request: Request): Promise<Response> {
     try {

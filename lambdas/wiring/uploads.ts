@@ -4,8 +4,6 @@ import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import * as library from '../core/media/library';
 import { authenticateSession } from '../http/session-auth';
 import type { UploadHooks } from '../uploads/tus-server';
-import { countMetric } from '../adapters/metrics';
-import { metricNames } from '../contract/metrics';
 import { libraryContext } from './media';
 
 export function uploadHooks(deps: Deps): UploadHooks {
@@ -31,7 +29,8 @@ export function uploadHooks(deps: Deps): UploadHooks {
         fileName: upload.metadata.filename,
         kind: upload.metadata.kind,
       });
-      countMetric(metricNames.uploadsCompleted);
+      // Uploads started, completed and failed, and their duration, are recorded by the upload server around these
+      // hooks (lambdas/uploads/upload-metrics.ts).
     },
   };
 }
