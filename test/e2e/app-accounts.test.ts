@@ -1,7 +1,7 @@
 // Accounts in Chromium against the local stack, in English and Russian: register (with the form's own checks and
 // the server's answers next to the right fields) -> confirm through the outbox link -> the dashboard greets the
 // user -> sign out -> the guard sends app pages to the login page and back after signing in; password reset, the
-// auth-token hand-over, and the rate limit's retry hint.
+// auth-token hand-over, the sign-in error page, and the rate limit's retry hint.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -191,11 +191,26 @@ test('auth-token takes a session from the URL fragment, keeps it as the cookie a
   expect(new URL(page.url()).hash).toBe('');
   expect((await sessionCookie(context))?.value).toBe(user.token);
 
-  // Without a token, the page says so and offers the login page.
+  // Without a token, the sign-in error page says why and offers the login page.
+  const texts = catalogue('en');
   const { page: other } = await newPage();
   await other.goto(url('/app/auth/auth-token'));
-  await other.getByText(catalogue('en').auth.authToken.missing).waitFor();
+  await other.waitForURL((at) => at.pathname === '/app/auth/error' && at.searchParams.get('reason') === 'invalid token');
+  await other.getByText(texts.errors['invalid token']).waitFor();
+  await other.getByRole('link', { name: texts.auth.forgotPassword.backToLogin }).waitFor();
   await screenshot(other, 'app-auth-token-missing-en');
+}, 30_000);
+
+test.each(['en', 'es'] as const)('the sign-in error page opens signed out in %s, with a way back to sign in', async (code) => {
+  const texts = catalogue(code);
+  const login = localizePath('/app/auth/login', languageByCode(code));
+  const { page, pageErrors } = await newPage();
+  await page.goto(url(`${localizePath('/app/auth/error', languageByCode(code))}?reason=invalid+token`));
+  await heading(page, texts.auth.error.title);
+  await page.getByText(texts.errors['invalid token']).waitFor();
+  await page.getByRole('link', { name: texts.auth.forgotPassword.backToLogin }).click();
+  await page.waitForURL((at) => at.pathname === login);
+  expect(pageErrors).toEqual([]);
 }, 30_000);
 
 test('too many sign-in attempts: the message says when to try again', async () => {

