@@ -241,7 +241,8 @@ export class OpsStack extends Stack {
     const logGroups: ILogGroup[] = [...functions.map((fn) => fn.logGroup), taskLogs];
     const query = (id: string, name: string, queryString: QueryString) =>
       new QueryDefinition(this, id, { queryDefinitionName: `Loopcast-${config.stage}/${name}`, queryString, logGroups });
-    // JSON lines (Powertools) carry fields; the stream task's plain lines only their text: match both.
+    // Powertools JSON lines (the functions' and the stream task's) carry the fields; anything else (Lambda's own
+    // START/END/REPORT lines, a crash's stack) only its text: match both.
     const fields = ['@timestamp', '@log', 'level', 'route', 'userId', 'streamId', 'coalesce(message, @message) as entry'];
     query('UserActivityQuery', 'User activity (replace USER_ID)', new QueryString({
       fields,
@@ -257,8 +258,8 @@ export class OpsStack extends Stack {
     }));
     query('ErrorsQuery', 'Errors (run over the last hour)', new QueryString({
       fields: [...fields, 'error.message', 'error.stack'],
-      // Logger lines by level, Lambda's own timeouts and crashes by status, the stream task's plain lines by their
-      // words; metric lines (EMF, `_aws`) are left out, their metric names would match.
+      // Logger lines by level, Lambda's own timeouts and crashes by status, other text lines (an uncaught crash) by
+      // their words; metric lines (EMF, `_aws`) are left out, their metric names would match.
       filterStatements: [
         'level in ["ERROR", "CRITICAL", "FATAL"] or record.status in ["timeout", "failure", "error"]' +
           ' or (not ispresent(level) and not ispresent(record.status) and not ispresent(_aws.Timestamp) and @message like /(?i)(error|failed|timed out)/)',
