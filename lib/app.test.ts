@@ -47,6 +47,15 @@ describe('CDK app', () => {
     });
   });
 
+  test('every bucket of every stack aborts abandoned multipart uploads', () => {
+    const buckets = Object.values(stacks).flatMap((stack) => Object.entries(Template.fromStack(stack).findResources('AWS::S3::Bucket')));
+    expect(buckets.length).toBeGreaterThanOrEqual(3);
+    for (const [id, bucket] of buckets) {
+      const rules = (bucket.Properties?.LifecycleConfiguration?.Rules ?? []) as { AbortIncompleteMultipartUpload?: { DaysAfterInitiation: number } }[];
+      expect({ id, aborts: rules.some((rule) => (rule.AbortIncompleteMultipartUpload?.DaysAfterInitiation ?? 0) > 0) }).toEqual({ id, aborts: true });
+    }
+  });
+
   test('data is retained in prod and destroyed in other stages', () => {
     const prod = synthesizeForTest({ stage: 'prod' }).stacks;
     Template.fromStack(prod.data).hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain' });

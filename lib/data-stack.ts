@@ -40,7 +40,7 @@ export class DataStack extends Stack {
       enforceSSL: true,
       // CloudFront standard logs are delivered with ACLs.
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
+      lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(7) }],
       removalPolicy: dataRemovalPolicy(config),
       autoDeleteObjects: !isProduction(config),
     });

@@ -67,6 +67,8 @@ export class WebStack extends Stack {
       enforceSSL: true,
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 'site/',
+      // Deployments upload large files in parts; parts of an interrupted one would be stored (and paid) for ever.
+      lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) }],
       // Build output only, redeployed from the repository: never worth keeping.
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
