@@ -17,14 +17,22 @@ const perIpLimit = rateLimits.resetRequestPerIp.limit;
 let forged = 0;
 const forgedAddress = () => `198.51.100.${++forged % 250}`;
 
-async function forgotPassword(base: string, headers: Record<string, string> = {}): Promise<{ status: number; error?: string }> {
+async function forgotPassword(base: string, headers: Record<string, string> = {}): Promise<{ status: number; error?: string; retryAfter?: string }> {
   const response = await fetch(`${base}/forgot-password`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ email: uniqueEmail('ip') }),
   });
   const body = (await response.json()) as { error?: string };
-  return { status: response.status, ...(body.error ? { error: body.error } : {}) };
+  const retryAfter = response.headers.get('retry-after');
+  return { status: response.status, ...(body.error ? { error: body.error } : {}), ...(retryAfter ? { retryAfter } : {}) };
+}
+
+/** The refusal: 429 'too many requests' with a Retry-After of whole seconds within the limit's window. */
+const tooMany = { status: 429, error: 'too many requests', retryAfter: expect.stringMatching(/^\d+$/) };
+function expectRetryAfterWithinWindow(result: { retryAfter?: string }): void {
+  expect(Number(result.retryAfter)).toBeGreaterThan(0);
+  expect(Number(result.retryAfter)).toBeLessThanOrEqual(rateLimits.resetRequestPerIp.windowSeconds);
 }
 
 async function statuses(count: number, request: () => Promise<{ status: number }>): Promise<number[]> {
@@ -38,7 +46,9 @@ const accepted = (count: number) => Array.from({ length: count }, () => 202);
 test('requests CloudFront vouches for keep a bucket per viewer', async () => {
   const viaCloudFront = (viewer: string) => () => forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': viewer, 'x-origin-verify': stack.originVerify });
   expect(await statuses(perIpLimit, viaCloudFront('203.0.113.10'))).toEqual(accepted(perIpLimit));
-  expect(await viaCloudFront('203.0.113.10')()).toEqual({ status: 429, error: 'too many requests' });
+  const refused = await viaCloudFront('203.0.113.10')();
+  expect(refused).toEqual(tooMany);
+  expectRetryAfterWithinWindow(refused);
   // Another viewer behind the same edge (the same TCP peer) is not held back by the first.
   expect(await statuses(3, viaCloudFront('203.0.113.11'))).toEqual(accepted(3));
 });
@@ -46,10 +56,10 @@ test('requests CloudFront vouches for keep a bucket per viewer', async () => {
 test('a direct request with a forged x-viewer-address is limited by its real source IP', async () => {
   const forgedOnly = () => forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress() });
   expect(await statuses(perIpLimit, forgedOnly)).toEqual(accepted(perIpLimit));
-  expect(await forgedOnly()).toEqual({ status: 429, error: 'too many requests' });
+  expect(await forgedOnly()).toEqual(tooMany);
   // A made-up origin-verify value (or a prefix of the real one) does not help either.
-  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': 'guessed' })).toEqual({ status: 429, error: 'too many requests' });
-  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': stack.originVerify.slice(0, -1) })).toEqual({ status: 429, error: 'too many requests' });
+  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': 'guessed' })).toEqual(tooMany);
+  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': stack.originVerify.slice(0, -1) })).toEqual(tooMany);
   // The viewers CloudFront vouches for still have their own buckets.
   expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': '203.0.113.12', 'x-origin-verify': stack.originVerify })).toEqual({ status: 202 });
 });

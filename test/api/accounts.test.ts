@@ -2,7 +2,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../local/stack';
 import { DynamoAccountsStore } from '../../lambdas/adapters/dynamo/accounts-store';
-import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
+import { rateLimits, type Limit } from '../../lambdas/core/accounts/rate-limits';
+import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type ApiResult } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -201,10 +202,73 @@ describe('rate limits', () => {
     expect((await api(stack, 'POST', '/login', { body: { email, password: strongPassword } })).status).toBe(429);
   });
 
-  test('password-reset requests per e-mail are limited, for unknown e-mails too', async () => {
+  test('password-reset requests per e-mail are limited with Retry-After, for unknown e-mails too', async () => {
     const email = uniqueEmail();
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await api(stack, 'POST', '/forgot-password', { body: { email } })).status);
-    expect(statuses).toEqual([202, 202, 202, 429]);
+    const responses = [];
+    for (let i = 0; i < 4; i++) responses.push(await api(stack, 'POST', '/forgot-password', { body: { email } }));
+    expect(responses.map((r) => r.status)).toEqual([202, 202, 202, 429]);
+    expectTooManyRequests(responses[3]!, rateLimits.resetRequestPerEmail);
   });
+
+  // Per-IP limits: requests through `api` (the local origin) all count as 127.0.0.1, which the other tests of this
+  // file share, so these play CloudFront for viewers of their own (see accounts-viewer-ip.test.ts). The clock is
+  // held still so a fixed window cannot roll over half-way.
+  test('sign-in attempts per IP are limited with Retry-After, across e-mails; another IP still signs in', async () => {
+    const { email } = await signedInUser(stack);
+    const pinned = new Date();
+    stack.deps.now = () => pinned;
+    const { limit } = rateLimits.loginPerIp;
+    const viewer = '203.0.113.20';
+    // A fresh e-mail each time, so only the per-IP limit can answer 429.
+    const attempt = () => fromViewer(viewer, '/login', { email: uniqueEmail('ip'), password: 'not the password at all' });
+    const statuses: number[] = [];
+    for (let i = 0; i < limit; i++) statuses.push((await attempt()).status);
+    expect(statuses).toEqual(Array.from({ length: limit }, () => 401));
+    expectTooManyRequests(await attempt(), rateLimits.loginPerIp);
+    // The right password from that IP waits too; from another IP the same account signs in.
+    expect((await fromViewer(viewer, '/login', { email, password: strongPassword })).status).toBe(429);
+    const elsewhere = await fromViewer('203.0.113.21', '/login', { email, password: strongPassword });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.token).toMatch(/^[\w-]{43}$/);
+  }, 120_000); // every attempt spends the decoy scrypt time: about 15 s on two shared cores
+
+  test('registrations per IP are limited with Retry-After, refused ones included; another IP still registers', async () => {
+    const pinned = new Date();
+    stack.deps.now = () => pinned;
+    const { limit } = rateLimits.registerPerIp;
+    const viewer = '203.0.113.30';
+    expect((await fromViewer(viewer, '/register', registration(uniqueEmail('ip')))).status).toBe(201);
+    // Every attempt counts, also one the password policy refuses (cheap: nothing is hashed), so the rest of the
+    // bucket fills quickly.
+    const statuses: number[] = [];
+    for (let i = 1; i < limit; i++) statuses.push((await fromViewer(viewer, '/register', registration(uniqueEmail('ip'), { password: 'short' }))).status);
+    expect(statuses).toEqual(Array.from({ length: limit - 1 }, () => 422));
+    const email = uniqueEmail('ip');
+    expectTooManyRequests(await fromViewer(viewer, '/register', registration(email)), rateLimits.registerPerIp);
+    expect(await mailsTo(stack, email)).toEqual([]);
+    // Nothing was created: from another IP the same address registers.
+    expect((await fromViewer('203.0.113.31', '/register', registration(email))).status).toBe(201);
+    expect(await mailsTo(stack, email)).toHaveLength(1);
+  }, 60_000);
 });
+
+/** A request CloudFront forwards for the viewer `ip`: the API's own endpoint with the viewer's address beside the
+ * origin-verify secret. */
+async function fromViewer(ip: string, path: string, body: unknown): Promise<ApiResult<Record<string, any>>> {
+  const response = await fetch(`${stack.urls.apiDirect}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-viewer-address': ip, 'x-origin-verify': stack.originVerify },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** 429 with the catalogued answer and a Retry-After of whole seconds, no longer than the limit's window. */
+function expectTooManyRequests(response: ApiResult<Record<string, any>>, { windowSeconds }: Limit): void {
+  expect(response).toMatchObject({ status: 429, body: { error: 'too many requests', message: 'Too many attempts. Please wait a little and try again' } });
+  const retryAfter = response.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^\d+$/);
+  expect(Number(retryAfter)).toBeGreaterThan(0);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(windowSeconds);
+}
