@@ -5,12 +5,14 @@ import type { RouteDefinition } from '../contract/routes';
 import { apiEvent, testContext } from '../../test/helpers/api-event';
 import { json, publicRoute, userRoute } from './api';
 import { createHttpHandler } from './handler';
+import { logger } from '../adapters/logger';
 
 const table: RouteDefinition[] = [
   { method: 'POST', path: '/echo', group: 'test', auth: 'public' },
   { method: 'GET', path: '/me', group: 'test', auth: 'session' },
   { method: 'GET', path: '/boom', group: 'test', auth: 'public' },
   { method: 'GET', path: '/busy', group: 'test', auth: 'public' },
+  { method: 'GET', path: '/streams/{id}', group: 'test', auth: 'session' },
 ];
 
 const echo = publicRoute({
@@ -31,6 +33,7 @@ const handler = createHttpHandler({
     'GET /api/me': userRoute({ async handle({ auth }) { return json(200, { userId: auth.userId }); } }),
     'GET /api/boom': publicRoute({ async handle() { throw new Error('database password is hunter2'); } }),
     'GET /api/busy': publicRoute({ async handle() { throw new AppError('too many requests', undefined, { 'retry-after': '30' }); } }),
+    'GET /api/streams/{id}': userRoute({ async handle({ params }) { return json(200, { id: params.id }); } }),
   },
 });
 
@@ -92,6 +95,29 @@ describe('HTTP handler stack', () => {
     expect(response.status).toBe(429);
     expect(response.headers['retry-after']).toBe('30');
     expect(response.headers['x-request-id']).toBe('req-1');
+  });
+
+  test('every answered request is one log line with its status, route, user and the id it names', async () => {
+    const lines: { message: string; status?: number; keys: Record<string, unknown> }[] = [];
+    // What the logger would print: the keys appended for the request (reset after each) and the line.
+    const { info, appendKeys, resetKeys } = logger;
+    const keys: Record<string, unknown> = {};
+    logger.appendKeys = (added) => { Object.assign(keys, added); appendKeys.call(logger, added); };
+    logger.resetKeys = () => { for (const key of Object.keys(keys)) delete keys[key]; resetKeys.call(logger); };
+    logger.info = ((message: string, extra: Record<string, unknown>) => lines.push({ message, ...extra, keys: { ...keys } })) as typeof logger.info;
+    try {
+      await call('GET /api/streams/{id}', { headers: { authorization: 'Bearer good-token' }, pathParameters: { id: 'st-42' } });
+      await call('GET /api/busy');
+    } finally {
+      Object.assign(logger, { info, appendKeys, resetKeys });
+    }
+    expect(lines).toEqual([
+      { message: 'request done', status: 200, keys: expect.objectContaining({ route: 'GET /api/streams/{id}', streamId: 'st-42', userId: 'u1' }) },
+      { message: 'request refused', error: 'too many requests', status: 429, keys: expect.objectContaining({ route: 'GET /api/busy' }) },
+    ]);
+    // Keys do not carry over to the next request (another user's, another stream's).
+    expect(lines[1]!.keys).not.toHaveProperty('streamId');
+    expect(lines[1]!.keys).not.toHaveProperty('userId');
   });
 
   test('routes outside the table are "route not found"', async () => {

@@ -152,6 +152,16 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal error');
 }
 
+/** The log key for the resource a route's `{id}` names, so support's saved queries find a stream's or an item's
+ * requests by id (lambdas/contract/routes.ts: /streams/{id}..., /videos/{id}, /media/{id}/..., /channels/{id}). */
+const idLogKeys: Record<string, string> = { streams: 'streamId', videos: 'videoId', media: 'videoId', channels: 'channelId', checkout: 'checkoutSessionId' };
+
+function resourceKeys(routeKey: string, params: Record<string, string | undefined> | undefined): Record<string, string> {
+  const collection = /\/([a-z-]+)\/\{id\}/.exec(routeKey)?.[1];
+  const key = collection ? idLogKeys[collection] : undefined;
+  return key && params?.id ? { [key]: params.id } : {};
+}
+
 export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
   checkAgainstRouteTable(options);
 
@@ -159,7 +169,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
     const requestId = event.requestContext.requestId;
     const implementation = options.routes[event.routeKey];
     if (!implementation) throw new AppError('route not found');
-    logger.appendKeys({ route: event.routeKey });
+    logger.appendKeys({ route: event.routeKey, ...resourceKeys(event.routeKey, event.pathParameters) });
     const deps = await options.deps();
 
     let auth: AuthContext | undefined;
@@ -187,7 +197,10 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
       },
       deps,
     );
-    return toResult(response, requestId);
+    const result = toResult(response, requestId);
+    // One line per answered request: a user's or a stream's activity in the saved Logs Insights queries.
+    logger.info('request done', { status: result.statusCode });
+    return result;
   };
 
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
