@@ -82,6 +82,22 @@ describe('YouTube broadcasts', () => {
     expect(records.get('c1')?.broadcastId).toBe('b2');
   });
 
+  test.each([
+    ['quota exceeded', 'updating stream failed'],
+    ['revoked', 'Google refresh token error'],
+  ] as const)('a live stream whose ended broadcast cannot be replaced (%s) warns "%s" and goes on', async (failure, key) => {
+    let state: BroadcastState = 'live';
+    let failing = false;
+    const { keeper, stream, records } = setup({
+      broadcastState: async () => state,
+      createBroadcast: async () => { if (failing) throw new YouTubeError(failure, 'no'); return 'b1'; },
+    });
+    await keeper.prepare(stream);
+    [state, failing] = ['complete', true];
+    records.set('c1', { ...records.get('c1')!, checkedAt: new Date(now.getTime() - 31 * 60_000).toISOString() });
+    expect(await keeper.check(stream)).toBe(key);
+  });
+
   test('end completes the broadcasts and never throws', async () => {
     const { keeper, stream, records } = setup({ complete: async () => { throw new YouTubeError('other', 'down'); } });
     await keeper.prepare(stream);

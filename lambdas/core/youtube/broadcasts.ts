@@ -42,15 +42,23 @@ export const CHECK_INTERVAL_MS = 30 * 60_000;
 
 export const youtubeSealContext = (channel: Pick<Channel, 'userId' | 'id'>) => ({ userId: channel.userId, channelId: channel.id, purpose: 'youtube-refresh-token' });
 
-/** A YouTube failure as the catalogued error a user sees when starting a stream. */
-export function startFailure(error: unknown): AppError {
+/** A YouTube failure as the catalogued error a user sees: `otherwise` is what failed (starting the stream's
+ * broadcasts, or keeping a live stream's broadcast up to date), for anything but the two the user must fix. */
+function youtubeFailure(error: unknown, otherwise: Extract<ErrorKey, 'starting stream failed' | 'updating stream failed'>): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof YouTubeError) {
-    const key: ErrorKey = error.failure === 'revoked' ? 'Google refresh token error' : error.failure === 'live streaming not enabled' ? 'livestreaming not enabled' : 'starting stream failed';
+    const key: ErrorKey = error.failure === 'revoked' ? 'Google refresh token error' : error.failure === 'live streaming not enabled' ? 'livestreaming not enabled' : otherwise;
     return new AppError(key);
   }
-  return new AppError('starting stream failed');
+  return new AppError(otherwise);
 }
+
+/** Starting a stream: its broadcasts could not be made ('Failed to start YouTube stream...'). */
+export const startFailure = (error: unknown): AppError => youtubeFailure(error, 'starting stream failed');
+
+/** A live stream: a fresh broadcast (after YouTube ended one, or at a scheduled restart) could not be made; the loop
+ * goes on to every destination ('Failed to update stream settings...' as the stream's warning). */
+export const liveUpdateFailure = (error: unknown): AppError => youtubeFailure(error, 'updating stream failed');
 
 export class YouTubeBroadcasts implements BroadcastKeeper {
   constructor(private readonly context: BroadcastsContext) {}
@@ -126,7 +134,7 @@ export class YouTubeBroadcasts implements BroadcastKeeper {
         if (old) await account.complete(old.broadcastId).catch(() => undefined); // it may have ended already
       } catch (error) {
         if (error instanceof YouTubeError && error.failure === 'revoked') await this.markRevoked(channel);
-        this.context.log('broadcast rotation failed', { streamId: stream.id, channelId: channel.id, error: startFailure(error).key });
+        this.context.log('broadcast rotation failed', { streamId: stream.id, channelId: channel.id, error: liveUpdateFailure(error).key });
       }
     }
   }
@@ -149,7 +157,7 @@ export class YouTubeBroadcasts implements BroadcastKeeper {
       } catch (error) {
         if (error instanceof YouTubeError && error.failure === 'revoked') await this.markRevoked(channel);
         // The loop keeps publishing to every destination; the user is told what to do.
-        warning = startFailure(error).key;
+        warning = liveUpdateFailure(error).key;
       }
     }
     return warning;
