@@ -6,13 +6,18 @@ import { promisify } from 'node:util';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import type { LocalStack } from '../../local/stack';
 import { api, signedInUser } from '../helpers/accounts';
+import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 
 const run = promisify(execFile);
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack({ rtmp: true }); });
+let transcodes: HeldTranscodes;
+beforeAll(async () => {
+  stack = await startTestStack({ rtmp: true });
+  transcodes = holdTranscodes(stack);
+});
 afterAll(() => stack.stop());
 
 interface Creator { token: string; userId: string; videoId: string; channelId: string; key: string }
@@ -77,15 +82,29 @@ describe('stream rules', () => {
   });
 
   test('a stream whose video is still encoding waits in `encoding` and starts by itself when it is ready', async () => {
-    const clip = await makeClip({ seconds: 4, size: '1280x720' });
-    const videoId = await uploadWithTus(stack, ana.token, clip.bytes, { filename: 'later.mp4', filetype: 'video/mp4', kind: 'video' });
-    const stream = await createStream(ana, { videoId });
-    const started = await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: ana.token });
-    if (started.body.status === 'encoding') {
-      expect((await api(stack, 'PATCH', `/streams/${stream.body.id}`, { token: ana.token, body: { title: 'x' } })).body).toEqual({ error: 'stream encoding', message: 'Stream is currently being encoded. Please wait' });
+    const clip = await makeClip({ seconds: 4 });
+    // ffmpeg does the work, but the item stays `encoding` until its outcome is released.
+    transcodes.hold(ana.userId);
+    let streamId: string | undefined;
+    try {
+      const videoId = await uploadWithTus(stack, ana.token, clip.bytes, { filename: 'later.mp4', filetype: 'video/mp4', kind: 'video' });
+      expect((await transcodes.ended(videoId)).type).toBe('completed');
+      const stream = await createStream(ana, { videoId });
+      expect(stream.status).toBe(201);
+      streamId = stream.body.id as string;
+      const started = await api(stack, 'POST', `/streams/${streamId}/start`, { token: ana.token });
+      expect(started).toMatchObject({ status: 200, body: { status: 'encoding' } });
+      const refused = { error: 'stream encoding', message: 'Stream is currently being encoded. Please wait' };
+      expect(await api(stack, 'PATCH', `/streams/${streamId}`, { token: ana.token, body: { title: 'x' } })).toMatchObject({ status: 409, body: refused });
+      expect((await api(stack, 'GET', `/streams/${streamId}`, { token: ana.token })).body).toMatchObject({ status: 'encoding', title: 'Lo-fi loop' });
+
+      await transcodes.release(ana.userId);
+      expect(await waitForItem(stack, ana.token, videoId)).toMatchObject({ status: 'ready' });
+      await waitForStreamStatus(stack, ana.token, streamId, 'started', 120_000);
+    } finally {
+      await transcodes.release(ana.userId);
+      if (streamId) await api(stack, 'POST', `/streams/${streamId}/stop`, { token: ana.token });
     }
-    await waitForStreamStatus(stack, ana.token, stream.body.id, 'started', 120_000);
-    await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: ana.token });
   }, 180_000);
 });
 
