@@ -1,6 +1,7 @@
 // The error catalogue: every error a user can see, defined once. The API answers `{ error: key, message }`
 // with the status below; the web app translates by key (web/src/i18n/locales/*.json, section "errors").
-// Keys and English messages of spec section 8 are kept verbatim; the rest are our extensions (docs/api.md).
+// Keys and English messages of spec section 8 are kept verbatim (one row there names its key by a description:
+// 'livestreaming not enabled'); the rest are our extensions (docs/api.md, docs/decisions.md).
 
 export const errorCatalogue = {
   // spec section 8
