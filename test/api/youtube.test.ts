@@ -3,8 +3,10 @@
 // checks, broadcasts that follow the loop (created, bound, thumbnail, re-created when YouTube ends one, rotated at a
 // scheduled restart, completed at stop), a revoked grant, liveStreamingNotEnabled, quota counting.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import { DynamoBroadcastStore, DynamoYouTubeQuota, pacificDay } from '../../lambdas/adapters/dynamo/youtube-stores';
-import { applyHeartbeat, upkeep } from '../../lambdas/core/streams/streams';
+import type { PlanId } from '../../lambdas/core/plans';
+import { applyHeartbeat, taskSpec, upkeep } from '../../lambdas/core/streams/streams';
 import { streamsContext } from '../../lambdas/wiring/streams';
 import { startNginxRtmp, type NginxRtmp } from '../../local/nginx-rtmp';
 import { freePort } from '../../local/ports';
@@ -52,6 +54,25 @@ async function connect(token: string, cookieToken: string | null = token): Promi
   return new URL(back.headers.get('location')!);
 }
 
+/** A paying (or, for Custom, operator-granted) subscriber, as the Stripe webhook leaves one (billing.test.ts covers
+ * the checkout itself; streams.test.ts makes its Pro user the same way). */
+async function subscribe(userId: string, plan: Exclude<PlanId, 'trial'>): Promise<void> {
+  const now = new Date();
+  await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription({
+    userId, plan, ...(plan === 'custom' ? {} : { period: 'month' as const }), status: 'active', cancelAtPeriodEnd: false,
+    currentPeriodStart: now.toISOString(), currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+  }, Math.floor(now.getTime() / 1000));
+}
+
+/** Connects a new fake Google account with its own channel; returns the account and our channel id. */
+async function connectAccount(token: string, channelTitle: string) {
+  const account = google.addAccount({ channelTitle });
+  google.nextConsent({ account: account.sub });
+  const page = await connect(token);
+  expect(page.searchParams.get('error')).toBeNull();
+  return { account, channelId: page.searchParams.get('connected')! };
+}
+
 describe('connecting a YouTube account', () => {
   test('consent with PKCE and offline access; the channel with its name and avatar; tokens sealed', async () => {
     const user = await signedInUser(stack, 'yt');
@@ -77,6 +98,37 @@ describe('connecting a YouTube account', () => {
     await connect(user.token);
     const second = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
     expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
+  });
+
+  test('Basic, like the trial, allows one YouTube account: a second is refused with the upgrade message, at the start and after consent', async () => {
+    const user = await signedInUser(stack, 'basic');
+    await subscribe(user.userId, 'basic');
+    expect((await api(stack, 'GET', '/subscription', { token: user.token })).body).toMatchObject({ plan: 'basic', state: 'active' });
+    // Two consents opened before either finished (two tabs): the second is refused once Google names its account.
+    const [firstTab, secondTab] = await Promise.all([0, 1].map(() => api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} })));
+    const callbacks = [];
+    for (const [tab, title] of [[firstTab!, 'Basic loops'], [secondTab!, 'Basic extra']] as const) {
+      google.nextConsent({ account: google.addAccount({ channelTitle: title }).sub });
+      callbacks.push((await fetch(tab.body.url, { redirect: 'manual' })).headers.get('location')!);
+    }
+    const finish = async (callback: string) =>
+      new URL((await fetch(callback, { redirect: 'manual', headers: { cookie: `auth_token=${user.token}` } })).headers.get('location')!).searchParams;
+    expect((await finish(callbacks[0]!)).get('connected')).toBeTruthy();
+    expect((await finish(callbacks[1]!)).get('error')).toBe('channel limit');
+    const second = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
+    expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
+    expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels).toEqual([expect.objectContaining({ name: 'Basic loops' })]);
+  });
+
+  test('Pro and Custom connect more than one YouTube account', async () => {
+    for (const plan of ['pro', 'custom'] as const) {
+      const user = await signedInUser(stack, plan);
+      await subscribe(user.userId, plan);
+      const first = await connectAccount(user.token, `${plan} first`);
+      const second = await connectAccount(user.token, `${plan} second`);
+      const { body } = await api(stack, 'GET', '/channels', { token: user.token });
+      expect([plan, body.channels.map((c: { id: string }) => c.id).sort()]).toEqual([plan, [first.channelId, second.channelId].sort()]);
+    }
   });
 
   test('a trial user whose access was removed can reconnect that account, but not swap it for another', async () => {
@@ -199,6 +251,71 @@ describe('broadcasts that follow the loop', () => {
     const spent = await new DynamoYouTubeQuota(stack.deps.db, stack.config.tables.app, () => new Date()).spentOn(pacificDay(new Date()));
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(google.quota.used());
+  }, 180_000);
+
+  test('multi-channel on Pro: two YouTube accounts, one stream to both, one broadcast per channel bound to its own liveStream', async () => {
+    const user = await signedInUser(stack, 'multi');
+    await subscribe(user.userId, 'pro');
+    const connected = [await connectAccount(user.token, 'Rain loops'), await connectAccount(user.token, 'Jazz loops')];
+    expect(new Set(connected.map((c) => c.channelId)).size).toBe(2);
+
+    // Both on the channels list with the YouTube channel's name and avatar.
+    const { body } = await api(stack, 'GET', '/channels', { token: user.token });
+    expect(body.channels).toHaveLength(2);
+    for (const { account, channelId } of connected) {
+      expect(body.channels).toContainEqual(expect.objectContaining({
+        id: channelId,
+        kind: 'youtube',
+        name: account.channel!.title,
+        youtube: expect.objectContaining({ channelId: account.channel!.id, status: 'connected', avatarUrl: expect.stringMatching(new RegExp(`^https://yt3\\.ggpht\\.com/.*${account.channel!.id}`)) }),
+      }));
+    }
+
+    const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
+    await waitForItem(stack, user.token, videoId);
+    const channelIds = connected.map((c) => c.channelId);
+    const created = await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Two rooms', privacy: 'public', videoId, channelIds } });
+    expect(created.status).toBe(201);
+    const stream = created.body;
+    const insertsBefore = google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200).length;
+    expect((await api(stack, 'POST', `/streams/${stream.id}/start`, { token: user.token })).status).toBe(200);
+
+    // One broadcast per channel, made by that channel's Google account and bound to that channel's reusable liveStream.
+    expect(google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200)).toHaveLength(insertsBefore + 2);
+    const records = await new DynamoBroadcastStore(stack.deps.db, stack.config.tables.app).list(user.userId, stream.id);
+    expect(records.map((r) => r.channelId).sort()).toEqual([...channelIds].sort());
+    const context = streamsContext(stack.deps);
+    const liveStreamIds = new Set<string>();
+    for (const { account, channelId } of connected) {
+      const broadcast = google.broadcast(records.find((r) => r.channelId === channelId)!.broadcastId)!;
+      const stored = (await context.channels.get(user.userId, channelId))!;
+      expect(broadcast.snippet).toMatchObject({ channelId: account.channel!.id, title: 'Two rooms' });
+      expect(broadcast.contentDetails!.boundStreamId).toBe(stored.youtube!.liveStreamId);
+      liveStreamIds.add(stored.youtube!.liveStreamId);
+    }
+    expect(liveStreamIds.size).toBe(2);
+
+    // The stream task gets both destinations (each liveStream's ingestion address and key; not printed here).
+    const spec = await taskSpec(context, user.userId, stream.id);
+    expect(spec.destinations.map((d) => d.id).sort()).toEqual([...channelIds].sort());
+    expect(spec.destinations.every((d) => d.url.startsWith(`${nginx.rtmpUrl}/`))).toBe(true);
+    expect(new Set(spec.destinations.map((d) => d.url)).size).toBe(2);
+
+    // Live on both: the task's heartbeat reports each destination.
+    await waitForStreamStatus(stack, user.token, stream.id, 'started', 90_000);
+    let destinations: { id: string; state: string }[] = [];
+    const bothOk = () => destinations.length === 2 && destinations.every((d) => d.state === 'ok');
+    for (let i = 0; i < 120 && !bothOk(); i++) {
+      destinations = (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body.health?.destinations ?? [];
+      if (!bothOk()) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect([...destinations].sort((a, b) => a.id.localeCompare(b.id))).toEqual([...channelIds].sort().map((id) => ({ id, state: 'ok' })));
+
+    // Media reaches both ingestion points (the fake cannot see nginx): both broadcasts go live on their own; stop completes both.
+    for (const id of liveStreamIds) google.setStreamStatus(id, 'active');
+    for (const record of records) expect(google.broadcast(record.broadcastId)!.status!.lifeCycleStatus).toBe('live');
+    expect((await api(stack, 'POST', `/streams/${stream.id}/stop`, { token: user.token })).status).toBe(200);
+    for (const record of records) expect(google.broadcast(record.broadcastId)!.status!.lifeCycleStatus).toBe('complete');
   }, 180_000);
 
   test('stream thumbnails: JPEG or PNG of at most 2 MB', async () => {

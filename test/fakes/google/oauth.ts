@@ -216,6 +216,11 @@ export class OAuthServer {
     return found && { account: this.accounts.get(found.grant.sub), scopes: found.scopes };
   }
 
+  /** Every authorization code, access token and refresh token handed out so far (tests search logs for them). */
+  issued(): { codes: string[]; accessTokens: string[]; refreshTokens: string[] } {
+    return { codes: [...this.codes.keys()], accessTokens: [...this.accessTokens.keys()], refreshTokens: [...this.refreshTokens.keys()] };
+  }
+
   /** The user removes the app at myaccount.google.com/permissions. */
   revokeAccount(sub: string): void {
     for (const grant of this.grants) if (grant.sub === sub) grant.revoked = true;

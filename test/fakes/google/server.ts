@@ -62,6 +62,8 @@ export interface FakeGoogle {
   /** How the next consent screen is answered (deny, untick scopes, another account). Queued in order. */
   nextConsent(decision: ConsentDecision): void;
   consents: ConsentRecord[];
+  /** Every authorization code, access token and refresh token issued so far. */
+  issued(): { codes: string[]; accessTokens: string[]; refreshTokens: string[] };
   calls: RecordedCall[];
   quota: { dailyLimit: number; used(day?: string): number; byDay(): Record<string, number>; spend(units: number): void };
   setLiveStreamingEnabled(accountKey: string, enabled: boolean): void;
@@ -190,6 +192,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     account: (key) => accounts.get(key),
     nextConsent: (decision) => oauth.queueDecision(decision),
     consents: oauth.consents,
+    issued: () => oauth.issued(),
     calls,
     quota: {
       dailyLimit: quota.dailyLimit,
