@@ -39,8 +39,16 @@ export interface LocalStreamRunnerOptions {
 }
 
 interface Execution {
+  /** Set by stop: from then on the execution starts no task (a Backoff may end right after the stop). */
+  stopped: boolean;
   abort(): void;
   child?: ChildProcess;
+}
+
+/** StopExecution: no further task, and the running one is stopped by the caller. */
+function halt(entry: Execution): void {
+  entry.stopped = true;
+  entry.abort();
 }
 
 export class LocalStreamRunner implements StreamRunner {
@@ -56,7 +64,7 @@ export class LocalStreamRunner implements StreamRunner {
 
   async launch(run: StreamRun): Promise<void> {
     if (this.executions.has(run.executionName)) return; // as Step Functions: one execution per name
-    const entry: Execution = { abort: () => undefined };
+    const entry: Execution = { stopped: false, abort: () => undefined };
     this.executions.set(run.executionName, entry);
     const input: LifecycleInput = { userId: run.userId, streamId: run.streamId, runId: run.runId, taskError: null };
     const execution = this.machine.run(asJson(input), {
@@ -95,19 +103,20 @@ export class LocalStreamRunner implements StreamRunner {
     const entry = this.executions.get(run.executionName);
     if (!entry) return;
     this.executions.delete(run.executionName);
-    entry.abort();
+    halt(entry);
     if (entry.child) await this.stopChild(entry.child);
   }
 
   async stopAll(): Promise<void> {
     const entries = [...this.executions.values()];
     this.executions.clear();
-    for (const entry of entries) entry.abort();
+    for (const entry of entries) halt(entry);
     await Promise.all(entries.map((entry) => (entry.child ? this.stopChild(entry.child) : undefined)));
   }
 
   /** ECS RunTask .sync: resolves when the task stopped cleanly, fails (States.TaskFailed) when it exited badly. */
   private runTask(run: StreamRun, entry: Execution): Promise<Record<string, never>> {
+    if (entry.stopped) return Promise.resolve({});
     mkdirSync(this.options.logDir, { recursive: true });
     const log = createWriteStream(join(this.options.logDir, `stream-${run.streamId}.log`), { flags: 'a' });
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'stream-task', 'src', 'main.ts')], {
