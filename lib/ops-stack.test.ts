@@ -51,7 +51,7 @@ describe('ops dashboard', () => {
       'Lifecycle executions failed',
       'DynamoDB throttles',
       `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`,
-      'YouTube quota per day',
+      'YouTube quota per day (Pacific day)',
       'Stripe webhook failures',
       'Lambda errors by function',
       'Lambda throttles by function',
@@ -108,9 +108,10 @@ describe('ops dashboard', () => {
     for (const m of durations) expect(m.slice(0, 6)).toEqual(business(m[1] as string));
     expect(metricsOf('Stripe webhook failures')[0]!.slice(0, 6)).toEqual(business(metricNames.stripeWebhookFailures));
     const quota = metricsOf(`YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`)[0]!;
-    expect(quota.slice(0, 6)).toEqual(business(metricNames.youtubeQuotaUnits));
-    expect(quota.at(-1)).toMatchObject({ stat: 'Sum', period: 86_400 });
-    expect(widget('YouTube quota per day').properties.annotations.horizontal.map((a: { value: number }) => a.value)).toEqual([8_000, 10_000]);
+    expect(quota.slice(0, 6)).toEqual(business(metricNames.youtubeQuotaUsedToday));
+    // The day's running total as last reported: its maximum over five minutes (the default period, left out).
+    expect(quota.at(-1)).toEqual({ stat: 'Maximum', label: 'Units today' });
+    expect(widget('YouTube quota per day (Pacific day)').properties.annotations.horizontal.map((a: { value: number }) => a.value)).toEqual([8_000, 10_000]);
   });
 
   test('API, state machine, table (and its index) and dead-letter queue widgets read their AWS metrics', () => {
@@ -183,7 +184,7 @@ describe('ops alarms', () => {
       expect(metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Stat: 'Sum', Period: 300 });
       expect(JSON.stringify(metric.Dimensions)).toContain(logicalId(stack, fn));
     }
-    expect(single('YouTubeQuota')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.youtubeQuotaUnits, Stat: 'Sum', Period: 86_400 });
+    expect(single('YouTubeQuota')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.youtubeQuotaUsedToday, Stat: 'Maximum', Period: 300 });
     expect(single('StripeWebhookFailures')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.stripeWebhookFailures, Stat: 'Sum', Period: 3600 });
     // A crash loop: stream task restarts by the lifecycle, summed over every stream of the stage, per hour.
     const restarts = single('StreamCrashLoop');

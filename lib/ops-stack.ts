@@ -48,7 +48,6 @@ const METRICS_SERVICE = 'loopcast';
 
 const FIVE_MINUTES = Duration.minutes(5);
 const HOUR = Duration.hours(1);
-const DAY = Duration.days(1);
 
 /** Every Loopcast function of a stack, whatever its construct path. */
 const handlerFunctionsOf = (stack: Stack): HandlerFunction[] => stack.node.findAll().filter((c): c is HandlerFunction => c instanceof HandlerFunction);
@@ -118,7 +117,9 @@ export class OpsStack extends Stack {
       { r: this.dynamoMetric(table, 'ReadThrottleEvents', 'Table reads'), w: this.dynamoMetric(table, 'WriteThrottleEvents', 'Table writes') },
     );
 
-    const quotaToday = business(metricNames.youtubeQuotaUnits, 'Sum', DAY, 'Units');
+    // Google's quota day runs from midnight Pacific time; the handlers report the day's total so far as they spend.
+    const quotaToday = business(metricNames.youtubeQuotaUsedToday, 'Maximum', FIVE_MINUTES, 'Units today');
+    const quotaByHour = business(metricNames.youtubeQuotaUsedToday, 'Maximum', HOUR, 'Units spent that day');
     const webhookFailures = business(metricNames.stripeWebhookFailures, 'Sum', HOUR, 'Failures');
     const transcodesCompletedHourly = business(metricNames.transcodesCompleted, 'Sum', HOUR);
     const transcodesFailedHourly = business(metricNames.transcodesFailed, 'Sum', HOUR);
@@ -224,7 +225,7 @@ export class OpsStack extends Stack {
         graph('Lifecycle executions failed', [executionsFailed, executionsTimedOut], 6),
         graph('DynamoDB throttles', Object.values(throttleMetrics), 6),
         new SingleValueWidget({ title: `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`, metrics: [quotaToday], width: 3, height: 6 }),
-        graph('YouTube quota per day', [quotaToday], 3, {
+        graph('YouTube quota per day (Pacific day)', [quotaByHour], 3, {
           leftAnnotations: [{ value: 0.8 * YOUTUBE_DAILY_QUOTA, label: '80 %' }, { value: YOUTUBE_DAILY_QUOTA, label: 'quota' }],
         }),
         graph('Stripe webhook failures', [business(metricNames.stripeWebhookFailures, 'Sum', FIVE_MINUTES, 'Failures')], 6),

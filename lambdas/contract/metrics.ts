@@ -34,6 +34,9 @@ export const metricNames = {
   transcodeSeconds: 'TranscodeSeconds',
   /** YouTube Data API quota units spent (10,000 a day per Google project). */
   youtubeQuotaUnits: 'YouTubeQuotaUnits',
+  /** The units spent so far on the current quota day, which Google counts from midnight Pacific time (a UTC-day sum
+   * of YouTubeQuotaUnits would mix two of Google's days). */
+  youtubeQuotaUsedToday: 'YouTubeQuotaUsedToday',
   /** Stripe webhooks refused (bad signature) or failed while being applied. */
   stripeWebhookFailures: 'StripeWebhookFailures',
 } as const;

@@ -4,7 +4,7 @@ import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoBroadcastStore, DynamoOAuthStateStore, DynamoYouTubeQuota } from '../adapters/dynamo/youtube-stores';
 import { GoogleYouTube } from '../adapters/google/youtube';
 import { logger } from '../adapters/logger';
-import { countMetric } from '../adapters/metrics';
+import { countMetric, gaugeMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
@@ -25,8 +25,9 @@ export async function googleOAuth(parts: YouTubeParts): Promise<GoogleOAuth | un
   if (!settings) return undefined;
   const quota = new DynamoYouTubeQuota(parts.db, parts.table, parts.now);
   return new GoogleYouTube(settings, async (units) => {
-    await quota.spend(units);
+    const today = await quota.spend(units);
     countMetric(metricNames.youtubeQuotaUnits, units);
+    gaugeMetric(metricNames.youtubeQuotaUsedToday, today);
   });
 }
 

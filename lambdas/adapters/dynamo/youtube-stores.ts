@@ -46,14 +46,17 @@ export const pacificDay = (now: Date): string => new Intl.DateTimeFormat('en-CA'
 export class DynamoYouTubeQuota {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string, private readonly now: () => Date) {}
 
-  async spend(units: number): Promise<void> {
+  /** Adds to the day's spend; the day's total so far. */
+  async spend(units: number): Promise<number> {
     const now = this.now();
-    await this.db.send(new UpdateCommand({
+    const { Attributes } = await this.db.send(new UpdateCommand({
       TableName: this.table,
       Key: youtubeQuotaKey(pacificDay(now)),
       UpdateExpression: 'ADD units :units SET expiresAt = if_not_exists(expiresAt, :expires)',
       ExpressionAttributeValues: { ':units': units, ':expires': Math.floor(now.getTime() / 1000) + 40 * 86_400 },
+      ReturnValues: 'UPDATED_NEW',
     }));
+    return Number(Attributes?.units ?? units);
   }
 
   async spentOn(day: string): Promise<number> {
