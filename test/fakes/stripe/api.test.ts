@@ -60,6 +60,119 @@ describe('prices', () => {
   });
 });
 
+describe('products and prices made through the API', () => {
+  test('products: create with metadata, list (active filter, pagination), retrieve', async () => {
+    const basic = await stripe.products.create({ name: 'Loopcast Basic', metadata: { loopcast_plan: 'basic' } });
+    expect(basic).toMatchObject({ object: 'product', name: 'Loopcast Basic', active: true, metadata: { loopcast_plan: 'basic' }, type: 'service' });
+    expect(basic.id).toMatch(/^prod_[A-Za-z0-9]{14}$/);
+    expect(lastCall().params).toEqual({ name: 'Loopcast Basic', metadata: { loopcast_plan: 'basic' } });
+    const archived = await stripe.products.create({ name: 'Old plan', active: false });
+    expect(archived.active).toBe(false);
+
+    const active = await stripe.products.list({ active: true, limit: 100 });
+    expect(active).toMatchObject({ object: 'list', url: '/v1/products' });
+    expect(active.data.map((product) => product.id)).toContain(basic.id);
+    expect(active.data.map((product) => product.id)).not.toContain(archived.id);
+    // The library's auto-pagination walks `starting_after` one page at a time.
+    const all: string[] = [];
+    for await (const product of stripe.products.list({ limit: 1 })) all.push(product.id);
+    expect(all).toEqual(expect.arrayContaining([basic.id, archived.id]));
+    expect(new Set(all).size).toBe(all.length);
+    expect((await stripe.products.list({ ids: [archived.id] })).data.map((product) => product.id)).toEqual([archived.id]);
+
+    expect(await stripe.products.retrieve(basic.id)).toMatchObject({ id: basic.id, name: 'Loopcast Basic' });
+    await expect(stripe.products.create({ name: '' })).rejects.toMatchObject({ code: 'parameter_missing', param: 'name' });
+    await expect(stripe.products.create({ name: 'X', shippable: true })).rejects.toMatchObject({ code: 'parameter_unknown', param: 'shippable' });
+  });
+
+  test('prices: a recurring price with lookup key, nickname and metadata, in Stripe\'s wire format', async () => {
+    const product = await stripe.products.create({ name: 'Loopcast Pro' });
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'USD',
+      unit_amount: 6747,
+      recurring: { interval: 'month', interval_count: 3 },
+      lookup_key: 'api_pro_3months',
+      nickname: 'Loopcast Pro, every 3 months',
+      metadata: { plan: 'pro', period: '3months' },
+    });
+    expect(lastCall().params).toEqual({
+      product: product.id,
+      currency: 'USD',
+      unit_amount: '6747',
+      recurring: { interval: 'month', interval_count: '3' },
+      lookup_key: 'api_pro_3months',
+      nickname: 'Loopcast Pro, every 3 months',
+      metadata: { plan: 'pro', period: '3months' },
+    });
+    expect(price).toMatchObject({
+      object: 'price',
+      active: true,
+      currency: 'usd',
+      unit_amount: 6747,
+      type: 'recurring',
+      recurring: { interval: 'month', interval_count: 3, usage_type: 'licensed' },
+      lookup_key: 'api_pro_3months',
+      product: product.id,
+      metadata: { plan: 'pro', period: '3months' },
+    });
+    expect(price.id).toMatch(/^price_/);
+    const listed = await stripe.prices.list({ lookup_keys: ['api_pro_3months'], expand: ['data.product'] });
+    expect(listed.data.map((each) => each.id)).toEqual([price.id]);
+    expect(listed.data[0]?.product).toMatchObject({ object: 'product', name: 'Loopcast Pro' });
+  });
+
+  test('a lookup key names one price: taken only with transfer_lookup_key, archived holders included', async () => {
+    const product = await stripe.products.create({ name: 'Keys' });
+    const base = { product: product.id, currency: 'usd', recurring: { interval: 'month' as const } };
+    const first = await stripe.prices.create({ ...base, unit_amount: 999, lookup_key: 'api_key_moves' });
+
+    const refused = stripe.prices.create({ ...base, unit_amount: 899, lookup_key: 'api_key_moves' });
+    await expect(refused).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    await expect(refused).rejects.toMatchObject({ statusCode: 400, param: 'lookup_key', message: `A price (\`${first.id}\`) already uses that lookup key.` });
+    await stripe.prices.update(first.id, { active: false });
+    await expect(stripe.prices.create({ ...base, unit_amount: 899, lookup_key: 'api_key_moves' })).rejects.toMatchObject({ param: 'lookup_key' });
+
+    const second = await stripe.prices.create({ ...base, unit_amount: 899, lookup_key: 'api_key_moves', transfer_lookup_key: true });
+    expect(second.lookup_key).toBe('api_key_moves');
+    // The old price keeps everything but the key.
+    expect(await stripe.prices.retrieve(first.id)).toMatchObject({ lookup_key: null, active: false, unit_amount: 999 });
+    expect((await stripe.prices.list({ lookup_keys: ['api_key_moves'] })).data.map((price) => price.id)).toEqual([second.id]);
+  });
+
+  test('update: archive, metadata merged, lookup key set, moved or unset', async () => {
+    const product = await stripe.products.create({ name: 'Updates' });
+    const price = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 500, metadata: { plan: 'basic', keep: 'yes' } });
+    expect(price).toMatchObject({ type: 'one_time', recurring: null, lookup_key: null });
+
+    const archived = await stripe.prices.update(price.id, { active: false, metadata: { plan: '', period: 'month' }, lookup_key: 'api_updated' });
+    expect(archived).toMatchObject({ active: false, metadata: { keep: 'yes', period: 'month' }, lookup_key: 'api_updated' });
+    expect((await stripe.prices.list({ lookup_keys: ['api_updated'], active: true })).data).toEqual([]);
+
+    const other = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 600 });
+    await expect(stripe.prices.update(other.id, { lookup_key: 'api_updated' })).rejects.toMatchObject({ param: 'lookup_key' });
+    expect(await stripe.prices.update(other.id, { lookup_key: 'api_updated', transfer_lookup_key: true })).toMatchObject({ lookup_key: 'api_updated' });
+    expect((await stripe.prices.retrieve(price.id)).lookup_key).toBeNull();
+    expect(await stripe.prices.update(other.id, { lookup_key: '' })).toMatchObject({ lookup_key: null });
+    await expect(stripe.prices.update('price_missing', { active: false })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  test('validation as Stripe does it', async () => {
+    const product = await stripe.products.create({ name: 'Validation' });
+    const base = { product: product.id, currency: 'usd', unit_amount: 100 };
+    const rejects = (params: Stripe.PriceCreateParams) => expect(stripe.prices.create(params)).rejects;
+    await rejects({ ...base, tax_behavior: 'exclusive' }).toMatchObject({ code: 'parameter_unknown', param: 'tax_behavior' });
+    await rejects({ ...base, recurring: { interval: 'month', usage_type: 'licensed' } }).toMatchObject({ code: 'parameter_unknown', param: 'recurring[usage_type]' });
+    await rejects({ ...base, currency: '' }).toMatchObject({ code: 'parameter_missing', param: 'currency' });
+    await rejects({ ...base, product: 'prod_missing' }).toMatchObject({ code: 'resource_missing', param: 'product', message: "No such product: 'prod_missing'" });
+    await rejects({ product: product.id, currency: 'usd' }).toMatchObject({ code: 'parameter_missing', param: 'unit_amount' });
+    await rejects({ ...base, recurring: { interval: 'month', interval_count: 13 } }).toMatchObject({ param: 'recurring[interval_count]' });
+    await rejects({ ...base, recurring: { interval: 'fortnight' as 'week' } }).toMatchObject({ param: 'recurring[interval]' });
+    await expect(stripe.prices.create({ ...base, recurring: { interval: 'year', interval_count: 1 } })).resolves.toMatchObject({ recurring: { interval: 'year' } });
+    await expect(stripe.prices.list({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) })).rejects.toMatchObject({ param: 'lookup_keys' });
+  });
+});
+
 describe('checkout, portal, subscriptions and invoices', () => {
   let price: ReturnType<FakeStripe['seedPrice']>;
   let customer: Stripe.Customer;

@@ -4,7 +4,18 @@ import { stripeErrors } from './errors';
 import type { RequestRef } from './events';
 import { expand } from './expand';
 import type { FormTree } from './form';
-import { checkoutSessionObject, lineItemObject, listOf, newId, portalSessionObject, type List, type PauseCollection } from './objects';
+import {
+  checkoutSessionObject,
+  lineItemObject,
+  listOf,
+  newId,
+  portalSessionObject,
+  priceObject,
+  productObject,
+  type List,
+  type PauseCollection,
+  type Recurrence,
+} from './objects';
 import { Params } from './params';
 import type { StripeState } from './state';
 import { randomString } from '../shared/random';
@@ -26,6 +37,16 @@ interface Route {
 export function apiRoutes(state: StripeState, billing: Billing): Route[] {
   const customer = (id: string) => state.customers.get(id) ?? notFound('customer', id);
   const subscription = (id: string) => state.subscriptions.get(id) ?? notFound('subscription', id);
+  const priceById = (id: string) => state.prices.get(id) ?? notFound('price', id);
+
+  /** A lookup key names one price at a time, archived ones included; `transfer_lookup_key` takes it from its holder.
+   * Called once the request is otherwise valid, so a refused request leaves the holder its key. */
+  const claimLookupKey = (key: string, transfer: boolean, owner?: string) => {
+    const holder = [...state.prices.values()].find((each) => each.lookup_key === key && each.id !== owner);
+    if (!holder) return;
+    if (!transfer) throw stripeErrors.invalidValue('lookup_key', `A price (\`${holder.id}\`) already uses that lookup key.`);
+    holder.lookup_key = null;
+  };
 
   return [
     {
@@ -68,6 +89,7 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
       handle({ params }) {
         const p = Params.of(params, ['lookup_keys', 'active', 'product', 'type', 'limit', 'starting_after', 'ending_before']);
         const lookupKeys = p.strings('lookup_keys');
+        if (lookupKeys && lookupKeys.length > 10) throw stripeErrors.invalidValue('lookup_keys', 'You can specify up to 10 lookup_keys.');
         const active = p.boolean('active');
         const product = p.string('product');
         const type = p.oneOf('type', ['one_time', 'recurring'] as const);
@@ -84,7 +106,109 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
     {
       method: 'GET',
       pattern: /^\/v1\/prices\/([^/]+)$/,
-      handle: ({ params }, id) => expand(state.prices.get(id) ?? notFound('price', id), Params.of(params, []).expand(), state),
+      handle: ({ params }, id) => expand(priceById(id), Params.of(params, []).expand(), state),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/prices$/,
+      handle({ params, now }) {
+        const p = Params.of(params, [
+          'product',
+          'currency',
+          'unit_amount',
+          'recurring',
+          'lookup_key',
+          'transfer_lookup_key',
+          'metadata',
+          'nickname',
+          'active',
+        ]);
+        const currency = currencyParam(p);
+        const productId = p.string('product');
+        // Stripe also takes `product_data` (a product made on the fly); the fake does not model it.
+        if (productId === undefined) throw stripeErrors.missingParam('product');
+        if (!state.products.has(productId)) throw stripeErrors.noSuchParamObject('product', productId, 'product');
+        const unitAmount = p.integer('unit_amount');
+        if (unitAmount === undefined) throw stripeErrors.missingParam('unit_amount');
+        if (unitAmount < 0) throw stripeErrors.invalidValue('unit_amount', 'This value must be greater than or equal to 0.');
+        const recurring = recurringParam(p);
+        const lookupKey = lookupKeyParam(p);
+        const transfer = p.boolean('transfer_lookup_key') ?? false;
+        const metadata = p.metadata();
+        const nickname = p.string('nickname');
+        const active = p.boolean('active') ?? true;
+        if (lookupKey) claimLookupKey(lookupKey, transfer);
+        const created = priceObject({
+          created: now,
+          product: productId,
+          lookupKey: lookupKey || null,
+          unitAmount,
+          currency,
+          recurring: recurring ?? null,
+          nickname: nickname || null,
+          metadata: metadata === 'clear' || metadata === undefined ? {} : metadata,
+          active,
+        });
+        state.prices.set(created.id, created);
+        return expand(created, p.expand(), state);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/prices\/([^/]+)$/,
+      handle({ params }, id) {
+        const p = Params.of(params, ['active', 'metadata', 'lookup_key', 'transfer_lookup_key', 'nickname']);
+        const found = priceById(id);
+        const active = p.boolean('active');
+        const metadata = p.metadata();
+        const lookupKey = lookupKeyParam(p);
+        const transfer = p.boolean('transfer_lookup_key') ?? false;
+        const nickname = p.string('nickname');
+        // `lookup_key=` unsets the key.
+        if (lookupKey) claimLookupKey(lookupKey, transfer, found.id);
+        if (lookupKey !== undefined) found.lookup_key = lookupKey === '' ? null : lookupKey;
+        if (active !== undefined) found.active = active;
+        if (metadata !== undefined) found.metadata = mergeMetadata(found.metadata, metadata);
+        if (nickname !== undefined) found.nickname = nickname === '' ? null : nickname;
+        return expand(found, p.expand(), state);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/products$/,
+      handle({ params, now }) {
+        const p = Params.of(params, ['name', 'active', 'description', 'metadata']);
+        const name = p.requiredString('name');
+        const metadata = p.metadata();
+        const description = p.string('description');
+        const created = productObject({
+          created: now,
+          name,
+          description: description || null,
+          metadata: metadata === 'clear' || metadata === undefined ? {} : metadata,
+          active: p.boolean('active') ?? true,
+        });
+        state.products.set(created.id, created);
+        return expand(created, p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/products$/,
+      handle({ params }) {
+        const p = Params.of(params, ['active', 'ids', 'limit', 'starting_after', 'ending_before']);
+        const active = p.boolean('active');
+        const ids = p.strings('ids');
+        const products = [...state.products.values()].filter(
+          (product) => (active === undefined || product.active === active) && (ids === undefined || ids.includes(product.id)),
+        );
+        return expand(page(products, p, '/v1/products', 'product'), p.expand(), state);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/products\/([^/]+)$/,
+      handle: ({ params }, id) => expand(state.products.get(id) ?? notFound('product', id), Params.of(params, []).expand(), state),
     },
     {
       method: 'POST',
@@ -257,6 +381,38 @@ function pauseCollectionParam(p: Params): PauseCollection | null | undefined {
   const behavior = pause.oneOf('behavior', ['keep_as_draft', 'mark_uncollectible', 'void'] as const);
   if (!behavior) throw stripeErrors.missingParam('pause_collection[behavior]');
   return { behavior, resumes_at: pause.integer('resumes_at') ?? null };
+}
+
+/** A three-letter ISO code; Stripe takes any case and answers in lower case. */
+function currencyParam(p: Params): string {
+  const currency = p.requiredString('currency').toLowerCase();
+  if (!/^[a-z]{3}$/.test(currency)) throw stripeErrors.invalidValue('currency', `Invalid currency: ${currency}`);
+  return currency;
+}
+
+/** Longest interval per unit: Stripe bills at most yearly (1 year, 12 months, 52 weeks, 365 days). */
+const MAX_INTERVAL_COUNT: Record<Recurrence['interval'], number> = { day: 365, week: 52, month: 12, year: 1 };
+
+function recurringParam(p: Params): Recurrence | undefined {
+  const recurring = p.hash('recurring', ['interval', 'interval_count']);
+  if (!recurring) return undefined;
+  const interval = recurring.oneOf('interval', ['day', 'week', 'month', 'year'] as const);
+  if (interval === undefined) throw stripeErrors.missingParam('recurring[interval]');
+  const intervalCount = recurring.integer('interval_count') ?? 1;
+  if (intervalCount < 1 || intervalCount > MAX_INTERVAL_COUNT[interval]) {
+    throw stripeErrors.invalidValue(
+      'recurring[interval_count]',
+      'Invalid recurring[interval_count]: the maximum billing interval is one year (1 year, 12 months, 52 weeks or 365 days).',
+    );
+  }
+  return { interval, intervalCount };
+}
+
+/** A lookup key (at most 200 characters); `''` when the request unsets it. */
+function lookupKeyParam(p: Params): string | undefined {
+  const key = p.string('lookup_key');
+  if (key !== undefined && key.length > 200) throw stripeErrors.invalidValue('lookup_key', 'lookup_key must be at most 200 characters.');
+  return key;
 }
 
 function urlParam(p: Params, key: string): string | null {

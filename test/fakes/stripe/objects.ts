@@ -65,18 +65,24 @@ export function customerObject(fields: { created: number; email: string | null; 
   };
 }
 
-export function productObject(fields: { created: number; name: string }): Product {
+export function productObject(fields: {
+  created: number;
+  name: string;
+  description?: string | null;
+  metadata?: Record<string, string>;
+  active?: boolean;
+}): Product {
   return {
     id: newId('prod', 14),
     object: 'product',
-    active: true,
+    active: fields.active ?? true,
     created: fields.created,
     default_price: null,
-    description: null,
+    description: fields.description ?? null,
     images: [],
     livemode: false,
     marketing_features: [],
-    metadata: {},
+    metadata: fields.metadata ?? {},
     name: fields.name,
     package_dimensions: null,
     shippable: null,
