@@ -3,11 +3,10 @@
 // Without --apply it prints the plan and changes nothing. Exit codes: 0 nothing to do (or done), 1 changes needed
 // (dry run), 2 usage or missing keys, 3 Stripe or AWS failed.
 import { parseArgs } from 'node:util';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import Stripe from 'stripe';
 import { changesNeeded, planText } from '../lambdas/core/billing/price-catalog';
 import { StripePriceSync, stripeClient, type ApplyResult, type StripeConnection } from '../lambdas/adapters/stripe/price-sync';
+import { stageEnvironment, stageStripeSecretKey } from '../lambdas/adapters/support-deps';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
 
 const usage = `Usage: npm run stripe:prices -- [--apply] (--stage <stage> [--region <region>] | --local)
@@ -60,32 +59,14 @@ function localConnection(env: NodeJS.ProcessEnv): StripeConnection {
   return { secretKey, ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}) };
 }
 
-/** The stage's Stripe secret key, found as the support tool finds it (lambdas/adapters/support-deps.ts): the
- * handler environment in SSM names the StripeKeys secret. */
+/** The stage's Stripe secret key, found as the support tool finds it: the handler environment in SSM names the
+ * StripeKeys secret. */
 async function stageConnection(stage: string, region: string | undefined): Promise<StripeConnection> {
-  const ssm = new SSMClient(region ? { region } : {});
-  const resolvedRegion = await ssm.config.region();
-  const name = supportEnvironmentParameterName(stage);
-  let value: string | undefined;
-  try {
-    value = (await ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value;
-  } catch (error) {
-    if (!(error instanceof ParameterNotFound)) throw error;
-  }
-  if (!value) {
-    throw new ConfigurationError(
-      `the SSM parameter ${name} does not exist in ${resolvedRegion}: is the stage "${stage}" deployed there (its Ops stack included)? Pass --region otherwise.`,
-    );
-  }
-  const secretArn = (JSON.parse(value) as Record<string, string | undefined>).STRIPE_SECRET_ARN;
-  if (!secretArn) throw new ConfigurationError(`the stage "${stage}" names no StripeKeys secret (STRIPE_SECRET_ARN in ${name}): deploy its Api stack`);
-  const { SecretString } = await new SecretsManagerClient({ region: resolvedRegion }).send(new GetSecretValueCommand({ SecretId: secretArn }));
-  let secretKey: string | undefined;
-  try {
-    secretKey = (JSON.parse(SecretString ?? '{}') as { secretKey?: string }).secretKey;
-  } catch {
-    throw new ConfigurationError(`the StripeKeys secret of stage "${stage}" is not JSON: docs/deploy.md, Stripe step 4`);
-  }
+  const configuration = <T>(step: Promise<T>) => step.catch((error: unknown) => { throw new ConfigurationError((error as Error).message); });
+  const { environment, region: resolvedRegion } = await configuration(stageEnvironment(stage, region));
+  const secretArn = environment.STRIPE_SECRET_ARN;
+  if (!secretArn) throw new ConfigurationError(`the stage "${stage}" names no StripeKeys secret (STRIPE_SECRET_ARN in ${supportEnvironmentParameterName(stage)}): deploy its Api stack`);
+  const secretKey = await configuration(stageStripeSecretKey(resolvedRegion, secretArn));
   if (!secretKey) {
     throw new ConfigurationError(`the StripeKeys secret of stage "${stage}" holds no secretKey yet (${secretArn}): put it there first, docs/deploy.md, Stripe step 4`);
   }

@@ -25,8 +25,8 @@ export interface SupportRuntime {
   credentials: string;
 }
 
-/** A deployed stage: its handler environment from SSM (written by the ops stack), the caller's AWS credentials. */
-export async function stageSupportRuntime(stage: string, region: string | undefined): Promise<SupportRuntime> {
+/** A deployed stage's handler environment, from the SSM parameter its Ops stack writes, and the region it is in. */
+export async function stageEnvironment(stage: string, region: string | undefined): Promise<{ environment: Record<string, string>; region: string }> {
   const ssm = new SSMClient(region ? { region } : {});
   const resolvedRegion = await ssm.config.region();
   const name = supportEnvironmentParameterName(stage);
@@ -37,21 +37,28 @@ export async function stageSupportRuntime(stage: string, region: string | undefi
     if (!(error instanceof ParameterNotFound)) throw error;
   }
   if (!value) throw new Error(`the SSM parameter ${name} does not exist in ${resolvedRegion}: is the stage "${stage}" deployed there (its Ops stack included)? Pass --region otherwise.`);
-  const environment = JSON.parse(value) as Record<string, string>;
+  return { environment: JSON.parse(value) as Record<string, string>, region: resolvedRegion };
+}
+
+/** Stripe's secret key from a stage's StripeKeys secret (docs/deploy.md); undefined until the operator set it. */
+export async function stageStripeSecretKey(region: string, secretArn: string): Promise<string | undefined> {
+  const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
+  try {
+    return (JSON.parse(SecretString ?? '{}') as { secretKey?: string }).secretKey || undefined;
+  } catch {
+    throw new Error(`the StripeKeys secret ${secretArn} is not JSON: docs/deploy.md, Stripe step 4`);
+  }
+}
+
+/** A deployed stage: its handler environment from SSM (written by the ops stack), the caller's AWS credentials. */
+export async function stageSupportRuntime(stage: string, region: string | undefined): Promise<SupportRuntime> {
+  const { environment, region: resolvedRegion } = await stageEnvironment(stage, region);
   // The functions' own environment: from here on the tool makes its Deps exactly as a function does.
   Object.assign(process.env, environment, { AWS_REGION: resolvedRegion });
   const deps = await depsFromEnvironment();
   const { accessKeyId } = await deps.s3.config.credentials();
-  const subscriptions = await stripeSubscriptions(resolvedRegion, environment.STRIPE_SECRET_ARN);
-  return { deps, ...(subscriptions ? { subscriptions } : {}), credentials: `aws:${accessKeyId}` };
-}
-
-/** Stripe's secret key from the stage's StripeKeys secret (docs/deploy.md); none until the operator set it. */
-async function stripeSubscriptions(region: string, secretArn: string | undefined): Promise<SubscriptionControl | undefined> {
-  if (!secretArn) return undefined;
-  const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
-  const { secretKey } = JSON.parse(SecretString ?? '{}') as { secretKey?: string };
-  return secretKey ? new StripeSubscriptionControl({ secretKey }) : undefined;
+  const secretKey = environment.STRIPE_SECRET_ARN ? await stageStripeSecretKey(resolvedRegion, environment.STRIPE_SECRET_ARN) : undefined;
+  return { deps, ...(secretKey ? { subscriptions: new StripeSubscriptionControl({ secretKey }) } : {}), credentials: `aws:${accessKeyId}` };
 }
 
 export interface LocalSupportTarget {
