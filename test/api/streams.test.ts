@@ -5,6 +5,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import type { LocalStack } from '../../local/stack';
+import { upkeep } from '../../lambdas/core/streams/streams';
+import { streamsContext } from '../../lambdas/wiring/streams';
 import { api, signedInUser } from '../helpers/accounts';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
@@ -132,7 +134,9 @@ describe('plan limits under concurrency', () => {
     const streams = await Promise.all(Array.from({ length: 20 }, (_, i) => createStream(dan, { title: `Loop ${i}` })));
     const starts = await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/start`, { token: dan.token })));
     expect(starts.filter((s) => s.status === 200)).toHaveLength(5);
-    expect(starts.filter((s) => s.status === 403).every((s) => s.body.error === 'stream limit')).toBe(true);
+    const refused = starts.filter((s) => s.status === 403);
+    expect(refused).toHaveLength(15);
+    expect(refused.every((s) => s.body.error === 'stream limit')).toBe(true);
     await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/stop`, { token: dan.token })));
     expect((await api(stack, 'GET', '/subscription', { token: dan.token })).body.usage.runningStreams).toBe(0);
   }, 180_000);
@@ -149,6 +153,51 @@ describe('plan limits under concurrency', () => {
       stack.deps.now = () => new Date();
     }
   }, 120_000);
+});
+
+describe('a failed payment', () => {
+  test('refuses new streams and uploads at once, keeps a running stream for the 24 h grace, then upkeep stops it; nothing stored is lost', async () => {
+    const gil = await creator('gil');
+    const billing = new DynamoBillingStore(stack.deps.db, stack.config.tables.app);
+    const periodStart = new Date();
+    const subscription = {
+      userId: gil.userId, plan: 'pro' as const, period: 'month' as const, cancelAtPeriodEnd: false,
+      currentPeriodStart: periodStart.toISOString(), currentPeriodEnd: new Date(periodStart.getTime() + 30 * 86_400_000).toISOString(),
+    };
+    await billing.saveSubscription({ ...subscription, status: 'active' }, Math.floor(periodStart.getTime() / 1000));
+    const running = (await createStream(gil)).body.id as string;
+    await api(stack, 'POST', `/streams/${running}/start`, { token: gil.token });
+    await waitForStreamStatus(stack, gil.token, running, 'started', 90_000);
+
+    // The renewal is declined (as the webhook mirrors it).
+    const failedAt = new Date();
+    await billing.saveSubscription({ ...subscription, status: 'past_due', paymentFailedAt: failedAt.toISOString() }, Math.floor(failedAt.getTime() / 1000) + 1);
+    const noPayment = { error: 'no valid payment', message: 'No valid payment method found. Please add a payment method' };
+    const other = (await createStream(gil, { title: 'Second loop' })).body.id as string;
+    expect(await api(stack, 'POST', `/streams/${other}/start`, { token: gil.token })).toMatchObject({ status: 402, body: noPayment });
+    const upload = await fetch(`${stack.urls.api}/uploads`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${gil.token}`, 'Tus-Resumable': '1.0.0', 'Upload-Length': '1000', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+    });
+    expect({ status: upload.status, body: await upload.json() }).toMatchObject({ status: 402, body: noPayment });
+
+    const upkeepAt = async (offsetMs: number) => {
+      stack.deps.now = () => new Date(failedAt.getTime() + offsetMs);
+      try {
+        await upkeep(streamsContext(stack.deps));
+      } finally {
+        stack.deps.now = () => new Date();
+      }
+    };
+    await upkeepAt(23 * 3_600_000); // within the grace: the loop goes on
+    expect((await api(stack, 'GET', `/streams/${running}`, { token: gil.token })).body.status).toBe('started');
+    await upkeepAt(24 * 3_600_000 + 60_000); // the grace is over
+    const stopped = (await api(stack, 'GET', `/streams/${running}`, { token: gil.token })).body;
+    expect(stopped).toMatchObject({ status: 'stopped', lastError: 'no valid payment' });
+    expect(stack.streamRunner.tasks.size).toBe(0);
+    expect((await api(stack, 'GET', `/videos/${gil.videoId}`, { token: gil.token })).body).toMatchObject({ id: gil.videoId, status: 'ready' });
+    expect((await api(stack, 'GET', '/subscription', { token: gil.token })).body.usage.runningStreams).toBe(0);
+  }, 180_000);
 });
 
 describe('a live stream', () => {
