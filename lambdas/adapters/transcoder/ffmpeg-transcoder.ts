@@ -99,18 +99,22 @@ export class FfmpegTranscoder implements Transcoder {
     };
     const workDir = this.options.workDir ?? tmpdir();
     let dir: string | undefined;
+    let outcome: TranscodeUpdate;
     try {
       await mkdir(workDir, { recursive: true });
       dir = await mkdtemp(join(workDir, 'loopcast-transcode-'));
       const result = await this.transcode(job, dir, (percent) => report({ type: 'progress', jobId, job: ref, percent }));
-      await report({ type: 'completed', jobId, job: ref, result });
+      outcome = { type: 'completed', jobId, job: ref, result };
     } catch (error) {
       const failure = error instanceof JobFailure ? error : new JobFailure('internal error', String(error));
       if (failure.key === 'internal error' && !this.abort.signal.aborted) logger.error('transcode failed', { jobId, error });
-      await report({ type: 'failed', jobId, job: ref, error: failure.key, reason: failure.message });
+      outcome = { type: 'failed', jobId, job: ref, error: failure.key, reason: failure.message };
     } finally {
-      if (dir) await rm(dir, { recursive: true, force: true });
+      // Never keeps the outcome from being reported.
+      if (dir) await rm(dir, { recursive: true, force: true }).catch((error: unknown) => logger.warn('transcode work files not removed', { jobId, dir, error }));
     }
+    // Reported once its temporary files are gone: a finished job leaves nothing behind (tests rely on it too).
+    await report(outcome);
   }
 
   private async transcode(job: TranscodeJob, dir: string, onPercent: (percent: number) => Promise<void>): Promise<TranscodeResult> {
