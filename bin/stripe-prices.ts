@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import Stripe from 'stripe';
 import { changesNeeded, planText } from '../lambdas/core/billing/price-catalog';
-import { StripePriceSync, stripeClient, type ApplyResult, type StripeConnection } from '../lambdas/adapters/stripe/price-sync';
+import { stripeClient, type StripeConnection } from '../lambdas/adapters/stripe/client';
+import { StripePriceSync, type ApplyResult } from '../lambdas/adapters/stripe/price-sync';
 import { stageEnvironment, stageStripeSecretKey } from '../lambdas/adapters/support-deps';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
 

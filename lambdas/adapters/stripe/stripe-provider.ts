@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { BillingEvent, CheckoutState, PaymentProvider, ProviderSubscription } from '../../core/billing/ports';
 import { AppError } from '../../core/errors';
+import { stripeClient } from './client';
 import { isBillingPeriod, isPlanId, stripeLookupKey, type BillingPeriod, type PlanId } from '../../core/plans';
 
 export interface StripeSettings {
@@ -46,12 +47,7 @@ export class StripeProvider implements PaymentProvider {
   private readonly stripe: Stripe;
 
   constructor(private readonly settings: StripeSettings) {
-    const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
-    this.stripe = new Stripe(settings.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 15_000,
-      ...(api ? { host: api.hostname, port: Number(api.port), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
-    });
+    this.stripe = stripeClient(settings);
   }
 
   async priceFor(plan: PlanId, period: BillingPeriod): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { SubscriptionControl } from '../../core/support/ports';
-import type { StripeSettings } from './stripe-provider';
+import { stripeClient, type StripeConnection } from './client';
 
 const ended = (subscription: Stripe.Subscription) => subscription.status === 'canceled' || subscription.status === 'incomplete_expired';
 
@@ -10,13 +10,8 @@ const ended = (subscription: Stripe.Subscription) => subscription.status === 'ca
 export class StripeSubscriptionControl implements SubscriptionControl {
   private readonly stripe: Stripe;
 
-  constructor(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>) {
-    const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
-    this.stripe = new Stripe(settings.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 15_000,
-      ...(api ? { host: api.hostname, port: Number(api.port), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
-    });
+  constructor(connection: StripeConnection) {
+    this.stripe = stripeClient(connection);
   }
 
   async cancel(subscriptionId: string): Promise<void> {
