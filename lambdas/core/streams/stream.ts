@@ -95,27 +95,11 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
   return 'healthy';
 }
 
-export interface StreamView {
-  id: string;
-  title: string;
-  description?: string;
-  privacy?: Privacy;
+/** What the API shows of a stream: not its owner, its run's internals or its thumbnail's storage key. */
+export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'desired' | 'thumbnailKey'> & {
   hasCustomThumbnail: boolean;
-  videoId?: string;
-  audioId?: string;
-  channelIds: string[];
-  restartTimes: string[];
-  timeZone: string;
-  status: StreamStatus;
   verdict: HealthVerdict;
-  startedAt?: string;
-  restarts: number;
-  health?: StreamHealth;
-  lastError?: string;
-  warning?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export function streamView(stream: Stream, now: Date): StreamView {
   const { userId: _owner, runId: _run, executionName: _execution, desired: _desired, thumbnailKey, ...visible } = stream;

@@ -4,6 +4,7 @@
 // are in docs/operations.md ("Support tool").
 import { createHash } from 'node:crypto';
 import { normalizeEmail } from '../accounts/email-address';
+import { publicUser } from '../accounts/accounts';
 import type { AccountsStore, User } from '../accounts/ports';
 import { subscriptionOverview, type BillingContext } from '../billing/billing';
 import type { VideoStore } from '../media/ports';
@@ -154,15 +155,7 @@ export async function findUser(context: SupportContext, query: string): Promise<
   return {
     found: true,
     report: {
-      user: {
-        id: user.id,
-        email: user.email,
-        displayName: user.displayName,
-        language: user.language,
-        status: user.status,
-        createdAt: user.createdAt,
-        ...(user.confirmedAt ? { confirmedAt: user.confirmedAt } : {}),
-      },
+      user: { ...publicUser(user), ...(user.confirmedAt ? { confirmedAt: user.confirmedAt } : {}) },
       subscription: {
         plan: overview.plan,
         ...(overview.period ? { period: overview.period } : {}),

@@ -1,6 +1,7 @@
 // The Channels page: where streams go. The destinations list shows every kind; each way of adding one has its own
 // section in the side column: connecting a YouTube account, and a stream key for any RTMP platform. Google's
 // consent screen sends the browser back here with what came of connecting.
+import type { ReactNode } from 'react';
 import type { MetaArgs } from 'react-router';
 import { AddRtmpChannelForm } from '../../../features/channels/components/add-rtmp-channel-form';
 import { ChannelList } from '../../../features/channels/components/channel-list';
@@ -23,27 +24,30 @@ export default function ChannelsPage() {
         <p className="dest-page__lead">{t('channels.lead')}</p>
       </header>
       <div className="dest-page">
-        <section className="dest-page__list" aria-labelledby="channels-list-title">
-          <h2 id="channels-list-title" className="dest-page__heading">
-            {t('channels.listTitle')}
-          </h2>
+        <TitledSection id="channels-list-title" className="dest-page__list" title={t('channels.listTitle')}>
           <ChannelList highlightId={back && 'connected' in back ? back.connected : undefined} />
-        </section>
+        </TitledSection>
         <div className="dest-page__add">
-          <section className="dest-panel" aria-labelledby="channels-youtube-title">
-            <h2 id="channels-youtube-title" className="dest-page__heading">
-              {t('channels.youtube.title')}
-            </h2>
+          <TitledSection id="channels-youtube-title" className="dest-panel" title={t('channels.youtube.title')}>
             <YouTubeSection returnError={back && 'error' in back ? back.error : undefined} />
-          </section>
-          <section className="dest-panel" aria-labelledby="channels-rtmp-title">
-            <h2 id="channels-rtmp-title" className="dest-page__heading">
-              {t('channels.rtmp.title')}
-            </h2>
+          </TitledSection>
+          <TitledSection id="channels-rtmp-title" className="dest-panel" title={t('channels.rtmp.title')}>
             <AddRtmpChannelForm />
-          </section>
+          </TitledSection>
         </div>
       </div>
     </>
+  );
+}
+
+/** A section of the page named by its heading. */
+function TitledSection({ id, className, title, children }: { id: string; className: string; title: string; children: ReactNode }) {
+  return (
+    <section className={className} aria-labelledby={id}>
+      <h2 id={id} className="dest-page__heading">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
