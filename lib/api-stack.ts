@@ -40,6 +40,9 @@ export interface ApiStackProps extends StackProps {
 /** The stream lifecycle state machine has a fixed name, so the API can name it before the streaming stack exists
  * (that stack needs the API's functions and realtime stage: a reference would be circular). */
 export const streamLifecycleName = (config: StageConfig) => `loopcast-${config.stage}-stream-lifecycle`;
+/** Likewise the streams cluster and the stream task's family: functions stop a stream's tasks by these names. */
+export const streamClusterName = (config: StageConfig) => `loopcast-${config.stage}-streams`;
+export const streamTaskFamily = (config: StageConfig) => `loopcast-${config.stage}-stream-task`;
 
 /** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
 const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
@@ -129,6 +132,8 @@ export class ApiStack extends Stack {
       ORIGIN_VERIFY_SECRET_ARN: this.originVerify.secretArn,
       SECRETS_KEY_ARN: props.secretsKey.keyArn,
       STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
+      STREAM_CLUSTER: streamClusterName(config),
+      STREAM_TASK_FAMILY: streamTaskFamily(config),
       MEDIACONVERT_QUEUE_ARN: props.transcodeQueue.attrArn,
       MEDIACONVERT_ROLE_ARN: props.transcodeRole.roleArn,
     };
@@ -201,6 +206,21 @@ export class ApiStack extends Stack {
     }
   }
 
+  /** Stopping a stream ends its tasks (StopTask, then DescribeTasks until they are gone); the reconciler also lists
+   * them (ListTasks on this cluster only) and the executions of this stage's lifecycle. */
+  grantStreamTasks(grantee: HandlerFunction, options: { list?: boolean } = {}): void {
+    const cluster = this.formatArn({ service: 'ecs', resource: 'cluster', resourceName: streamClusterName(this.config) });
+    const tasks = this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${streamClusterName(this.config)}/*` });
+    grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:StopTask', 'ecs:DescribeTasks'], resources: [tasks] }));
+    if (options.list) {
+      grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:ListTasks'], resources: ['*'], conditions: { ArnEquals: { 'ecs:cluster': cluster } } }));
+      grantee.addToRolePolicy(new PolicyStatement({ actions: ['states:ListExecutions'], resources: [this.streamLifecycleArn] }));
+    }
+    acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs: StopTask and DescribeTasks cover this stage\'s streams cluster only.',
+      new RegExp(`^Resource::arn:.*:ecs:.*:task/${streamClusterName(this.config)}/\\*$`));
+    if (options.list) acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'ecs:ListTasks takes no resource; the statement is conditioned on this stage\'s streams cluster.', /^Resource::\*$/);
+  }
+
   /** PostToConnection for functions that push realtime events. */
   grantRealtimePublish(fn: HandlerFunction): void {
     this.realtimeStage.grantManagementApiAccess(fn);
@@ -248,8 +268,16 @@ export class ApiStack extends Stack {
       case 'streams':
         this.grantRealtimePublish(fn);
         this.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
+        this.grantStreamTasks(fn);
         this.grantYouTube(fn);
         this.grantMedia(fn, ['s3:PutObject', 's3:DeleteObject'], ['media/*']);
+        break;
+      case 'stream-tasks':
+        // What stream tasks reach through it: their run's lease and stream, their stream keys (KMS), their media
+        // (presigned reads), their preview frame, realtime pushes, and YouTube broadcast rotation.
+        this.grantRealtimePublish(fn);
+        this.grantYouTube(fn);
+        this.grantMedia(fn, ['s3:PutObject'], ['media/*/streams/*/preview.jpg']);
         break;
     }
   }

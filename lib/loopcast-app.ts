@@ -31,7 +31,7 @@ export function createLoopcastStacks(app: App, config: StageConfig, env?: Enviro
     transcodeRole: media.transcodeRole,
   });
   const web = new WebStack(app, name('Web'), config, { ...common, httpApi: api.httpApi, uploadsUrl: api.uploadsUrl, originVerify: api.originVerify, accessLogs: data.accessLogs });
-  const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api, secretsKey: data.secretsKey });
+  const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api });
   const ops = new OpsStack(app, name('Ops'), config, { ...common, api, streaming, table: data.table });
   Tags.of(app).add('project', 'loopcast');
   Tags.of(app).add('stage', config.stage);

@@ -5,13 +5,12 @@ import { Cluster, ContainerImage, ContainerInsights, CpuArchitecture, FargateTas
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { IgnoreMode } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition } from '../lambdas/contract/stream-lifecycle';
-import { streamLifecycleName, type ApiStack } from './api-stack';
+import { streamClusterName, streamLifecycleName, streamTaskFamily, type ApiStack } from './api-stack';
 import { repoRoot } from './constructs/handler-function';
 import type { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings } from './constructs/nag';
@@ -19,14 +18,13 @@ import type { StageConfig } from './stage';
 
 export interface StreamingStackProps extends StackProps {
   api: ApiStack;
-  secretsKey: IKey;
 }
 
 /**
  * Where the 24/7 loops run: the stream lifecycle state machine, which keeps one Fargate task per running stream
  * (ARM64, 0.25 vCPU / 0.5 GB: stream copy needs ~1 % of a core), restarts it when it dies, and stops it on request.
  * Tasks run in public subnets with an egress-only security group and no NAT gateway (a NAT would cost more than
- * the loops; tasks only dial out to RTMP destinations and AWS APIs).
+ * the loops; tasks only dial out to RTMP destinations and Loopcast's task API).
  */
 export class StreamingStack extends Stack {
   readonly vpc: Vpc;
@@ -36,6 +34,7 @@ export class StreamingStack extends Stack {
   readonly stateMachine: StateMachine;
   readonly lifecycleFunction: HandlerFunction;
   readonly lifecycleFailedFunction: HandlerFunction;
+  readonly reconcilerFunction: HandlerFunction;
   readonly taskLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, config: StageConfig, props: StreamingStackProps) {
@@ -49,7 +48,7 @@ export class StreamingStack extends Stack {
     });
     this.cluster = new Cluster(this, 'Cluster', {
       vpc: this.vpc,
-      clusterName: `loopcast-${config.stage}-streams`,
+      clusterName: streamClusterName(config),
       containerInsightsV2: ContainerInsights.ENABLED,
       enableFargateCapacityProviders: true,
     });
@@ -60,14 +59,13 @@ export class StreamingStack extends Stack {
     });
 
     this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
-      family: `loopcast-${config.stage}-stream-task`,
+      family: streamTaskFamily(config),
       cpu: 256,
       memoryLimitMiB: 512,
       // Inputs are downloaded once to local disk: room for a 10 GB+ stream-ready video and its audio.
       ephemeralStorageGiB: 64,
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
-    const environment = api.environmentForHandlers;
     this.taskLogGroup = new LogGroup(this, 'StreamTaskLogs', { retention: RetentionDays.ONE_MONTH });
     this.taskDefinition.addContainer(STREAM_TASK_CONTAINER, {
       image: ContainerImage.fromAsset(repoRoot, {
@@ -78,28 +76,22 @@ export class StreamingStack extends Stack {
         exclude: ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!lambdas', '!stream-task'],
       }),
       logging: LogDrivers.awsLogs({ streamPrefix: 'stream', logGroup: this.taskLogGroup }),
-      environment: {
-        STAGE: environment.STAGE!,
-        APP_TABLE: environment.APP_TABLE!,
-        MEDIA_BUCKET: environment.MEDIA_BUCKET!,
-        REALTIME_MANAGEMENT_URL: environment.REALTIME_MANAGEMENT_URL!,
-        SECRETS_KEY_ARN: props.secretsKey.keyArn,
-        GOOGLE_SECRET_ARN: environment.GOOGLE_SECRET_ARN!,
-      },
+      // Nothing else: the lifecycle gives each task its run, its run token and the task API's URL
+      // (lambdas/contract/stream-lifecycle.ts), and the task reaches Loopcast only through that API.
+      environment: { POWERTOOLS_LOG_LEVEL: 'INFO' },
       // The supervisor stops ffmpeg and exits within seconds of SIGTERM, even when ffmpeg is blocked.
       stopTimeout: Duration.seconds(15),
     });
-    const taskRole = this.taskDefinition.taskRole;
-    api.grantTableData(taskRole);
-    api.grantMedia(taskRole, ['s3:GetObject', 's3:PutObject'], ['media/*']);
-    api.grantYouTube(taskRole);
-    api.realtimeStage.grantManagementApiAccess(taskRole);
-    acknowledgeFindings(taskRole, 'AwsSolutions-IAM5', 'Stream tasks read media objects of any user (media/*) and post to any realtime connection id of this stage; both are created at run time.');
-    Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The environment holds names and ARNs only; secrets are fetched at run time and stream keys opened with KMS.' });
+    // The task role gets no permission at all: no table, no key, no bucket, no secret. A compromised task (ffmpeg
+    // talks to servers creators choose) holds only its own run token, which the task API honours for its own run's
+    // lease, spec, heartbeat and preview frame while it holds the lease (docs/security.md).
     acknowledgeFindings(this.taskDefinition, 'AwsSolutions-IAM5', 'The execution role pulls this task\'s image and writes its log group (CDK grants).');
+    Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The only variable is the log level; the run token comes per task from the lifecycle.' });
 
-    const lifecycle = this.lifecycleFunction = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions');
+    // PrepareTask waits up to 30 s for an earlier task to stop (ECS stopTimeout 15 s); its state allows 120 s.
+    const lifecycle = this.lifecycleFunction = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions', Duration.seconds(90));
     api.grantRealtimePublish(lifecycle);
+    api.grantStreamTasks(lifecycle);
     acknowledgeFindings(lifecycle.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
 
     const capacityProvider = this.node.tryGetContext('spot') === 'true' ? 'FARGATE_SPOT' : 'FARGATE';
@@ -119,8 +111,9 @@ export class StreamingStack extends Stack {
     this.grantLifecycle(lifecycle.functionArn, api.streamLifecycleArn);
 
     // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
-    const failed = this.lifecycleFailedFunction = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed');
+    const failed = this.lifecycleFailedFunction = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed', Duration.seconds(60));
     api.grantRealtimePublish(failed);
+    api.grantStreamTasks(failed);
     api.grantYouTube(failed);
     acknowledgeFindings(failed.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
     new Rule(this, 'LifecycleFailedRule', {
@@ -135,12 +128,22 @@ export class StreamingStack extends Stack {
 
     // Every 5 minutes: streams stop when the plan ended or a failed payment outlived its grace; YouTube broadcasts
     // that YouTube ended are made again.
-    const upkeep = api.handlerFunction(this, 'StreamUpkeepFunction', 'events/stream-upkeep.ts', 'billing enforcement and broadcast checks');
+    const upkeep = api.handlerFunction(this, 'StreamUpkeepFunction', 'events/stream-upkeep.ts', 'billing enforcement and broadcast checks', Duration.minutes(4));
     api.grantRealtimePublish(upkeep);
     api.grantStreamLifecycle(upkeep, ['states:StopExecution']);
+    api.grantStreamTasks(upkeep);
     api.grantYouTube(upkeep);
     acknowledgeFindings(upkeep.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
     new Rule(this, 'StreamUpkeepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(upkeep)] });
+
+    // Every minute: orphaned tasks ended, runs whose execution is gone relaunched, silent tasks restarted, cut-short
+    // stops finished (lambdas/core/streams/reconcile.ts). One at a time: a run is moved by a conditional write anyway.
+    const reconciler = this.reconcilerFunction = api.handlerFunction(this, 'StreamReconcilerFunction', 'events/stream-reconciler.ts', 'desired vs actual stream tasks', Duration.seconds(55));
+    api.grantRealtimePublish(reconciler);
+    api.grantStreamLifecycle(reconciler, ['states:StartExecution', 'states:StopExecution']);
+    api.grantStreamTasks(reconciler, { list: true });
+    api.grantYouTube(reconciler);
+    new Rule(this, 'StreamReconcilerSchedule', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(reconciler)] });
   }
 
   /** What the state machine itself may do: run and stop the stream task, call the lifecycle function, and start a

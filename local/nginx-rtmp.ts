@@ -44,6 +44,10 @@ http {
   client_body_temp_path ${temp}; proxy_temp_path ${temp}; fastcgi_temp_path ${temp}; uwsgi_temp_path ${temp}; scgi_temp_path ${temp};
   server {
     listen 127.0.0.1:${hlsPort};
+    # Who publishes and who plays, per stream (the tests count publishers on a key).
+    location = /stat {
+      rtmp_stat all;
+    }
     location /hls/ {
       alias ${join(dir, 'hls')}/;
       add_header Access-Control-Allow-Origin *;

@@ -4,7 +4,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../lambdas/adapters/deps';
 import type { Video } from '../lambdas/core/media/videos';
-import { executionNameOf } from '../lambdas/core/streams/streams';
+import { relaunch } from '../lambdas/core/streams/reconcile';
 import { transcoderOf } from '../lambdas/wiring/media';
 import { streamsContext } from '../lambdas/wiring/streams';
 
@@ -15,8 +15,8 @@ export async function resumeInterruptedWork(deps: Deps): Promise<{ streams: numb
     const stream = await context.streams.get(userId, streamId);
     if (!stream?.runId) continue;
     if (stream.status === 'pending' || stream.status === 'started') {
-      await deps.streamRunner.launch({ userId, streamId, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) });
-      streams++;
+      // Its execution went with the last process (and its task with it): a fresh one carries the run on.
+      if (await relaunch(context, stream)) streams++;
     } else if (stream.status === 'stopping') {
       // Its task went with the last process: the stop is done.
       await context.streams.finishRun(userId, streamId, stream.runId, stream.lastError, deps.now());

@@ -24,6 +24,7 @@ import { localSecretBox } from '../lambdas/adapters/crypto/envelope';
 import { createLifecycleHandler } from '../lambdas/workflow/lifecycle';
 import { createLifecycleFailedHandler } from '../lambdas/events/lifecycle-failed';
 import { createStreamUpkeep } from '../lambdas/events/stream-upkeep';
+import { createStreamReconciler } from '../lambdas/events/stream-reconciler';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
@@ -39,6 +40,14 @@ export interface LocalPorts {
 }
 
 const UPKEEP_INTERVAL_MS = 5 * 60_000;
+const RECONCILE_INTERVAL_MS = 60_000;
+
+/** What a stream task's container gets from its task definition: nothing of the stack's own secrets or endpoints
+ * (the task reaches Loopcast only through the task API), just what running it needs. */
+function taskContainerEnvironment(workDir: string): NodeJS.ProcessEnv {
+  const passed = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'].flatMap((name) => (process.env[name] ? [[name, process.env[name]] as const] : []));
+  return { ...Object.fromEntries(passed), LOOPCAST_WORK_DIR: workDir };
+}
 
 /** The local stand-in for the KMS key: 32 random bytes kept in the data folder (stream keys stay readable across
  * restarts), readable by this user only. */
@@ -151,22 +160,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamRunner = new LocalStreamRunner({
       lifecycle: createLifecycleHandler(() => deps!),
       onExecutionFailed: (run) =>
-        lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, taskError: null }) } }),
+        lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
-      // What the task container gets in AWS (lib/streaming-stack.ts), pointed at the local stand-ins.
-      taskEnvironment: () => ({
-        ...process.env,
-        STAGE: config.stage,
-        AWS_REGION: config.region,
-        APP_TABLE: config.tables.app,
-        MEDIA_BUCKET: config.buckets.media,
-        REALTIME_MANAGEMENT_URL: config.realtime.managementUrl,
-        LOOPCAST_DYNAMODB_ENDPOINT: dynamodbEndpoint,
-        LOOPCAST_S3_ENDPOINT: s3Endpoint,
-        LOOPCAST_LOCAL_KEY_FILE: keyFile,
-        LOOPCAST_WORK_DIR: join(options.dataDir, 'streams'),
-        ...(options.google ? { LOOPCAST_GOOGLE_SETTINGS: JSON.stringify(options.google) } : {}),
-      }),
+      taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams')),
     });
     stoppers.push(() => streamRunner.stopAll());
     deps = createDeps(config, {
@@ -204,6 +200,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamUpkeep = createStreamUpkeep(() => deps!);
     const upkeepTimer = setInterval(() => void streamUpkeep().catch(() => undefined), UPKEEP_INTERVAL_MS);
     stoppers.push(async () => clearInterval(upkeepTimer));
+    // What EventBridge's 1-minute schedule does in AWS: orphaned tasks ended, lost executions and silent tasks restarted.
+    const reconcile = createStreamReconciler(() => deps!);
+    const reconcileTimer = setInterval(() => void reconcile().catch(() => undefined), RECONCILE_INTERVAL_MS);
+    stoppers.push(async () => clearInterval(reconcileTimer));
 
     const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
     const origin = await startHttpOrigin({

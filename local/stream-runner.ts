@@ -1,15 +1,25 @@
-// The local stand-in for Step Functions + Fargate: the same state machine definition run by aws-local-stepfunctions,
-// its Task states mapped to local handlers: RunStreamTask starts stream-task as a child process (as ECS would the
-// container) and waits for it; TaskEnded calls the same lifecycle handler as the Lambda; HandOver starts a fresh
-// local execution. Stopping a run aborts its execution and stops its child, as StopExecution does in AWS.
+// The local stand-in for Step Functions + ECS: the same state machine definition run by aws-local-stepfunctions, its
+// Task states mapped to local handlers: PrepareTask and TaskEnded call the same lifecycle handler as the Lambda;
+// RunStreamTask starts stream-task as a child process with the container environment the definition gives (as ECS
+// would) and waits for it; HandOver starts a fresh local execution. Every child is tracked by task id, across
+// executions, until it is gone: the runner ends a stream's tasks on request (PrepareTask, a stop, the reconciler),
+// and none outlives the stack (Ctrl-C, or the stack's process killed: each child dies with its parent).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { logger } from '../lambdas/adapters/logger';
-import { streamLifecycleDefinition, STATES, type LifecycleInput, type TaskEndedPayload } from '../lambdas/contract/stream-lifecycle';
-import type { StreamRun, StreamRunner } from '../lambdas/core/streams/ports';
-import type { LifecycleHandler } from '../lambdas/workflow/lifecycle';
+import {
+  LIFECYCLE_TIMEOUTS,
+  STATES,
+  STREAM_TASK_CONTAINER,
+  streamLifecycleDefinition,
+  timeoutsForNodeTimers,
+  type LifecycleInput,
+  type LifecyclePayload,
+} from '../lambdas/contract/stream-lifecycle';
+import type { StreamRun, StreamRunner, StreamTask } from '../lambdas/core/streams/ports';
 import { repoRoot } from './paths';
 
 /** The library's JSON value type (not exported by name). */
@@ -18,55 +28,66 @@ const asJson = (value: unknown) => value as Json;
 
 const LOCAL_MACHINE_ARN = 'arn:aws:states:local:000000000000:stateMachine:loopcast-local-stream-lifecycle';
 
-const definition = streamLifecycleDefinition({
-  clusterArn: 'arn:aws:ecs:local:000000000000:cluster/loopcast-local',
-  taskDefinitionFamily: 'loopcast-local-stream-task',
-  subnets: ['subnet-local'],
-  securityGroups: ['sg-local'],
-  capacityProvider: 'FARGATE',
-  lifecycleFunctionArn: 'arn:aws:lambda:local:000000000000:function:loopcast-local-lifecycle',
-});
-
 export interface LocalStreamRunnerOptions {
-  lifecycle: LifecycleHandler;
-  /** What EventBridge's execution-status rule does in AWS when an execution fails. */
+  /** The lifecycle function (lambdas/workflow/lifecycle.ts), for PrepareTask and TaskEnded. */
+  lifecycle: (payload: LifecyclePayload) => Promise<unknown>;
+  /** What EventBridge's execution-status rule does in AWS when an execution fails or times out. */
   onExecutionFailed: (run: StreamRun) => Promise<unknown>;
-  /** The environment the task container gets in AWS, pointed at the local stand-ins. */
+  /** The environment the task container gets from its task definition, pointed at the local stand-ins. */
   taskEnvironment: () => NodeJS.ProcessEnv;
   logDir: string;
   /** Grace between SIGTERM and SIGKILL when stopping a task (ECS's stopTimeout). */
   stopTimeoutMs?: number;
+  /** The lifecycle's timers; tests shorten them (clamped to what Node's timers can hold either way). */
+  timeouts?: typeof LIFECYCLE_TIMEOUTS;
 }
 
 interface Execution {
-  /** Set by stop: from then on the execution starts no task (a Backoff may end right after the stop). */
+  run: StreamRun;
+  /** Set by stopExecution: from then on it starts no task (a state may finish right after the abort). */
   stopped: boolean;
   abort(): void;
-  child?: ChildProcess;
 }
 
-/** StopExecution: no further task, and the running one is stopped by the caller. */
-function halt(entry: Execution): void {
-  entry.stopped = true;
-  entry.abort();
+interface LocalTask extends StreamTask {
+  child: ChildProcess;
+  executionName: string;
+  gone: Promise<void>;
+}
+
+interface ContainerParameters {
+  Overrides: { ContainerOverrides: { Name: string; Environment: { Name: string; Value: string }[] }[] };
 }
 
 export class LocalStreamRunner implements StreamRunner {
-  private readonly machine = new StateMachine(definition as unknown as StateMachineDefinition, { validationOptions: { checkPaths: true, checkArn: true } });
+  private readonly machine: StateMachine;
   private readonly executions = new Map<string, Execution>();
+  private readonly running = new Map<string, LocalTask>();
 
-  constructor(private readonly options: LocalStreamRunnerOptions) {}
+  constructor(private readonly options: LocalStreamRunnerOptions) {
+    const definition = streamLifecycleDefinition({
+      clusterArn: 'arn:aws:ecs:local:000000000000:cluster/loopcast-local',
+      taskDefinitionFamily: 'loopcast-local-stream-task',
+      subnets: ['subnet-local'],
+      securityGroups: ['sg-local'],
+      capacityProvider: 'FARGATE',
+      lifecycleFunctionArn: 'arn:aws:lambda:local:000000000000:function:loopcast-local-lifecycle',
+      timeouts: timeoutsForNodeTimers(options.timeouts),
+    });
+    this.machine = new StateMachine(definition as unknown as StateMachineDefinition, { validationOptions: { checkPaths: true, checkArn: true } });
+  }
 
-  /** Stream-task children alive now, by execution name (the fault tests kill them). */
-  get tasks(): Map<string, ChildProcess> {
-    return new Map([...this.executions].flatMap(([name, execution]) => (execution.child ? [[name, execution.child] as const] : [])));
+  /** The stream-task processes alive now (tests signal them). */
+  get children(): ChildProcess[] {
+    return [...this.running.values()].map((task) => task.child);
   }
 
   async launch(run: StreamRun): Promise<void> {
     if (this.executions.has(run.executionName)) return; // as Step Functions: one execution per name
-    const entry: Execution = { stopped: false, abort: () => undefined };
+    const entry: Execution = { run, stopped: false, abort: () => undefined };
     this.executions.set(run.executionName, entry);
-    const input: LifecycleInput = { userId: run.userId, streamId: run.streamId, runId: run.runId, taskError: null };
+    const input: LifecycleInput = { userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null };
+    const invoke = async (parameters: unknown) => asJson({ Payload: await this.options.lifecycle((parameters as { Payload: LifecyclePayload }).Payload) });
     const execution = this.machine.run(asJson(input), {
       noThrowOnAbort: true,
       context: {
@@ -75,11 +96,9 @@ export class LocalStreamRunner implements StreamRunner {
       },
       overrides: {
         taskResourceLocalHandlers: {
-          [STATES.runTask]: async () => asJson(await this.runTask(run, entry)),
-          [STATES.taskEnded]: async (parameters) => {
-            const { Payload } = parameters as unknown as { Payload: TaskEndedPayload };
-            return asJson({ Payload: await this.options.lifecycle(Payload) });
-          },
+          [STATES.prepareTask]: invoke,
+          [STATES.taskEnded]: invoke,
+          [STATES.runTask]: async (parameters) => asJson(await this.runTask(entry, parameters as unknown as ContainerParameters)),
           [STATES.handOver]: async (parameters) => {
             const { Name } = parameters as unknown as { Name: string };
             await this.launch({ ...run, executionName: Name });
@@ -99,44 +118,70 @@ export class LocalStreamRunner implements StreamRunner {
       });
   }
 
-  async stop(run: StreamRun): Promise<void> {
+  async stopExecution(run: StreamRun): Promise<void> {
     const entry = this.executions.get(run.executionName);
     if (!entry) return;
     this.executions.delete(run.executionName);
-    halt(entry);
-    if (entry.child) await this.stopChild(entry.child);
+    entry.stopped = true;
+    entry.abort();
   }
 
+  async endStreamTasks(streamId: string, taskIds: readonly string[]): Promise<void> {
+    await this.endTasks([...this.running.values()].filter((task) => task.streamId === streamId || taskIds.includes(task.taskId)).map((task) => task.taskId));
+  }
+
+  async runningExecutions(): Promise<Set<string>> {
+    return new Set([...this.executions.values()].filter((entry) => !entry.stopped).map((entry) => entry.run.executionName));
+  }
+
+  async tasks(): Promise<StreamTask[]> {
+    return [...this.running.values()].map(({ taskId, userId, streamId, runId, startedAt }) => ({ taskId, userId, streamId, runId, startedAt }));
+  }
+
+  /** ECS StopTask: SIGTERM, SIGKILL after the stop timeout; resolves when the processes are gone. */
+  async endTasks(taskIds: readonly string[]): Promise<void> {
+    await Promise.all(taskIds.map((id) => this.running.get(id)).map((task) => (task ? this.stopChild(task) : undefined)));
+  }
+
+  /** Ctrl-C: no execution goes on, no task is left. */
   async stopAll(): Promise<void> {
-    const entries = [...this.executions.values()];
+    for (const entry of this.executions.values()) {
+      entry.stopped = true;
+      entry.abort();
+    }
     this.executions.clear();
-    for (const entry of entries) halt(entry);
-    await Promise.all(entries.map((entry) => (entry.child ? this.stopChild(entry.child) : undefined)));
+    await this.endTasks([...this.running.keys()]);
   }
 
   /** ECS RunTask .sync: resolves when the task stopped cleanly, fails (States.TaskFailed) when it exited badly. */
-  private runTask(run: StreamRun, entry: Execution): Promise<Record<string, never>> {
+  private runTask(entry: Execution, parameters: ContainerParameters): Promise<Record<string, never>> {
     if (entry.stopped) return Promise.resolve({});
+    const { run } = entry;
+    const container = parameters.Overrides.ContainerOverrides.find((c) => c.Name === STREAM_TASK_CONTAINER);
+    const taskId = `local-task-${randomUUID()}`;
     mkdirSync(this.options.logDir, { recursive: true });
     const log = createWriteStream(join(this.options.logDir, `stream-${run.streamId}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'stream-task', 'src', 'main.ts')], {
+    // Through setpriv: the kernel sends the task SIGTERM if the stack's process dies without stopping it (kill -9),
+    // and the task's own ffmpeg goes with it (stream-task/src/runtime.ts), so nothing keeps publishing.
+    const child = spawn('setpriv', ['--pdeathsig', 'SIGTERM', '--', process.execPath, '--import', 'tsx', join(repoRoot, 'stream-task', 'src', 'main.ts')], {
       cwd: repoRoot,
       env: {
         ...this.options.taskEnvironment(),
         // The task's own log file keeps what CloudWatch would (the local stack's console is quieter).
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        LOOPCAST_USER_ID: run.userId,
-        LOOPCAST_STREAM_ID: run.streamId,
-        LOOPCAST_RUN_ID: run.runId,
+        ...Object.fromEntries((container?.Environment ?? []).map((variable) => [variable.Name, variable.Value])),
+        // What the ECS task metadata endpoint gives a task in AWS: its own id, the name it holds the lease by.
+        LOOPCAST_TASK_ID: taskId,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    entry.child = child;
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
     return new Promise((resolve, reject) => {
-      child.once('exit', (code, signal) => {
-        if (entry.child === child) delete entry.child;
+      const gone = new Promise<void>((done) => child.once('close', () => done()));
+      this.running.set(taskId, { taskId, userId: run.userId, streamId: run.streamId, runId: run.runId, executionName: run.executionName, startedAt: new Date().toISOString(), child, gone });
+      child.once('close', (code, signal) => {
+        this.running.delete(taskId);
         log.end();
         if (code === 0) return resolve({});
         const error = new Error(JSON.stringify({ StoppedReason: 'Essential container in task exited', Containers: [{ ExitCode: code ?? undefined, Reason: signal ? `killed by ${signal}` : undefined }] }));
@@ -146,12 +191,14 @@ export class LocalStreamRunner implements StreamRunner {
     });
   }
 
-  private async stopChild(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), this.options.stopTimeoutMs ?? 10_000);
-    await exited;
-    clearTimeout(timer);
+  private async stopChild(task: LocalTask): Promise<void> {
+    const { child } = task;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.options.stopTimeoutMs ?? 15_000);
+      await task.gone;
+      clearTimeout(timer);
+    }
+    await task.gone;
   }
 }

@@ -11,10 +11,11 @@ import { MediaConvertTranscoder } from './transcoder/mediaconvert-transcoder';
 import type { TranscodeListener, Transcoder } from './transcoder/transcoder';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { ECSClient } from '@aws-sdk/client-ecs';
 import type { SecretBox } from '../core/secret-box';
 import type { StreamRunner } from '../core/streams/ports';
 import { kmsSecretBox } from './crypto/envelope';
-import { StepFunctionsStreamRunner } from './workflow/sfn-stream-runner';
+import { AwsStreamRunner } from './workflow/aws-stream-runner';
 import type { GoogleSettings } from './google/youtube';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
@@ -41,7 +42,8 @@ export interface Deps {
   makeTranscoder: (onUpdate: TranscodeListener) => Transcoder;
   /** Stream keys and OAuth tokens at rest: KMS envelope encryption in AWS, a local key locally. */
   secrets: SecretBox;
-  /** Stream lifecycles: Step Functions in AWS, aws-local-stepfunctions with child processes locally. */
+  /** Stream lifecycles and their tasks: Step Functions and ECS in AWS, aws-local-stepfunctions with child processes
+   * locally. */
   streamRunner: StreamRunner;
   /** Google OAuth client settings (Secrets Manager in AWS, environment locally); undefined: YouTube off. */
   google: () => Promise<GoogleSettings | undefined>;
@@ -104,7 +106,13 @@ export const depsFromEnvironment = (): Promise<Deps> =>
           onUpdate,
         }),
       secrets: kmsSecretBox(traced(new KMSClient({ region: config.region })), required('SECRETS_KEY_ARN')),
-      streamRunner: new StepFunctionsStreamRunner(traced(new SFNClient({ region: config.region })), required('STREAM_LIFECYCLE_ARN')),
+      streamRunner: new AwsStreamRunner({
+        sfn: traced(new SFNClient({ region: config.region })),
+        ecs: traced(new ECSClient({ region: config.region })),
+        stateMachineArn: required('STREAM_LIFECYCLE_ARN'),
+        cluster: required('STREAM_CLUSTER'),
+        taskFamily: required('STREAM_TASK_FAMILY'),
+      }),
       google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
       originVerify: originVerifyFromSecret(config.region, required('ORIGIN_VERIFY_SECRET_ARN')),
     }),

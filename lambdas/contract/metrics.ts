@@ -8,8 +8,16 @@ export const metricNames = {
   streamsRunning: 'StreamsRunning',
   /** A user started a stream. */
   streamStarts: 'StreamStarts',
-  /** The lifecycle started a new stream task after the previous one died. */
+  /** The lifecycle started a new stream task after the previous one died (a restart the creator sees). */
   streamTaskRestarts: 'StreamTaskRestarts',
+  /** A lifecycle execution handed its run over to a fresh one (250 rounds, 180 days, or a task round's timeout). */
+  lifecycleHandovers: 'LifecycleHandovers',
+  /** The reconciler ended stream tasks whose run was over or whose lease another task held. Should stay 0. */
+  orphanTasksEnded: 'OrphanTasksEnded',
+  /** The reconciler gave a running stream a fresh execution because its own was gone. Should stay 0. */
+  streamsRelaunched: 'StreamsRelaunched',
+  /** The reconciler restarted a stream whose task stopped renewing its lease (hung, or its host gone). */
+  staleStreamsRestarted: 'StaleStreamsRestarted',
   /** The stream task restarted ffmpeg after an exit or a stall (heartbeat counters, per report). */
   ffmpegRestarts: 'FfmpegRestarts',
   /** The stream task found ffmpeg stalled (no progress) and killed it. */

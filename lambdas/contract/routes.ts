@@ -2,6 +2,8 @@
 // handler group (entry file lambdas/http/<group>.ts); the local stack's HTTP server dispatches real requests to
 // the same group handlers with API Gateway v2 events built from this table. docs/api.md describes each route.
 
+import { TASK_API } from './stream-task';
+
 export const API_BASE = '/api';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -10,9 +12,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call a route:
  * - `public`: anyone;
  * - `session`: a signed-in user (Bearer session token), otherwise 401;
- * - `signature`: no session, the handler verifies a provider signature itself (Stripe webhooks).
+ * - `signature`: no session, the handler verifies a provider signature itself (Stripe webhooks);
+ * - `task`: a stream task with its run token (Bearer), checked by the handler against the run's lease.
  */
-export type RouteAuth = 'public' | 'session' | 'signature';
+export type RouteAuth = 'public' | 'session' | 'signature' | 'task';
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -67,6 +70,11 @@ export const routes = [
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
+
+  // The stream task API (lambdas/contract/stream-task.ts): what a running stream task may do, and nothing else.
+  { method: 'POST', path: TASK_API.lease, group: 'stream-tasks', auth: 'task' },
+  { method: 'POST', path: TASK_API.heartbeat, group: 'stream-tasks', auth: 'task' },
+  { method: 'PUT', path: TASK_API.preview, group: 'stream-tasks', auth: 'task' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

@@ -68,6 +68,7 @@ export const errorCatalogue = {
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
+  'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },
   'internal error': { status: 500, message: 'Something went wrong on our side. Please try again' },
 } as const satisfies Record<string, { status: number; message: string }>;

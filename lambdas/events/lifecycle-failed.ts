@@ -4,9 +4,8 @@ import middy from '@middy/core';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
-
 import type { LifecycleInput } from '../contract/stream-lifecycle';
-import { lifecycleFailed } from '../core/streams/streams';
+import { lifecycleFailed } from '../core/streams/lifecycle';
 import { streamsContext } from '../wiring/streams';
 
 export interface ExecutionStatusChange {

@@ -81,6 +81,17 @@ export function signedRoute(options: {
   return { auth: 'signature', rawBody: true, ...options } as RouteImplementation;
 }
 
+/** A route of the stream task API: no session; the run token (`Authorization: Bearer`) is checked by the route
+ * against the run's lease (lambdas/core/streams/task-session.ts). `binaryBody` takes bytes (a preview frame). */
+export function taskRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
+  options: RouteOptions<B, Q> & {
+    binaryBody?: boolean;
+    handle(request: ApiRequest<Infer<B>, InferQuery<Q>, undefined>, deps: Deps): Promise<ApiResponse>;
+  },
+): RouteImplementation {
+  return { auth: 'task', ...options } as RouteImplementation;
+}
+
 /** A signed-in route that takes bytes (an image) as its body. */
 export function userBinaryRoute(options: {
   maxBodyBytes: number;

@@ -8,6 +8,7 @@ import { createBillingWebhookHandler } from './billing-webhook';
 import { createChannelsHandler } from './channels';
 import { createMediaHandler } from './media';
 import { createStreamsHandler } from './streams';
+import { createStreamTasksHandler } from './stream-tasks';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
@@ -18,4 +19,5 @@ export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>)
   media: createMediaHandler,
   channels: createChannelsHandler,
   streams: createStreamsHandler,
+  'stream-tasks': createStreamTasksHandler,
 };

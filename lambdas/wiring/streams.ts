@@ -1,4 +1,4 @@
-// Composition: the streams' and channels' contexts from Deps.
+// Composition: the streams', the lifecycle's, the task API's and the channels' contexts from Deps.
 import type { Deps } from '../adapters/deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
@@ -7,7 +7,11 @@ import { DynamoStreamStore } from '../adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { entitlementOfUser } from '../core/billing/billing';
 import type { ChannelsContext } from '../core/channels/channels';
+import { S3TaskMedia } from '../adapters/s3/task-media';
+import { API_BASE } from '../contract/routes';
+import type { LifecycleContext } from '../core/streams/lifecycle';
 import type { StreamsContext } from '../core/streams/streams';
+import type { TaskSessionContext } from '../core/streams/task-session';
 import { broadcastKeeper } from './youtube';
 
 export function streamsContext(deps: Deps): StreamsContext {
@@ -24,8 +28,16 @@ export function streamsContext(deps: Deps): StreamsContext {
     secrets: deps.secrets,
     realtime: deps.realtime,
     now: deps.now,
-    mediaBucket: deps.config.buckets.media,
   };
+}
+
+/** Stream tasks report to the public API: through CloudFront in AWS (its WAF and origin secret apply to them too). */
+export function lifecycleContext(deps: Deps): LifecycleContext {
+  return { ...streamsContext(deps), taskApiUrl: `${deps.config.publicUrl}${API_BASE}` };
+}
+
+export function taskSessionContext(deps: Deps): TaskSessionContext {
+  return { ...streamsContext(deps), media: new S3TaskMedia(deps.s3, deps.config.buckets.media) };
 }
 
 export function channelsContext(deps: Deps): ChannelsContext {

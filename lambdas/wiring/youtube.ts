@@ -14,16 +14,11 @@ import type { ConnectContext } from '../core/youtube/connect';
 import type { GoogleOAuth } from '../core/youtube/ports';
 import { API_BASE } from '../contract/routes';
 
-/** What the YouTube adapters need; the Lambdas take it from Deps, the stream task builds it itself. */
-export type YouTubeParts = Pick<Deps, 'db' | 's3' | 'secrets' | 'google' | 'now'> & { table: string; bucket: string };
-
-const partsOf = (deps: Deps): YouTubeParts => ({ ...deps, table: deps.config.tables.app, bucket: deps.config.buckets.media });
-
 /** Google's client, or undefined when this server has no OAuth client configured. */
-export async function googleOAuth(parts: YouTubeParts): Promise<GoogleOAuth | undefined> {
-  const settings = await parts.google();
+export async function googleOAuth(deps: Deps): Promise<GoogleOAuth | undefined> {
+  const settings = await deps.google();
   if (!settings) return undefined;
-  const quota = new DynamoYouTubeQuota(parts.db, parts.table, parts.now);
+  const quota = new DynamoYouTubeQuota(deps.db, deps.config.tables.app, deps.now);
   return new GoogleYouTube(settings, async (units) => {
     const today = await quota.spend(units);
     countMetric(metricNames.youtubeQuotaUnits, units);
@@ -33,21 +28,21 @@ export async function googleOAuth(parts: YouTubeParts): Promise<GoogleOAuth | un
 
 export const youtubeCallbackUrl = (deps: Deps) => `${deps.config.publicUrl}${API_BASE}/channels/youtube/callback`;
 
-export function broadcastKeeper(source: Deps | YouTubeParts): YouTubeBroadcasts {
-  const parts = 'config' in source ? partsOf(source) : source;
-  const objects = new S3MediaObjects(parts.s3, parts.bucket);
-  const videos = new DynamoVideoStore(parts.db, parts.table);
+export function broadcastKeeper(deps: Deps): YouTubeBroadcasts {
+  const table = deps.config.tables.app;
+  const objects = new S3MediaObjects(deps.s3, deps.config.buckets.media);
+  const videos = new DynamoVideoStore(deps.db, table);
   return new YouTubeBroadcasts({
-    oauth: () => googleOAuth(parts),
-    channels: new DynamoChannelStore(parts.db, parts.table),
-    records: new DynamoBroadcastStore(parts.db, parts.table),
-    secrets: parts.secrets,
+    oauth: () => googleOAuth(deps),
+    channels: new DynamoChannelStore(deps.db, table),
+    records: new DynamoBroadcastStore(deps.db, table),
+    secrets: deps.secrets,
     async thumbnail(stream: Stream) {
       const key = stream.thumbnailKey ?? (stream.videoId ? (await videos.get(stream.userId, stream.videoId))?.thumbnailKey : undefined);
       const image = key ? await objects.read(key) : undefined;
       return image ? { bytes: image.body, contentType: image.contentType } : undefined;
     },
-    now: parts.now,
+    now: deps.now,
     log: (message, details) => logger.warn(message, details),
   });
 }
@@ -55,7 +50,7 @@ export function broadcastKeeper(source: Deps | YouTubeParts): YouTubeBroadcasts 
 export function connectContext(deps: Deps, channelLimit: (userId: string) => Promise<number>): ConnectContext {
   const table = deps.config.tables.app;
   return {
-    oauth: () => googleOAuth(partsOf(deps)),
+    oauth: () => googleOAuth(deps),
     channels: new DynamoChannelStore(deps.db, table),
     states: new DynamoOAuthStateStore(deps.db, table),
     secrets: deps.secrets,

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { HeartbeatPublisher, InMemoryHeartbeatSink, JsonLinesHeartbeatSink, parseHeartbeatLine, type Heartbeat, type HeartbeatSink } from './heartbeat';
+import { HeartbeatPublisher, InMemoryHeartbeatSink, JsonLinesHeartbeatSink, parseHeartbeatLine, type HeartbeatSink } from './heartbeat';
+import type { Heartbeat } from '../../lambdas/contract/stream-task';
 
 const heartbeat = (actual: Heartbeat['actual'], restarts = 0): Heartbeat => ({
   streamId: 's1',

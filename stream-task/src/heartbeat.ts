@@ -1,34 +1,10 @@
 // Heartbeats: what the stream is doing, sent every ~10 s and at once on every change. The sink is an interface:
 // DynamoDB in AWS (written by the lifecycle side), JSON lines on stdout for local runs, memory in tests.
 import type { Writable } from 'node:stream';
+import type { Heartbeat } from '../../lambdas/contract/stream-task';
 import { runMetrics } from './health';
 import type { LogFn } from './log';
-import { destinationStates, totalLoops, type ActualState, type DesiredState, type MachineState } from './state-machine';
-
-export interface Heartbeat {
-  streamId: string;
-  desired: DesiredState;
-  actual: ActualState;
-  /** When the actual state was entered (ISO 8601). */
-  since: string;
-  /** Seconds since the current ffmpeg run started delivering media; 0 when not started. */
-  uptimeSeconds: number;
-  /** Measured over the last ~10 s; 0 while no media flows. */
-  bitrateKbps: number;
-  fps: number;
-  speed: number;
-  /** Loops of the video played since the task started, over all runs. */
-  loops: number;
-  /** ffmpeg restarts after failures (exit, stall, failed destination). */
-  restarts: number;
-  /** ffmpeg restarts at the stream's restart times. */
-  scheduledRestarts: number;
-  nextRestartAt?: string;
-  /** The latest problem, without stream keys. */
-  lastError?: string;
-  destinations: { id: string; state: 'ok' | 'failed' }[];
-  at: string;
-}
+import { destinationStates, totalLoops, type MachineState } from './state-machine';
 
 export interface HeartbeatSink {
   send(heartbeat: Heartbeat): Promise<void>;

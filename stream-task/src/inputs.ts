@@ -1,5 +1,6 @@
 // Inputs are fetched once to local disk before streaming: ffmpeg then loops a local file, so a 24/7 stream does
-// not depend on S3 for every loop. Sources are `s3://bucket/key` or local paths (tests, self-hosting).
+// not depend on S3 for every loop. Sources are short-lived HTTPS URLs (managed mode: presigned by the task API),
+// `s3://bucket/key` (standalone mode with S3 credentials), or local paths (tests, self-hosting).
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
@@ -41,19 +42,52 @@ export class S3InputFetcher implements InputFetcher {
 
   async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
     const { bucket, key } = parseS3Source(source)!;
-    const target = join(dir, basename(key));
-    const partial = `${target}.part`;
     try {
-      await mkdir(dir, { recursive: true });
-      const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
-      if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
-      await pipeline(object.Body, createWriteStream(partial), { signal });
-      // Renamed only when complete, so a file under the final name is never a torn download.
-      await rename(partial, target);
-      return target;
+      return await downloadTo(dir, basename(key), async () => {
+        const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+        if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
+        return object.Body;
+      }, signal);
     } catch (error) {
-      await rm(partial, { force: true });
       throw new Error(`cannot fetch ${source}: ${(error as Error).name === 'NoSuchKey' ? 'no such object' : (error as Error).message}`);
+    }
+  }
+}
+
+/** Downloads to `<dir>/<name>.part`, renamed when complete, so a file under the final name is never torn. */
+async function downloadTo(dir: string, name: string, body: () => Promise<Readable>, signal?: AbortSignal): Promise<string> {
+  const target = join(dir, name);
+  const partial = `${target}.part`;
+  try {
+    await mkdir(dir, { recursive: true });
+    await pipeline(await body(), createWriteStream(partial), { signal });
+    await rename(partial, target);
+    return target;
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/** A URL, such as the presigned S3 URL the task API gives a managed task. Errors never echo the URL (it is a
+ * credential while it lasts). */
+export class HttpInputFetcher implements InputFetcher {
+  constructor(private readonly fetchImpl: typeof fetch = fetch) {}
+
+  canFetch(source: string): boolean {
+    return /^https?:\/\//i.test(source);
+  }
+
+  async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
+    const url = new URL(source);
+    try {
+      return await downloadTo(dir, basename(url.pathname) || 'input', async () => {
+        const response = await this.fetchImpl(url, { ...(signal ? { signal } : {}) });
+        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+        return Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+      }, signal);
+    } catch (error) {
+      throw new Error(`cannot fetch ${basename(url.pathname)}: ${(error as Error).message}`);
     }
   }
 }

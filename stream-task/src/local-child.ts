@@ -1,7 +1,7 @@
 // How the local stack (and the tests) start a stream-task as a child process: Node with tsx, the spec in the
 // environment, heartbeats read from its stdout (one JSON object per line, see parseHeartbeatLine).
 import { join } from 'node:path';
-import type { StreamTaskSpecInput } from './spec';
+import type { StreamTaskSpecInput } from '../../lambdas/contract/stream-task';
 
 const repositoryRoot = join(import.meta.dirname, '..', '..');
 

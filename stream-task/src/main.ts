@@ -1,35 +1,30 @@
 // The stream-task's entry point (the container's command; a child process in the local stack). Streams until
 // SIGTERM, exits 0. Two ways to be told what to stream:
-// - managed (how Loopcast runs it): LOOPCAST_USER_ID, LOOPCAST_STREAM_ID and LOOPCAST_RUN_ID name a run; the spec
-//   is read from DynamoDB and heartbeats go to the stream item and the user's browsers (managed.ts);
+// - managed (how Loopcast runs it): the lifecycle gives the run's ids, a run token and the task API's URL
+//   (TASK_ENVIRONMENT); the task takes the run's lease there, gets its spec, and reports heartbeats that renew the
+//   lease (task-api.ts). It stops when the lease is refused or cannot be renewed;
 // - standalone: the spec as JSON (spec.ts); heartbeats go to stdout as JSON lines.
 // Logs go to stderr in both modes, one JSON object per line (log.ts), stream keys redacted.
-// Exit codes: 0 stopped on request, 1 the inputs cannot be streamed (a 'failed' heartbeat says why), 2 bad spec.
-import './tracing-off'; // first: before any module builds the Lambdas' Tracer
+// Exit codes: 0 stopped on request, 1 the inputs cannot be streamed (a 'failed' heartbeat says why), 2 bad spec or
+// the task cannot start, 3 (LEASE_LOST_EXIT_CODE) this task does not or no longer carry its run.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LEASE_LOST_EXIT_CODE } from '../../lambdas/contract/stream-lifecycle';
 import { redactSecrets } from './ffmpeg';
-import { JsonLinesHeartbeatSink } from './heartbeat';
-import { createS3Client, LocalFileFetcher, S3InputFetcher } from './inputs';
+import { JsonLinesHeartbeatSink, type HeartbeatSink } from './heartbeat';
+import { createS3Client, HttpInputFetcher, LocalFileFetcher, S3InputFetcher } from './inputs';
+import { streamTaskLog } from './log';
 import { prepareMedia } from './media';
 import { grabFrame, loopPosition, PREVIEW_INTERVAL_MS } from './preview';
-import { managedRunFromEnv, managedTask } from './managed';
+import { systemClock } from './runtime';
 import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
 import { StreamSupervisor } from './supervisor';
-import { streamTaskLog } from './log';
-import { logger as lambdaLogger } from '../../lambdas/adapters/logger';
+import { LeaseKeeper, LeaseLost, managedRunFromEnv, TaskApiClient, taskInstanceId } from './task-api';
 
 const { log, tag, logger } = streamTaskLog();
 
-/** The run's keys on every line, also on the few lines of Lambda code that runs here (YouTube broadcasts,
- * realtime delivery), which log through the Lambdas' logger. */
-function tagLogs(keys: Record<string, string>): void {
-  tag(keys);
-  lambdaLogger.appendPersistentKeys(keys);
-}
-
-/** A frame of where the loop is, stored every minute (the first a few seconds in); a failed grab is logged only. */
+/** A frame of where the loop is, stored every minute (the first a few seconds in); a failed one is logged only. */
 function startPreviews(videoPath: string, loopDurationUs: number, publish: (jpeg: Buffer) => Promise<void>): () => void {
   const started = Date.now();
   const grab = () =>
@@ -44,38 +39,73 @@ function startPreviews(videoPath: string, loopDurationUs: number, publish: (jpeg
   };
 }
 
-async function main(): Promise<number> {
+/** Managed mode: the run's lease taken at the task API, or undefined when this process runs standalone. */
+async function takeRun() {
   const run = managedRunFromEnv(process.env);
-  if (run) tagLogs({ streamId: run.streamId, userId: run.userId, runId: run.runId });
-  const managed = run ? await managedTask(run, process.env) : undefined;
-  const spec = managed ? parseStreamTaskSpec(JSON.stringify(managed.spec)) : readStreamTaskSpec(process.argv.slice(2), process.env);
-  if (!run) tagLogs({ streamId: spec.streamId });
+  if (!run) return undefined;
+  tag({ streamId: run.streamId, userId: run.userId, runId: run.runId });
+  const api = new TaskApiClient(run, await taskInstanceId(process.env));
+  return { api, grant: await api.lease() };
+}
+
+async function main(): Promise<number> {
+  const managed = await takeRun();
+  const spec = managed ? parseStreamTaskSpec(JSON.stringify(managed.grant.spec)) : readStreamTaskSpec(process.argv.slice(2), process.env);
+  if (!managed) tag({ streamId: spec.streamId });
   const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
   let stopPreviews = () => {};
-  const supervisor = new StreamSupervisor({
+  let supervisor: StreamSupervisor | undefined;
+  const lease = managed && new LeaseKeeper(managed.grant.lease, (reason) => {
+    log(`stopping: ${reason}`, 'warn');
+    supervisor?.stop();
+  });
+  const sink: HeartbeatSink = managed
+    ? {
+        async send(heartbeat) {
+          try {
+            await managed.api.heartbeat(heartbeat);
+            lease!.renewed();
+          } catch (error) {
+            if (error instanceof LeaseLost) lease!.refused(error.message);
+            throw error;
+          }
+        },
+      }
+    : new JsonLinesHeartbeatSink(process.stdout);
+  supervisor = new StreamSupervisor({
     streamId: spec.streamId,
     destinations: spec.destinations,
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
     prepare: async (signal) => {
-      const media = await prepareMedia(spec, [new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
-      if (managed) stopPreviews = startPreviews(media.files.videoPath, media.loopDurationUs, managed.publishPreview);
+      const media = await prepareMedia(spec, [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
+      if (managed) stopPreviews = startPreviews(media.files.videoPath, media.loopDurationUs, (jpeg) => managed.api.preview(jpeg));
       return media;
     },
-    sink: managed?.sink ?? new JsonLinesHeartbeatSink(process.stdout),
+    sink,
+    ...(managed ? { heartbeatIntervalMs: managed.grant.lease.renewSeconds * 1000 } : {}),
     log,
   });
-  // ECS stops a task with SIGTERM (then SIGKILL after its stopTimeout); Ctrl-C locally.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => supervisor.stop());
+  // ECS stops a task with SIGTERM (then SIGKILL after its stopTimeout); Ctrl-C locally. A task told to stop exits 0
+  // even though its last heartbeats then find the lease gone.
+  let signalled = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      signalled = true;
+      supervisor?.stop();
+    });
+  }
+  lease?.start(systemClock.every);
   try {
-    return await supervisor.run();
+    const code = await supervisor.run();
+    return lease?.lost && !signalled ? LEASE_LOST_EXIT_CODE : code;
   } finally {
+    lease?.close();
     stopPreviews();
     s3.destroy();
-    managed?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -83,6 +113,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: Error) => {
+    if (error instanceof LeaseLost) {
+      logger.info(`not started: ${error.message}`);
+      process.exit(LEASE_LOST_EXIT_CODE);
+    }
     logger.error(`stream-task cannot run: ${redactSecrets(error.message)}`, { error });
     process.exit(2);
   },

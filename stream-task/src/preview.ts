@@ -9,6 +9,7 @@ export function grabFrame(videoPath: string, seconds: number, ffmpegPath = 'ffmp
   return new Promise((resolve, reject) => {
     const child = spawn('nice', ['-n', '15', ffmpegPath, '-nostdin', '-v', 'error', '-ss', seconds.toFixed(3), '-i', videoPath, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '6', '-f', 'mjpeg', 'pipe:1'], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     });
     const chunks: Buffer[] = [];
     let errors = '';

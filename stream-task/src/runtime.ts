@@ -36,6 +36,10 @@ export interface ProcessRunner {
   spawn(command: string, args: readonly string[], handlers: ChildHandlers): ChildHandle;
 }
 
+/** What ffmpeg needs of the environment: the task's own (its run token above all) is none of its business, and
+ * ffmpeg is the part of the task that talks to servers creators choose. */
+const childEnvironment = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' });
+
 /**
  * Real child processes, each started through `setpriv --pdeathsig SIGKILL` (util-linux; it execs in place, so the
  * pid is the command's): if our process dies without cleaning up (kill -9), the kernel kills the child too, and
@@ -43,7 +47,7 @@ export interface ProcessRunner {
  */
 export const childProcessRunner: ProcessRunner = {
   spawn(command, args, handlers) {
-    const child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
     createInterface({ input: child.stdout }).on('line', (line) => handlers.onStdoutLine(line));
     createInterface({ input: child.stderr }).on('line', (line) => handlers.onStderrLine(line));
     let exited = false;

@@ -1,32 +1,9 @@
 // What one stream-task runs, given to it as JSON: in the environment variable LOOPCAST_STREAM_SPEC (preferred:
 // a process's environment is private, its command line is not, and URLs carry stream keys) or as the first
 // command-line argument.
-import { z } from 'zod';
+import { streamTaskSpecSchema, type StreamTaskSpec } from '../../lambdas/contract/stream-task';
 import { AppError } from '../../lambdas/core/errors';
 import { normalizeRestartSchedule } from '../../lambdas/core/restart-schedule';
-
-export const streamTaskSpecSchema = z.object({
-  streamId: z.string().min(1),
-  /** `s3://bucket/key` or a local path. */
-  video: z.string().min(1),
-  /** A separate audio track (`s3://` or a path); the video's own audio is then not used. */
-  audio: z.string().min(1).optional(),
-  destinations: z
-    .array(
-      z.object({
-        id: z.string().min(1),
-        /** Full publish URL including the stream key, e.g. rtmp://a.rtmp.youtube.com/live2/<key>. */
-        url: z.string().regex(/^rtmps?:\/\/[^/\s]+\/\S+$/i, 'must be an rtmp:// or rtmps:// URL with an application and stream key'),
-      }),
-    )
-    .min(1),
-  /** "HH:MM" in timeZone. */
-  restartTimes: z.array(z.string()).default([]),
-  timeZone: z.string().default('UTC'),
-});
-
-export type StreamTaskSpec = z.output<typeof streamTaskSpecSchema>;
-export type StreamTaskSpecInput = z.input<typeof streamTaskSpecSchema>;
 
 /** Validated and normalised; errors name the field but never echo values (they may hold stream keys). */
 export function parseStreamTaskSpec(json: string): StreamTaskSpec {

@@ -1,5 +1,6 @@
 import { FakeClock, FakeProbe, FakeRunner, settle } from '../test/fakes';
-import { InMemoryHeartbeatSink, type Heartbeat, type HeartbeatSink } from './heartbeat';
+import { InMemoryHeartbeatSink, type HeartbeatSink } from './heartbeat';
+import type { Heartbeat } from '../../lambdas/contract/stream-task';
 import type { PreparedMedia } from './media';
 import { StreamSupervisor, type StreamSupervisorOptions } from './supervisor';
 

@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseHeartbeatLine, type Heartbeat } from '../src/heartbeat';
+import { parseHeartbeatLine } from '../src/heartbeat';
+import type { Heartbeat } from '../../lambdas/contract/stream-task';
 import { createS3Client } from '../src/inputs';
 import { localStreamTaskCommand } from '../src/local-child';
-import type { StreamTaskSpecInput } from '../src/spec';
+import type { StreamTaskSpecInput } from '../../lambdas/contract/stream-task';
 import { childPids, dtsProfile, makeTestVideo, processAlive, readPackets, removeDir, RtmpDestination, tempDir, until } from './integration';
 
 const s3 = createS3Client({ region: 'us-east-1', endpoint: process.env.LOOPCAST_TEST_S3! });

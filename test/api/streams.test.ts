@@ -194,7 +194,7 @@ describe('a failed payment', () => {
     await upkeepAt(24 * 3_600_000 + 60_000); // the grace is over
     const stopped = (await api(stack, 'GET', `/streams/${running}`, { token: gil.token })).body;
     expect(stopped).toMatchObject({ status: 'stopped', lastError: 'no valid payment' });
-    expect(stack.streamRunner.tasks.size).toBe(0);
+    expect(stack.streamRunner.children).toHaveLength(0);
     expect((await api(stack, 'GET', `/videos/${gil.videoId}`, { token: gil.token })).body).toMatchObject({ id: gil.videoId, status: 'ready' });
     expect((await api(stack, 'GET', '/subscription', { token: gil.token })).body.usage.runningStreams).toBe(0);
   }, 180_000);
@@ -235,7 +235,7 @@ describe('a live stream', () => {
 
   test('when the whole stream task is killed, the lifecycle starts a new one and the stream is live again', async () => {
     const before = (await api(stack, 'GET', `/streams/${streamId}`, { token: fay.token })).body;
-    const [task] = [...stack.streamRunner.tasks.values()];
+    const [task] = stack.streamRunner.children;
     expect(task?.pid).toBeDefined();
     process.kill(task!.pid!, 'SIGKILL');
     await waitForStreamStatus(stack, fay.token, streamId, 'pending', 30_000);
@@ -246,7 +246,7 @@ describe('a live stream', () => {
   test('stop ends the task and frees the slot; stopping again is harmless', async () => {
     const stopped = await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token });
     expect(stopped.body).toMatchObject({ status: 'stopped', verdict: 'offline' });
-    expect(stack.streamRunner.tasks.size).toBe(0);
+    expect(stack.streamRunner.children).toHaveLength(0);
     expect((await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token })).body.status).toBe('stopped');
     expect((await api(stack, 'GET', '/subscription', { token: fay.token })).body.usage.runningStreams).toBe(0);
     expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: fay.token, body: { title: 'Renamed' } })).body.title).toBe('Renamed');

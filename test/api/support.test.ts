@@ -124,8 +124,8 @@ describe('support tool (bin/support.ts --local)', () => {
 
   test('suspend stops the running stream with its task, ends the sessions and refuses sign-in; nothing is deleted', async () => {
     expect((await api(stack, 'POST', `/streams/${ana.streamId}/start`, { token: ana.token })).status).toBe(200);
-    const live = await waitFor('stream start', () => streamItem(ana.userId, ana.streamId), (s) => s?.status === 'started', 90_000);
-    const task = stack.streamRunner.tasks.get(live!.executionName!);
+    await waitFor('stream start', () => streamItem(ana.userId, ana.streamId), (s) => s?.status === 'started', 90_000);
+    const task = stack.streamRunner.children[0];
     expect(task?.exitCode).toBeNull();
 
     const refused = await support('suspend', ana.email);
@@ -139,7 +139,7 @@ describe('support tool (bin/support.ts --local)', () => {
     // The task was signalled (as ECS StopTask) and exited; the stream is stopped with the reason.
     await waitFor('stream task to exit', async () => task!.exitCode ?? task!.signalCode, (end) => end !== null, 5_000);
     expect(await streamItem(ana.userId, ana.streamId)).toMatchObject({ status: 'stopped', desired: 'stopped', lastError: 'account suspended' });
-    await waitFor('lifecycle execution to end', async () => stack.streamRunner.tasks.size, (size) => size === 0);
+    await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0);
 
     expect((await api(stack, 'GET', '/me', { token: ana.token })).status).toBe(401);
     expect(await login(ana.email)).toMatchObject({ status: 403, body: { error: 'account suspended', message: 'This account is suspended. Please contact support' } });
@@ -167,6 +167,8 @@ describe('support tool (bin/support.ts --local)', () => {
     await stack.deps.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${bob.userId}/stray.info`, Body: '{}' }));
     expect((await api(stack, 'POST', `/streams/${bob.streamId}/start`, { token: bob.token })).status).toBe(200);
     await waitFor('stream start', () => streamItem(bob.userId, bob.streamId), (s) => s?.status === 'started', 90_000);
+    // The task stores its first preview frame a few seconds in: counted once it is there.
+    await waitFor('preview frame', async () => (await api(stack, 'GET', `/streams/${bob.streamId}`, { token: bob.token })).body.health?.previewAt, (at) => !!at, 30_000);
     const objectsBefore = (await objectKeys(stack, bob.userId)).length;
 
     expect(await support('terminate', bob.email, '--reason', 'repeated strikes')).toMatchObject({ code: 2, stderr: expect.stringContaining('add --yes') });
@@ -175,7 +177,7 @@ describe('support tool (bin/support.ts --local)', () => {
       userId: bob.userId, action: 'terminate', outcome: 'done',
       details: { previousStatus: 'active', streamsStopped: 1, subscriptionCanceled: 'none', paymentCustomer: 'none', transcodesInFlight: 0, objectsDeleted: objectsBefore, uploadsAborted: 1, paymentsKept: 1 },
     });
-    await waitFor('lifecycle execution to end', async () => stack.streamRunner.tasks.size, (size) => size === 0);
+    await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0);
 
     expect(await objectKeys(stack, bob.userId)).toEqual([]);
     const uploads = await stack.deps.s3.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `uploads/${bob.userId}/` }));

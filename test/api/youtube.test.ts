@@ -6,8 +6,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamo/billing-store';
 import { DynamoBroadcastStore, DynamoYouTubeQuota, pacificDay } from '../../lambdas/adapters/dynamo/youtube-stores';
 import type { PlanId } from '../../lambdas/core/plans';
-import { applyHeartbeat, taskSpec, upkeep } from '../../lambdas/core/streams/streams';
-import { streamsContext } from '../../lambdas/wiring/streams';
+import { upkeep } from '../../lambdas/core/streams/streams';
+import { taskSpec } from '../../lambdas/core/streams/task-session';
+import { streamsContext, taskSessionContext } from '../../lambdas/wiring/streams';
 import { startNginxRtmp, type NginxRtmp } from '../../local/nginx-rtmp';
 import { freePort } from '../../local/ports';
 import type { LocalStack } from '../../local/stack';
@@ -17,6 +18,7 @@ import { api, signedInUser } from '../helpers/accounts';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
+import { streamTaskProcesses, taskCredentials } from '../helpers/stream-tasks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,7 +199,6 @@ describe('broadcasts that follow the loop', () => {
     expect(started.status).toBe(200);
     const inserted = google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200);
     expect(inserted).toHaveLength(1);
-    const context = streamsContext(stack.deps);
     const [record] = await new DynamoBroadcastStore(stack.deps.db, stack.config.tables.app).list(user.userId, stream.id);
     const first = google.broadcast(record!.broadcastId)!;
     expect(first.snippet).toMatchObject({ title: 'Lo-fi 24/7', description: 'Beats to loop to' });
@@ -228,7 +229,14 @@ describe('broadcasts that follow the loop', () => {
 
     // A scheduled restart (the task's heartbeat counts it): fresh broadcast, the old one completed.
     stack.deps.now = () => new Date();
-    await applyHeartbeat(streamsContext(stack.deps), { userId: user.userId, streamId: stream.id, runId: (await context.streams.get(user.userId, stream.id))!.runId! }, { ...live.health, scheduledRestarts: live.health.scheduledRestarts + 1, at: new Date().toISOString() });
+    const { caller, token, apiUrl } = taskCredentials(streamTaskProcesses(stream.id)[0]!);
+    const at = new Date().toISOString();
+    const heartbeat = {
+      streamId: stream.id, desired: 'running', actual: 'started', since: at, uptimeSeconds: 1, bitrateKbps: 6000, fps: 30, speed: 1, loops: 1,
+      restarts: live.health.taskRestarts, scheduledRestarts: live.health.scheduledRestarts + 1, destinations: live.health.destinations, at,
+    };
+    const reported = await fetch(`${apiUrl}/task/heartbeat`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...caller, heartbeat }) });
+    expect(reported.status).toBe(204);
     expect(google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200)).toHaveLength(3);
     expect(google.calls.some((c) => c.api === 'liveBroadcasts.transition')).toBe(true);
 
@@ -296,7 +304,7 @@ describe('broadcasts that follow the loop', () => {
     expect(liveStreamIds.size).toBe(2);
 
     // The stream task gets both destinations (each liveStream's ingestion address and key; not printed here).
-    const spec = await taskSpec(context, user.userId, stream.id);
+    const spec = await taskSpec(taskSessionContext(stack.deps), user.userId, stream.id);
     expect(spec.destinations.map((d) => d.id).sort()).toEqual([...channelIds].sort());
     expect(spec.destinations.every((d) => d.url.startsWith(`${nginx.rtmpUrl}/`))).toBe(true);
     expect(new Set(spec.destinations.map((d) => d.url)).size).toBe(2);

@@ -13,6 +13,8 @@
 //   BILLING_EVENT#<id>     EVENT               a provider webhook event already applied (expires after 60 days)
 //   USER#<userId>          VIDEO#<videoId>     a media library item (video or audio)
 //   USER#<userId>          STREAM#<streamId>   a stream
+//   USER#<userId>          STREAM#<streamId>#LIVE  its running run's lease and latest health (written by the
+//                                              lifecycle and the task API only; gone when the run ends)
 //   USER#<userId>          CHANNEL#<channelId> a destination (RTMP stream key or YouTube channel)
 //   USER#<userId>          BROADCAST#<streamId>#<channelId>  the YouTube broadcast of a running stream
 //   OAUTH_STATE#<hash>     STATE               a Google consent in progress (expires after 10 minutes)
@@ -35,6 +37,7 @@ export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${even
 export const noticeKey = (userId: string, notice: string) => ({ pk: `USER#${userId}`, sk: `NOTICE#${notice}` });
 export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${userId}`, sk: `VIDEO#${videoId}` });
 export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
+export const streamLiveKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}#LIVE` });
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
 
 export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });

@@ -9,11 +9,32 @@ export interface StreamRun {
   executionName: string;
 }
 
-/** Starts and stops the lifecycle of a run: Step Functions in AWS, aws-local-stepfunctions locally. */
+/** A stream task running (or starting) somewhere: an ECS task in AWS, a child process locally. */
+export interface StreamTask {
+  /** The ECS task ARN in AWS, the local runner's id locally: what a lease holder is named by. */
+  taskId: string;
+  userId: string;
+  streamId: string;
+  runId: string;
+  /** When it was started (ISO 8601). */
+  startedAt: string;
+}
+
+/** The lifecycle executions of runs and the tasks they start: Step Functions and ECS in AWS, aws-local-stepfunctions
+ * and child processes locally. */
 export interface StreamRunner {
   launch(run: StreamRun): Promise<void>;
-  /** Ends the execution and its task; a run already gone is fine. */
-  stop(run: StreamRun): Promise<void>;
+  /** Ends the execution: it starts no further task. An execution already gone is fine. */
+  stopExecution(run: StreamRun): Promise<void>;
+  /** Ends every task of the stream this runner can find, the given ones (a lease holder) included, and waits until
+   * they are gone (SIGTERM, then killed after the stop timeout). */
+  endStreamTasks(streamId: string, taskIds: readonly string[]): Promise<void>;
+  /** Names of the executions running now (the reconciler's view). */
+  runningExecutions(): Promise<Set<string>>;
+  /** Every stream task running or starting now (the reconciler's view). */
+  tasks(): Promise<StreamTask[]>;
+  /** Ends these tasks and waits until they are gone. */
+  endTasks(taskIds: readonly string[]): Promise<void>;
 }
 
 /**
@@ -34,8 +55,28 @@ export interface BroadcastKeeper {
 
 export type ClaimOutcome = 'claimed' | 'stream limit' | 'conflict';
 
+/** What the lifecycle and the task API change on a running stream. */
+export interface RunStateChanges {
+  status?: StreamStatus;
+  restarts?: number;
+  executionName?: string;
+  /** Sets startedAt unless the run already has one. */
+  markStarted?: boolean;
+  /** An empty string removes the warning. */
+  warning?: string;
+}
+
+/** The caller of the task API: a run's token, and the task instance presenting it. */
+export interface TaskCredentials {
+  userId: string;
+  streamId: string;
+  instanceId: string;
+  tokenHash: string;
+}
+
 export interface StreamStore {
   create(stream: Stream): Promise<void>;
+  /** The stream with its run's lease and latest health, read strongly consistent. */
   get(userId: string, streamId: string): Promise<Stream | undefined>;
   list(userId: string): Promise<Stream[]>;
   /** Replaces the editable fields while the stream is stopped; false when it is not (anymore). */
@@ -44,14 +85,30 @@ export interface StreamStore {
   deleteStopped(userId: string, streamId: string): Promise<boolean>;
   /** stopped -> `status` and one running slot taken, in one transaction: exactly `limit` streams run at once. */
   claimStart(stream: Stream, status: 'encoding' | 'pending', run: { runId: string; executionName: string }, limit: number, now: Date): Promise<ClaimOutcome>;
-  /** Moves a running stream of this run between running states; false when the run is over or replaced. */
-  setRunState(userId: string, streamId: string, runId: string, changes: { status?: StreamStatus; health?: StreamHealth; restarts?: number; executionName?: string; startedAt?: string; warning?: string }, now: Date): Promise<boolean>;
+  /** Moves a running stream of this run between running states; false when the run is over or replaced (or, with
+   * `executionName`, carried by another execution). */
+  setRunState(userId: string, streamId: string, runId: string, changes: RunStateChanges, now: Date, executionName?: string): Promise<boolean>;
   /** Marks the run wanted stopped (stop requested); false when it is not running. */
   requestStop(userId: string, streamId: string, now: Date): Promise<Stream | undefined>;
-  /** Ends the run: stopped, slot released, error kept; idempotent (false when already stopped). */
+  /** Ends the run: stopped, slot released, error kept, the lease gone; idempotent (false when already stopped). */
   finishRun(userId: string, streamId: string, runId: string, lastError: string | undefined, now: Date): Promise<boolean>;
-  /** Every running stream of every user (for billing enforcement). */
+  /** Every running stream of every user (billing enforcement, the reconciler). */
   running(): Promise<{ userId: string; streamId: string }[]>;
+
+  // ---- The run lease (lambdas/contract/stream-task.ts) ----
+  /** Before a task of `run` starts: the lease is minted for a new token (any holder revoked), if `run` is still the
+   * stream's running run and its execution the current one; undefined otherwise. */
+  mintLease(run: StreamRun, tokenHash: string, now: Date): Promise<{ revokedHolder?: string } | undefined>;
+  /** The task takes the lease minted for its token: free, already its own, or expired. Answers the run, or
+   * undefined when refused. */
+  takeLease(caller: TaskCredentials, ttlMs: number, now: Date): Promise<{ runId: string } | undefined>;
+  /** The holder renews its lease with its latest health; answers the run and the health it replaced (undefined
+   * before the first), or undefined when the caller does not hold the lease. */
+  renewLease(caller: TaskCredentials, health: StreamHealth, ttlMs: number, now: Date): Promise<{ runId: string; previous?: StreamHealth } | undefined>;
+  /** The holder stored a preview frame; false when the caller does not hold the lease. */
+  notePreview(caller: TaskCredentials, now: Date): Promise<boolean>;
+  /** A problem of the run to show until the next heartbeat (the last task's failure), if the lease item exists. */
+  noteProblem(userId: string, streamId: string, runId: string, problem: string, now: Date): Promise<void>;
 }
 
 export interface ChannelStore {

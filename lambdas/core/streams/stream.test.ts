@@ -1,6 +1,5 @@
 import { AppError } from '../errors';
 import { assertModifiable, healthVerdict, streamView, type Stream, type StreamHealth } from './stream';
-import { executionNameOf, RESTARTS_PER_EXECUTION, restartDelaySeconds } from './streams';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const health = (overrides: Partial<StreamHealth> = {}): StreamHealth => ({
@@ -41,20 +40,7 @@ describe('stream rules', () => {
     expect(view).not.toHaveProperty('userId');
     expect(view).not.toHaveProperty('runId');
     expect(view).not.toHaveProperty('executionName');
+    expect(streamView(stream({ lease: { holder: 'task-1', expiresAt: 1, updatedAt: now.toISOString() } }), now)).not.toHaveProperty('lease');
     expect(view).toMatchObject({ id: 's1', status: 'started', verdict: 'healthy' });
-  });
-});
-
-describe('lifecycle arithmetic', () => {
-  test('restart delays: whole seconds, doubling from 1 s to a minute, with at most 20 % jitter', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => restartDelaySeconds(n, () => 0))).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
-    expect(restartDelaySeconds(7, () => 0.999)).toBe(72);
-    for (let n = 1; n < 20; n++) expect(Number.isInteger(restartDelaySeconds(n))).toBe(true);
-  });
-
-  test('a run hands over to a fresh execution every RESTARTS_PER_EXECUTION restarts', () => {
-    expect(executionNameOf('run', 0)).toBe('run-0');
-    expect(executionNameOf('run', RESTARTS_PER_EXECUTION - 1)).toBe('run-0');
-    expect(executionNameOf('run', RESTARTS_PER_EXECUTION)).toBe('run-1');
   });
 });

@@ -27,9 +27,22 @@ export interface StreamHealth {
   nextRestartAt?: string;
   lastError?: string;
   destinations: { id: string; state: 'ok' | 'failed' }[];
+  /** When the task's actual state was entered. */
+  since?: string;
   /** When the task last stored a preview frame (streamPreviewKey in lambdas/core/media/media-urls.ts). */
   previewAt?: string;
   at: string;
+}
+
+/** Which stream task may publish the run (lambdas/contract/stream-task.ts, TASK_LEASE). Kept on a small item beside
+ * the stream's, which only the lifecycle and the task API write. */
+export interface RunLease {
+  /** The instance holding the lease (the ECS task ARN in AWS), once a task took it. */
+  holder?: string;
+  /** Until when the holder's lease runs (epoch milliseconds). */
+  expiresAt?: number;
+  /** When the lease last changed: minted for the next task, taken, renewed or revoked. */
+  updatedAt: string;
 }
 
 export type Privacy = 'public' | 'unlisted' | 'private';
@@ -54,6 +67,8 @@ export interface Stream {
   runId?: string;
   /** Step Functions execution carrying the run now (a run hands over to a fresh execution from time to time). */
   executionName?: string;
+  /** The run's lease (internal: which task may publish; never shown). */
+  lease?: RunLease;
   startedAt?: string;
   /** Times the stream task was restarted by the lifecycle in this run (the task restarts ffmpeg itself too). */
   restarts: number;
@@ -64,6 +79,17 @@ export interface Stream {
   warning?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A run's Step Functions executions are named `<runId>-<generation>`: the first is 0, each handover or relaunch
+ * the next, so starting an execution twice is harmless (Step Functions refuses a name in use). */
+export const executionNameOf = (runId: string, generation: number) => `${runId}-${generation}`;
+
+/** The name of the execution that continues a run after `current`. */
+export function nextExecutionName(current: string): string {
+  const match = /^(.*)-(\d+)$/.exec(current);
+  if (!match) throw new Error(`not a lifecycle execution name: ${current}`);
+  return executionNameOf(match[1]!, Number(match[2]) + 1);
 }
 
 /** Spec section 8: each running state has its own refusal. */
@@ -96,12 +122,12 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
 }
 
 /** What the API shows of a stream: not its owner, its run's internals or its thumbnail's storage key. */
-export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'desired' | 'thumbnailKey'> & {
+export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey'> & {
   hasCustomThumbnail: boolean;
   verdict: HealthVerdict;
 };
 
 export function streamView(stream: Stream, now: Date): StreamView {
-  const { userId: _owner, runId: _run, executionName: _execution, desired: _desired, thumbnailKey, ...visible } = stream;
+  const { userId: _owner, runId: _run, executionName: _execution, lease: _lease, desired: _desired, thumbnailKey, ...visible } = stream;
   return { ...visible, hasCustomThumbnail: thumbnailKey !== undefined, verdict: healthVerdict(stream, now) };
 }

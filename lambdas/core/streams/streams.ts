@@ -1,16 +1,17 @@
-// The stream use cases: create, edit, delete, start, stop, and the lifecycle callbacks (task ended, heartbeat,
-// media settled, billing enforcement). Plan limits are enforced here; concurrency limits by the store's
-// conditional writes. docs/streams.md has the transition table.
+// The stream use cases: create, edit, delete, start, stop, media settled, billing enforcement. Plan limits are
+// enforced here; concurrency limits by the store's conditional writes. The lifecycle's decisions are in
+// lifecycle.ts, the task API's in task-session.ts, the reconciler in reconcile.ts. docs/streams.md has the
+// transition table.
 import { randomUUID } from 'node:crypto';
 import type { RealtimePublisher } from '../../contract/realtime-events';
 import { streamsMustStop, type Entitlement } from '../billing/entitlement';
-import { publishUrl, type Channel } from '../channels/channel';
+import type { Channel } from '../channels/channel';
 import { AppError, type ErrorKey } from '../errors';
 import type { Video } from '../media/videos';
 import { normalizeRestartSchedule } from '../restart-schedule';
 import type { SecretBox } from '../secret-box';
 import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
-import { assertModifiable, healthVerdict, runningStatuses, type Privacy, type Stream, type StreamHealth } from './stream';
+import { assertModifiable, executionNameOf, type Privacy, type Stream } from './stream';
 import { thumbnailType } from './thumbnail';
 
 export interface StreamsContext {
@@ -23,7 +24,6 @@ export interface StreamsContext {
   secrets: SecretBox;
   realtime: RealtimePublisher;
   now: () => Date;
-  mediaBucket: string;
 }
 
 export interface StreamInput {
@@ -36,11 +36,6 @@ export interface StreamInput {
   restartTimes: string[];
   timeZone: string;
 }
-
-/** Executions hand over to a fresh one after this many task restarts (Step Functions keeps 25,000 events). */
-export const RESTARTS_PER_EXECUTION = 250;
-
-export const executionNameOf = (runId: string, restarts: number) => `${runId}-${Math.floor(restarts / RESTARTS_PER_EXECUTION)}`;
 
 async function owned(context: Pick<StreamsContext, 'streams'>, userId: string, streamId: string): Promise<Stream> {
   const stream = await context.streams.get(userId, streamId);
@@ -122,7 +117,7 @@ export async function deleteStream(context: StreamsContext, userId: string, stre
   if (!(await context.streams.deleteStopped(userId, streamId))) assertModifiable(await owned(context, userId, streamId));
 }
 
-async function publishState(context: Pick<StreamsContext, 'realtime'>, stream: Pick<Stream, 'userId' | 'id'>, status: string, error?: string): Promise<void> {
+export async function publishState(context: Pick<StreamsContext, 'realtime'>, stream: Pick<Stream, 'userId' | 'id'>, status: string, error?: string): Promise<void> {
   await context.realtime.publish(stream.userId, { type: 'stream.state', streamId: stream.id, status, ...(error ? { error } : {}) });
 }
 
@@ -167,7 +162,7 @@ export async function startStream(context: StreamsContext, userId: string, strea
 
 /** Broadcasts first (YouTube destinations), then the task; a failure ends the run with its catalogued reason. */
 async function launchRun(context: StreamsContext, stream: Stream): Promise<void> {
-  const run = { userId: stream.userId, streamId: stream.id, runId: stream.runId!, executionName: stream.executionName ?? executionNameOf(stream.runId!, 0) };
+  const run = runOf(stream)!;
   let warning: string | undefined;
   try {
     warning = await context.broadcasts.prepare(stream);
@@ -181,82 +176,27 @@ async function launchRun(context: StreamsContext, stream: Stream): Promise<void>
   await context.runner.launch(run);
 }
 
+/** The run a running stream is on, as the lifecycle names it. */
+export function runOf(stream: Stream): StreamRun | undefined {
+  return stream.runId ? { userId: stream.userId, streamId: stream.id, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) } : undefined;
+}
+
+/** Stops a run for good: its execution first (no task starts after this), then every task of the stream (media at
+ * the destinations ends here), then the run itself, which also removes the lease (a task that survived anyway
+ * stops at its next renewal). */
 export async function stopStream(context: StreamsContext, userId: string, streamId: string, reason?: ErrorKey): Promise<Stream> {
-  await owned(context, userId, streamId);
+  const before = await owned(context, userId, streamId);
   const stream = await context.streams.requestStop(userId, streamId, context.now());
   if (!stream) return owned(context, userId, streamId); // already stopped: stopping is idempotent
-  if (stream.runId) {
-    await context.runner.stop({ userId, streamId, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) });
-    await context.streams.finishRun(userId, streamId, stream.runId, reason, context.now());
+  const run = runOf(stream);
+  if (run) {
+    await context.runner.stopExecution(run);
+    await context.runner.endStreamTasks(streamId, before.lease?.holder ? [before.lease.holder] : []);
+    await context.streams.finishRun(userId, streamId, run.runId, reason, context.now());
     await context.broadcasts.end(stream);
   }
   await publishState(context, stream, 'stopped', reason);
   return { ...stream, status: 'stopped', desired: 'stopped' };
-}
-
-// ---- Lifecycle callbacks ----
-
-export type LifecycleDecision =
-  | { action: 'restart'; delaySeconds: number; restarts: number }
-  | { action: 'handover'; executionName: string; restarts: number }
-  | { action: 'stop' };
-
-/** How long to wait before the next task: 1 s, doubling to a minute, with up to 20 % jitter so streams that
- * failed together (a destination outage) do not restart in lockstep. Whole seconds: a Wait state's SecondsPath
- * must be an integer. */
-export function restartDelaySeconds(restarts: number, random: () => number = Math.random): number {
-  const base = Math.min(2 ** Math.max(0, restarts - 1), 60);
-  return Math.round(base * (1 + 0.2 * random()));
-}
-
-/** The stream task of a run ended (crashed, killed, or the container host went away). */
-export async function taskEnded(context: StreamsContext, run: Omit<StreamRun, 'executionName'>, taskError?: string): Promise<LifecycleDecision> {
-  const stream = await context.streams.get(run.userId, run.streamId);
-  if (!stream || stream.runId !== run.runId || stream.desired !== 'running') return { action: 'stop' };
-  const restarts = stream.restarts + 1;
-  const handover = restarts % RESTARTS_PER_EXECUTION === 0;
-  const executionName = executionNameOf(run.runId, restarts);
-  const moved = await context.streams.setRunState(run.userId, run.streamId, run.runId, {
-    status: 'pending',
-    restarts,
-    ...(handover ? { executionName } : {}),
-    ...(taskError ? { health: { ...(stream.health ?? emptyHealth(context.now())), lastError: taskError } } : {}),
-  }, context.now());
-  if (!moved) return { action: 'stop' };
-  await publishState(context, stream, 'pending');
-  return handover ? { action: 'handover', executionName, restarts } : { action: 'restart', delaySeconds: restartDelaySeconds(restarts), restarts };
-}
-
-const emptyHealth = (now: Date): StreamHealth => ({
-  actual: 'starting', uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: now.toISOString(),
-});
-
-/** The run's lifecycle execution itself failed (not a task: the state machine). Without this the stream would
- * look `pending` for ever; it is stopped with the reason, and the user can start it again. */
-export async function lifecycleFailed(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now' | 'broadcasts'>, run: StreamRun): Promise<boolean> {
-  const stream = await context.streams.get(run.userId, run.streamId);
-  if (!stream || stream.runId !== run.runId || stream.executionName !== run.executionName) return false;
-  const finished = await context.streams.finishRun(run.userId, run.streamId, run.runId, 'service unavailable', context.now());
-  if (finished) {
-    await context.broadcasts.end(stream);
-    await publishState(context, stream, 'stopped', 'service unavailable');
-  }
-  return finished;
-}
-
-/** A heartbeat of the run's stream task: `started` means media flows. */
-export async function applyHeartbeat(context: Pick<StreamsContext, 'streams' | 'realtime' | 'now' | 'broadcasts'>, run: Omit<StreamRun, 'executionName'>, health: StreamHealth): Promise<void> {
-  const stream = await context.streams.get(run.userId, run.streamId);
-  if (!stream || stream.runId !== run.runId || !['pending', 'started'].includes(stream.status)) return;
-  // A scheduled restart happened: YouTube destinations get fresh broadcasts.
-  if (health.scheduledRestarts > (stream.health?.scheduledRestarts ?? 0)) await context.broadcasts.rotate(stream);
-  const status = health.actual === 'started' ? 'started' : 'pending';
-  const firstStart = status === 'started' && !stream.startedAt;
-  const changed = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status, health, ...(firstStart ? { startedAt: context.now().toISOString() } : {}) }, context.now());
-  if (!changed) return;
-  if (status !== stream.status) await publishState(context, stream, status);
-  const verdict = healthVerdict({ status, health }, context.now());
-  await context.realtime.publish(run.userId, { type: 'stream.heartbeat', streamId: run.streamId, verdict, health: { ...health } });
 }
 
 /** The media of streams waiting in `encoding` settled: start the ones whose media is all ready, stop the ones
@@ -306,38 +246,4 @@ export async function upkeep(context: StreamsContext): Promise<{ running: number
   return { running: running.length, stopped };
 }
 
-// ---- What the stream task runs ----
-
-export interface TaskSpec {
-  streamId: string;
-  video: string;
-  audio?: string;
-  destinations: { id: string; url: string }[];
-  restartTimes: string[];
-  timeZone: string;
-}
-
 export const sealContext = (channel: Pick<Channel, 'userId' | 'id'>) => ({ userId: channel.userId, channelId: channel.id });
-
-/** The stream task's spec for a run, with stream keys opened: only the task ever sees them. */
-export async function taskSpec(context: Pick<StreamsContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'mediaBucket'>, userId: string, streamId: string): Promise<TaskSpec> {
-  const stream = await owned(context, userId, streamId);
-  if (!runningStatuses.includes(stream.status)) throw new AppError('stream not found');
-  const [video, audio] = await Promise.all([stream.videoId, stream.audioId].map((id) => (id ? context.videos.get(userId, id) : undefined)));
-  if (!video?.outputKey) throw new AppError('not found', { field: 'videoId' });
-  const destinations = [];
-  for (const channelId of stream.channelIds) {
-    const channel = await context.channels.get(userId, channelId);
-    if (!channel?.rtmpUrl || !channel.sealedKey) continue;
-    destinations.push({ id: channel.id, url: publishUrl(channel.rtmpUrl, await context.secrets.open(channel.sealedKey, sealContext(channel))) });
-  }
-  if (!destinations.length) throw new AppError('not found', { field: 'channelIds' });
-  return {
-    streamId,
-    video: `s3://${context.mediaBucket}/${video.outputKey}`,
-    ...(audio?.outputKey ? { audio: `s3://${context.mediaBucket}/${audio.outputKey}` } : {}),
-    destinations,
-    restartTimes: stream.restartTimes,
-    timeZone: stream.timeZone,
-  };
-}

@@ -1,0 +1,123 @@
+// What a stream task may do, through the task API (lambdas/http/stream-tasks.ts), with its run token: take the run's
+// lease and get what to stream, report heartbeats (each renews the lease), store preview frames. A task reaches
+// nothing else: not the table, not the keys, not other users' media (docs/security.md, docs/streams.md).
+import { TASK_LEASE, type Heartbeat, type LeaseGrant, type StreamTaskSpecInput, type TaskCaller } from '../../contract/stream-task';
+import { hashToken } from '../accounts/tokens';
+import { publishUrl } from '../channels/channel';
+import { AppError } from '../errors';
+import type { TaskCredentials } from './ports';
+import { healthVerdict, runningStatuses, type StreamHealth } from './stream';
+import { publishState, sealContext, type StreamsContext } from './streams';
+
+/** Where the task's media comes from and where its preview frames go (S3 in AWS, s3rver locally). */
+export interface TaskMedia {
+  /** A short-lived URL the task downloads an object from. */
+  downloadUrl(key: string): Promise<string>;
+  putPreview(userId: string, streamId: string, jpeg: Uint8Array): Promise<void>;
+}
+
+export type TaskSessionContext = Pick<StreamsContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'broadcasts' | 'realtime' | 'now'> & {
+  media: TaskMedia;
+};
+
+const credentials = (caller: TaskCaller, token: string): TaskCredentials => ({ ...caller, tokenHash: hashToken(token) });
+const leaseMs = TASK_LEASE.ttlSeconds * 1000;
+
+/** The task takes its run's lease and gets its spec: stream keys opened here, media as short-lived URLs. */
+export async function grantLease(context: TaskSessionContext, caller: TaskCaller, token: string): Promise<LeaseGrant> {
+  const taken = await context.streams.takeLease(credentials(caller, token), leaseMs, context.now());
+  if (!taken) throw new AppError('task lease lost');
+  return { spec: await taskSpec(context, caller.userId, caller.streamId), lease: TASK_LEASE };
+}
+
+/** The stream task's spec for a run, with stream keys opened: only the task ever sees them. */
+export async function taskSpec(context: Pick<TaskSessionContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'media'>, userId: string, streamId: string): Promise<StreamTaskSpecInput> {
+  const stream = await context.streams.get(userId, streamId);
+  if (!stream || !runningStatuses.includes(stream.status)) throw new AppError('task lease lost');
+  const [video, audio] = await Promise.all([stream.videoId, stream.audioId].map((id) => (id ? context.videos.get(userId, id) : undefined)));
+  if (!video?.outputKey) throw new AppError('not found', { field: 'videoId' });
+  const destinations = [];
+  for (const channelId of stream.channelIds) {
+    const channel = await context.channels.get(userId, channelId);
+    if (!channel?.rtmpUrl || !channel.sealedKey) continue;
+    destinations.push({ id: channel.id, url: publishUrl(channel.rtmpUrl, await context.secrets.open(channel.sealedKey, sealContext(channel))) });
+  }
+  if (!destinations.length) throw new AppError('not found', { field: 'channelIds' });
+  return {
+    streamId,
+    video: await context.media.downloadUrl(video.outputKey),
+    ...(audio?.outputKey ? { audio: await context.media.downloadUrl(audio.outputKey) } : {}),
+    destinations,
+    restartTimes: stream.restartTimes,
+    timeZone: stream.timeZone,
+  };
+}
+
+/** The heartbeat as the stream keeps it. */
+export function healthOf(heartbeat: Heartbeat): StreamHealth {
+  return {
+    actual: heartbeat.actual,
+    uptimeSeconds: heartbeat.uptimeSeconds,
+    bitrateKbps: heartbeat.bitrateKbps,
+    fps: heartbeat.fps,
+    speed: heartbeat.speed,
+    loops: heartbeat.loops,
+    taskRestarts: heartbeat.restarts,
+    scheduledRestarts: heartbeat.scheduledRestarts,
+    ...(heartbeat.nextRestartAt ? { nextRestartAt: heartbeat.nextRestartAt } : {}),
+    ...(heartbeat.lastError ? { lastError: heartbeat.lastError } : {}),
+    destinations: heartbeat.destinations,
+    since: heartbeat.since,
+    at: heartbeat.at,
+  };
+}
+
+/** What a heartbeat tells operations (the handler records it as metrics). */
+export interface HeartbeatFacts {
+  /** ffmpeg restarts since the previous heartbeat. */
+  ffmpegRestarts: number;
+  stalled: boolean;
+  /** Seconds from losing media to media again, when this heartbeat ends an outage. */
+  recoverySeconds?: number;
+}
+
+function factsOf(previous: StreamHealth | undefined, health: StreamHealth): HeartbeatFacts {
+  const ffmpegRestarts = Math.max(0, health.taskRestarts - (previous?.taskRestarts ?? 0));
+  const recovered = previous?.actual === 'restarting' && health.actual === 'started' && previous.since && health.since;
+  return {
+    ffmpegRestarts,
+    stalled: ffmpegRestarts > 0 && !!health.lastError?.startsWith('stalled'),
+    ...(recovered ? { recoverySeconds: Math.max(0, (Date.parse(health.since!) - Date.parse(previous.since!)) / 1000) } : {}),
+  };
+}
+
+/** A heartbeat: renews the lease (refused: the task must stop), moves the stream between pending and started,
+ * rotates YouTube broadcasts after a scheduled restart, and tells the user's open pages. */
+export async function recordHeartbeat(context: TaskSessionContext, caller: TaskCaller, token: string, heartbeat: Heartbeat): Promise<HeartbeatFacts> {
+  const now = context.now();
+  const health = healthOf(heartbeat);
+  const renewed = await context.streams.renewLease(credentials(caller, token), health, leaseMs, now);
+  if (!renewed) throw new AppError('task lease lost');
+  const { previous } = renewed;
+  const started = health.actual === 'started';
+  const status = started ? 'started' : 'pending';
+  const stream = { userId: caller.userId, id: caller.streamId };
+  if (!previous || (previous.actual === 'started') !== started) {
+    const moved = await context.streams.setRunState(caller.userId, caller.streamId, renewed.runId, { status, ...(started ? { markStarted: true } : {}) }, now);
+    if (!moved) throw new AppError('task lease lost');
+    await publishState(context, stream, status);
+  }
+  // A scheduled restart happened: YouTube destinations get fresh broadcasts.
+  if (health.scheduledRestarts > (previous?.scheduledRestarts ?? 0)) {
+    const current = await context.streams.get(caller.userId, caller.streamId);
+    if (current) await context.broadcasts.rotate(current);
+  }
+  await context.realtime.publish(caller.userId, { type: 'stream.heartbeat', streamId: caller.streamId, verdict: healthVerdict({ status, health }, now), health: { ...health } });
+  return factsOf(previous, health);
+}
+
+/** A preview frame of where the loop is (stored every minute by the task); the next heartbeat's health says when. */
+export async function storePreview(context: TaskSessionContext, caller: TaskCaller, token: string, jpeg: Uint8Array): Promise<void> {
+  if (!(await context.streams.notePreview(credentials(caller, token), context.now()))) throw new AppError('task lease lost');
+  await context.media.putPreview(caller.userId, caller.streamId, jpeg);
+}

@@ -1,0 +1,136 @@
+// Managed mode's only contact with Loopcast: the task API (lambdas/contract/stream-task.ts), with the run token the
+// lifecycle gave this task. The task holds no AWS credentials for data: it gets its spec (stream keys opened, media
+// as short-lived URLs) when it takes the run's lease, renews the lease with every heartbeat, and stops when a
+// renewal is refused (docs/streams.md, "The run lease").
+import { randomUUID } from 'node:crypto';
+import { TASK_API, type Heartbeat, type LeaseGrant, type TaskCaller } from '../../lambdas/contract/stream-task';
+import { TASK_ENVIRONMENT } from '../../lambdas/contract/stream-lifecycle';
+
+/** A run this process was started for by the lifecycle. */
+export interface ManagedRun {
+  userId: string;
+  streamId: string;
+  runId: string;
+  token: string;
+  apiUrl: string;
+}
+
+export function managedRunFromEnv(env: NodeJS.ProcessEnv): ManagedRun | undefined {
+  const [userId, streamId, runId, token, apiUrl] = [TASK_ENVIRONMENT.userId, TASK_ENVIRONMENT.streamId, TASK_ENVIRONMENT.runId, TASK_ENVIRONMENT.token, TASK_ENVIRONMENT.apiUrl].map((name) => env[name]);
+  return userId && streamId && runId && token && apiUrl ? { userId, streamId, runId, token, apiUrl } : undefined;
+}
+
+/** The name this task holds the lease by: its ECS task ARN (from the task metadata endpoint, on Fargate and ECS
+ * Anywhere alike), the local runner's task id, or failing both a random one. */
+export async function taskInstanceId(env: NodeJS.ProcessEnv, fetchImpl: typeof fetch = fetch): Promise<string> {
+  if (env.LOOPCAST_TASK_ID) return env.LOOPCAST_TASK_ID;
+  const metadata = env.ECS_CONTAINER_METADATA_URI_V4;
+  if (metadata) {
+    const response = await fetchImpl(`${metadata}/task`, { signal: AbortSignal.timeout(5000) });
+    const { TaskARN } = (await response.json()) as { TaskARN?: string };
+    if (TaskARN) return TaskARN;
+  }
+  return `task-${randomUUID()}`;
+}
+
+/** The task API refused: this task does not (or no longer) carry its run. */
+export class LeaseLost extends Error {
+  constructor(what: string, status: number) {
+    super(`${what}: the run's lease was refused (HTTP ${status})`);
+    this.name = 'LeaseLost';
+  }
+}
+
+/** Statuses that mean "stop": the lease is gone (409), the run is over (404), the token is not valid (401). */
+const REFUSALS = new Set([401, 404, 409]);
+const REQUEST_TIMEOUT_MS = 5000;
+
+export class TaskApiClient {
+  private readonly caller: TaskCaller;
+
+  constructor(
+    private readonly run: ManagedRun,
+    instanceId: string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.caller = { userId: run.userId, streamId: run.streamId, instanceId };
+  }
+
+  /** Takes the run's lease and gets the spec; throws LeaseLost when another task holds it or the run is over. */
+  async lease(): Promise<LeaseGrant> {
+    return (await this.send('lease', TASK_API.lease, 'POST', JSON.stringify(this.caller), 'application/json')).json() as Promise<LeaseGrant>;
+  }
+
+  /** Reports a heartbeat, which renews the lease; throws LeaseLost when refused, another error when unreachable. */
+  async heartbeat(heartbeat: Heartbeat): Promise<void> {
+    await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json');
+  }
+
+  async preview(jpeg: Buffer): Promise<void> {
+    const query = new URLSearchParams(this.caller).toString();
+    await this.send('preview', `${TASK_API.preview}?${query}`, 'PUT', jpeg, 'image/jpeg');
+  }
+
+  private async send(what: string, path: string, method: string, body: string | Buffer, contentType: string): Promise<Response> {
+    const response = await this.fetchImpl(`${this.run.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.run.token}`, 'content-type': contentType },
+      body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (REFUSALS.has(response.status)) throw new LeaseLost(what, response.status);
+    if (!response.ok) throw new Error(`${what}: the task API answered HTTP ${response.status}`);
+    return response;
+  }
+}
+
+/**
+ * Knows whether this task may still publish. A refused renewal ends it at once; so does going too long without a
+ * successful one (the API unreachable): after `ttl - renew` seconds, which leaves one renewal interval before the
+ * lease could expire and be taken by another task. Checked every second.
+ */
+export class LeaseKeeper {
+  private lastRenewedAt: number;
+  private stopTimer?: () => void;
+  private ended = false;
+
+  constructor(
+    private readonly lease: { renewSeconds: number; ttlSeconds: number },
+    private readonly onLost: (reason: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.lastRenewedAt = now();
+  }
+
+  get lost(): boolean {
+    return this.ended;
+  }
+
+  start(every: (ms: number, fn: () => void) => () => void): void {
+    this.stopTimer = every(1000, () => this.check());
+  }
+
+  renewed(): void {
+    this.lastRenewedAt = this.now();
+  }
+
+  refused(reason: string): void {
+    this.end(reason);
+  }
+
+  close(): void {
+    this.stopTimer?.();
+  }
+
+  private check(): void {
+    const silentMs = this.now() - this.lastRenewedAt;
+    if (silentMs >= (this.lease.ttlSeconds - this.lease.renewSeconds) * 1000) this.end(`the lease could not be renewed for ${Math.round(silentMs / 1000)} s`);
+  }
+
+  private end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.close();
+    this.onLost(reason);
+  }
+}
