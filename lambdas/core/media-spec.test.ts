@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import {
+  aacFrameSamples,
   audioSamplesPerFrame,
+  loopAudioSamples,
   fitPicture,
   keyframeIntervalFrames,
   outputKeys,
@@ -26,8 +28,19 @@ describe('fixed numbers the loop depends on', () => {
     expect(keyframeIntervalFrames / videoOutput.frameRate).toBe(2);
   });
 
-  test('44.1 kHz audio has a whole number of samples per video frame, so audio can end exactly with the video', () => {
+  test('44.1 kHz audio has a whole number of samples per video frame', () => {
     expect(audioSamplesPerFrame).toBe(1470);
+  });
+
+  test('the audio of a loop: whole AAC frames, priming included, ending 1 to 24 ms inside the video', () => {
+    for (const frames of [30, 60, 61, 150, 1799, 108_000]) {
+      const samples = loopAudioSamples(frames);
+      expect(samples % aacFrameSamples).toBe(0);
+      const spare = frames * audioSamplesPerFrame - (samples + aacFrameSamples);
+      expect(spare).toBeGreaterThanOrEqual(44);
+      expect(spare).toBeLessThan(aacFrameSamples + 44);
+    }
+    expect(loopAudioSamples(60)).toBe(87_040);
   });
 });
 

@@ -36,8 +36,25 @@ export const audioOutput = {
   channels: 2,
 } as const;
 
-/** Audio samples per output video frame: 44 100 / 30 = 1470, so audio can be cut at exactly the video's end. */
+/** Audio samples per output video frame: 44 100 / 30 = 1470. */
 export const audioSamplesPerFrame = audioOutput.sampleRate / videoOutput.frameRate;
+
+/** An AAC frame's samples; the encoder's first frame is priming (encoder delay), which an MP4 edit list hides from
+ * players but a stream-copy loop plays and counts. */
+export const aacFrameSamples = 1024;
+
+/** The longest audio, in samples, whose AAC frames (priming included) end at least a millisecond before the video of
+ * `frameCount` frames does. Copying the file in a loop (stream-task: `-stream_loop -1 -c copy`), ffmpeg advances each
+ * pass by the longest track's length; with the audio inside the video's, every pass starts the video exactly where
+ * the last one ended and the audio a few tens of milliseconds later than its last frame: decode timestamps always
+ * increase (audio as long as the video, as one would naively cut it, makes the next pass's first audio frame land on
+ * the previous one's last, and FLV's millisecond timestamps then repeat at every seam). */
+export function loopAudioSamples(frameCount: number): number {
+  const videoSamples = frameCount * audioSamplesPerFrame;
+  const marginSamples = Math.ceil(audioOutput.sampleRate / 1000);
+  const framesWithPriming = Math.floor((videoSamples - marginSamples) / aacFrameSamples);
+  return (framesWithPriming - 1) * aacFrameSamples;
+}
 
 /** Audio-only items (separate audio for a stream): AAC-LC in an MP4 (.m4a) container. */
 export const audioOnlyOutput = { fileName: 'stream.m4a' } as const;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FfmpegInputs } from './ffmpeg';
 import { fetchInput, type InputFetcher } from './inputs';
+import { loopReadyVideo } from './loop-ready';
 import type { PreparedInputs } from './state-machine';
 
 /** Local files to stream and what the supervisor needs to know about them. */
@@ -84,5 +85,8 @@ export async function prepareMedia(
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
   ]);
   const [video, audio] = await Promise.all([probeMedia(videoPath, signal), audioPath ? probeMedia(audioPath, signal) : undefined]);
-  return { files: { videoPath, ...(audioPath ? { audioPath } : {}) }, ...describeInputs(video, audio) };
+  const described = describeInputs(video, audio);
+  // With a separate audio track the video's own sound is not sent, so its length does not matter.
+  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.durationUs / 1e6, workDir, signal);
+  return { files: { videoPath: loopPath, ...(audioPath ? { audioPath } : {}) }, ...described };
 }

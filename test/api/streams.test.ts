@@ -11,6 +11,7 @@ import { api, signedInUser } from '../helpers/accounts';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
+import { createStream as createStreamOf, creatorWithDestination, type Creator } from '../helpers/creators';
 
 const run = promisify(execFile);
 
@@ -22,23 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-interface Creator { token: string; userId: string; videoId: string; channelId: string; key: string }
-
-/** A signed-in user with a ready video and a destination on the local RTMP server. */
-async function creator(label: string, clipSeconds = 4): Promise<Creator> {
-  const user = await signedInUser(stack, label);
-  const clip = await makeClip({ seconds: clipSeconds });
-  const videoId = await uploadWithTus(stack, user.token, clip.bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
-  await waitForItem(stack, user.token, videoId);
-  const key = `${label}-${user.userId.slice(0, 8)}`;
-  const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local test server', url: stack.urls.rtmp, key } });
-  expect(channel.status).toBe(201);
-  return { ...user, videoId, channelId: channel.body.id, key };
-}
-
-async function createStream(who: Creator, overrides: Record<string, unknown> = {}) {
-  return api(stack, 'POST', '/streams', { token: who.token, body: { title: 'Lo-fi loop', videoId: who.videoId, channelIds: [who.channelId], ...overrides } });
-}
+const creator = (label: string, clipSeconds = 4) => creatorWithDestination(stack, label, clipSeconds);
+const createStream = (who: Creator, overrides: Record<string, unknown> = {}) => createStreamOf(stack, who, overrides);
 
 describe('destinations', () => {
   test('an RTMP destination keeps its key sealed and shows only a hint', async () => {

@@ -34,12 +34,12 @@ describe('transcodeArguments', () => {
     expect(valueAfter(args, '-x264-params')).toBe('open-gop=0:b-pyramid=none:nal-hrd=cbr:vbv-init=0.9:force-cfr=1');
   });
 
-  test('scales, pads, fixes 30 fps and cuts video and audio to the same 150 frames (220500 samples)', () => {
+  test('scales, pads, fixes 30 fps, cuts video to 150 frames and audio to the whole AAC frames inside them (219136 samples + priming)', () => {
     const graph = valueAfter(args, '-filter_complex')!;
     expect(graph).toContain('fps=30:start_time=0,scale=1440:1080:');
     expect(graph).toContain('pad=1920:1080:240:0:black');
     expect(graph).toContain('trim=end_frame=150[v]');
-    expect(graph).toContain('[0:1]aresample=44100:async=1:first_pts=0,pan=stereo|c0=1*c0|c1=1*c0,apad,atrim=end_sample=220500[a]');
+    expect(graph).toContain('[0:1]aresample=44100:async=1:first_pts=0,pan=stereo|c0=1*c0|c1=1*c0,apad,atrim=end_sample=219136[a]');
   });
 
   test('AAC-LC 128k 44.1 kHz stereo, faststart, no source metadata, progress on stdout', () => {
@@ -51,7 +51,7 @@ describe('transcodeArguments', () => {
 
   test('a source without audio gets generated silence of the same length', () => {
     const silent = transcodeArguments({ ...plan, audio: 'silence' }, { video: 0 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 1 });
-    expect(valueAfter(silent, '-filter_complex')).toContain(';anullsrc=r=44100:cl=stereo,atrim=end_sample=220500[a]');
+    expect(valueAfter(silent, '-filter_complex')).toContain(';anullsrc=r=44100:cl=stereo,atrim=end_sample=219136[a]');
   });
 });
 

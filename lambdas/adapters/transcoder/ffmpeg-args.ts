@@ -2,8 +2,8 @@
 // mediaconvert-job.ts says the same in MediaConvert's terms.
 import {
   audioOutput,
-  audioSamplesPerFrame,
   keyframeIntervalFrames,
+  loopAudioSamples,
   thumbnailOutput,
   videoOutput,
   type StereoMix,
@@ -89,8 +89,8 @@ export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, 
     // Exactly frameCount frames: a source that ends a little early repeats its last picture.
     `tpad=stop=-1:stop_mode=clone,trim=end_frame=${frameCount}[v]`,
   ].join('');
-  // Audio cut (or padded with silence) to exactly the video's length: 1470 samples per frame.
-  const audioSamples = frameCount * audioSamplesPerFrame;
+  // Audio cut (or padded with silence) to whole AAC frames ending just inside the video: a copy loop is seamless.
+  const audioSamples = loopAudioSamples(frameCount);
   const audio =
     plan.audio === 'silence' || streams.audio === undefined
       ? `anullsrc=r=${audioOutput.sampleRate}:cl=stereo,atrim=end_sample=${audioSamples}[a]`

@@ -1,9 +1,11 @@
 // The local transcoder end to end: real ffmpeg, real s3rver. Sources are generated here (a few seconds each) and
 // every output is checked with ffprobe against the media spec.
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { audioOutput, videoOutput, type MediaKind } from '../../core/media-spec';
@@ -12,6 +14,7 @@ import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probe
 import type { TranscodeUpdate } from './transcoder';
 
 const aacFrameSeconds = 1024 / audioOutput.sampleRate;
+const run = promisify(execFile);
 
 let s3: S3Client;
 let bucket: string;
@@ -72,6 +75,27 @@ const streamOf = (streams: ProbedStream[], type: string) => {
   return stream;
 };
 
+/** Three passes of the file as the stream task loops it (stream copy into FLV): every decode timestamp later than the
+ * last, video advancing exactly one frame across each seam, audio by less than two AAC frames. */
+async function expectSeamlessCopyLoop(file: string): Promise<void> {
+  const looped = `${file}.loop.flv`;
+  await ffmpeg(['-stream_loop', '2', '-i', file, '-map', '0', '-c', 'copy', '-f', 'flv', '-y', looped]);
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=codec_type,dts_time', '-of', 'csv=p=0', looped]);
+  const last = new Map<string, number>();
+  const largestStep = new Map<string, number>();
+  for (const line of stdout.trim().split('\n')) {
+    const [type, dts] = [line.split(',')[0]!, Number(line.split(',')[1])];
+    const previous = last.get(type);
+    if (previous !== undefined) {
+      expect(dts).toBeGreaterThan(previous);
+      largestStep.set(type, Math.max(largestStep.get(type) ?? 0, dts - previous));
+    }
+    last.set(type, dts);
+  }
+  expect(largestStep.get('video')).toBeLessThanOrEqual(1 / videoOutput.frameRate + 0.0015);
+  expect(largestStep.get('audio')).toBeLessThan(2 * aacFrameSeconds);
+}
+
 /** Everything DESIGN.md step 3 promises about a stream-ready video file. */
 async function expectStreamReady(file: string, expectedSeconds: number): Promise<void> {
   const { streams, format } = await probeStreams(file);
@@ -86,9 +110,11 @@ async function expectStreamReady(file: string, expectedSeconds: number): Promise
   expect(bitrate).toBeLessThan(videoOutput.bitrate + (videoOutput.bufferInitialFill * videoOutput.bufferBits) / expectedSeconds);
   expect(audio).toMatchObject({ codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
   expect(Number(video.duration)).toBeCloseTo(expectedSeconds, 3);
-  // Equal lengths make the loop seamless: audio ends within one AAC frame of the video's end.
-  expect(Math.abs(Number(audio.duration) - Number(video.duration))).toBeLessThanOrEqual(aacFrameSeconds);
-  expect(Number(format.duration)).toBeLessThanOrEqual(expectedSeconds + aacFrameSeconds);
+  // The audio's AAC frames end just inside the video (media-spec.ts, loopAudioSamples): the copy loop is seamless.
+  expect(Number(audio.duration)).toBeLessThan(Number(video.duration));
+  expect(Number(audio.duration)).toBeGreaterThan(Number(video.duration) - 2 * aacFrameSeconds);
+  expect(Number(format.duration)).toBeCloseTo(expectedSeconds, 3);
+  await expectSeamlessCopyLoop(file);
 
   const keyframes = await keyframeTimes(file);
   const expected = Array.from({ length: Math.ceil(expectedSeconds / 2) }, (_, i) => 2 * i);

@@ -1,0 +1,56 @@
+// Real files made with ffmpeg the two ways a stream-ready video can end: audio frames inside the picture (the
+// stream-ready profile) and audio as long as the picture or longer (MediaConvert's padding, items made before).
+// Each is looped by stream copy into FLV, as the stream task does, and every decode timestamp is checked.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { audioCutoff, loopReadyVideo, loopTimeline } from './loop-ready';
+
+const run = promisify(execFile);
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loopcast-loop-ready-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** A 2 s 30 fps clip whose AAC audio has `audioSamples` samples (the encoder adds its priming frame). */
+async function clip(name: string, audioSamples: number): Promise<string> {
+  const path = join(dir, name);
+  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=3',
+    '-filter_complex', `[1:a]atrim=end_sample=${audioSamples}[a]`, '-map', '0:v', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '2', '-g', '60', '-c:a', 'aac', '-ar', '44100', '-y', path]);
+  return path;
+}
+
+/** Decode timestamps of each track after `passes` passes looped by copy into FLV. */
+async function loopedTimestamps(path: string, passes: number): Promise<{ video: number[]; audio: number[] }> {
+  const flv = `${path}.flv`;
+  await run('ffmpeg', ['-v', 'error', '-stream_loop', String(passes - 1), '-i', path, '-map', '0', '-c', 'copy', '-f', 'flv', '-y', flv]);
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=codec_type,dts_time', '-of', 'csv=p=0', flv]);
+  const lines = stdout.trim().split('\n').map((line) => line.split(','));
+  return { video: lines.filter(([type]) => type === 'video').map(([, dts]) => Number(dts)), audio: lines.filter(([type]) => type === 'audio').map(([, dts]) => Number(dts)) };
+}
+
+const regressions = (dts: number[]) => dts.filter((value, i) => i > 0 && value <= dts[i - 1]!).length;
+
+test('audio as long as the picture repeats a timestamp at every seam; the remuxed file loops with none, the picture untouched', async () => {
+  const padded = await clip('padded.mp4', 88_200);
+  expect(regressions((await loopedTimestamps(padded, 4)).audio)).toBe(3);
+  const timeline = (await loopTimeline(padded, 2))!;
+  expect(audioCutoff(timeline)).toBeCloseTo(2 - 0.02322 - 0.02322 - 0.001, 3);
+  const ready = await loopReadyVideo(padded, 2, dir);
+  expect(ready).toBe(join(dir, 'loop-ready.mp4'));
+  const looped = await loopedTimestamps(ready, 4);
+  expect(regressions(looped.audio)).toBe(0);
+  expect(regressions(looped.video)).toBe(0);
+  expect(looped.video).toHaveLength(4 * 60);
+  const videoSteps = looped.video.slice(1).map((dts, i) => dts - looped.video[i]!);
+  expect(Math.max(...videoSteps)).toBeLessThanOrEqual(0.035);
+});
+
+test('a file whose audio frames end inside the picture is used as it is', async () => {
+  const inside = await clip('inside.mp4', 86_016);
+  expect(await loopReadyVideo(inside, 2, dir)).toBe(inside);
+  expect(regressions((await loopedTimestamps(inside, 4)).audio)).toBe(0);
+});
