@@ -50,6 +50,8 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       ORIGIN_VERIFY_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:unused',
       SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/unused',
       STREAM_LIFECYCLE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:unused',
+      STREAM_CLUSTER: 'unused',
+      STREAM_TASK_FAMILY: 'unused',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
       LOOPCAST_S3_ENDPOINT: stack.urls.s3,
       AWS_REGION: 'us-east-1',

@@ -45,6 +45,8 @@ describe('ops dashboard', () => {
       'Running streams',
       'Restarts and stalls per hour',
       'Recovery time (s)',
+      'Reconciler findings',
+      'Lifecycle handovers per hour',
       'Uploads and transcodes per hour',
       'Upload and transcode duration (s)',
       'Transcode events dead letters',
@@ -146,6 +148,8 @@ describe('ops alarms', () => {
       TranscodeFailureRatio: 0.2,
       StreamCrashLoop: STREAM_RESTARTS_PER_HOUR_ALARM,
       TranscodeEventsDeadLetters: 1,
+      OrphanTasks: 1,
+      StreamReconcilerErrors: 3,
     });
     expect(STREAM_RESTARTS_PER_HOUR_ALARM).toBe(20);
     for (const alarm of Object.values(alarms)) {

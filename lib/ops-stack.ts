@@ -124,6 +124,12 @@ export class OpsStack extends Stack {
     const transcodesCompletedHourly = business(metricNames.transcodesCompleted, 'Sum', HOUR);
     const transcodesFailedHourly = business(metricNames.transcodesFailed, 'Sum', HOUR);
     const streamTaskRestartsHourly = business(metricNames.streamTaskRestarts, 'Sum', HOUR, 'Stream task restarts');
+    // The reconciler's findings: tasks running without a run (or beside the lease holder), runs without an execution.
+    const reconciled = {
+      orphans: business(metricNames.orphanTasksEnded, 'Sum', FIVE_MINUTES, 'Orphan tasks ended'),
+      relaunched: business(metricNames.streamsRelaunched, 'Sum', FIVE_MINUTES, 'Runs relaunched (execution gone)'),
+      stale: business(metricNames.staleStreamsRestarted, 'Sum', FIVE_MINUTES, 'Silent tasks restarted'),
+    };
     const deadLetterMessages = deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'Messages' });
 
     // ---- Alarms: what needs a human ----
@@ -132,6 +138,8 @@ export class OpsStack extends Stack {
       ...[
         { fn: streaming.lifecycleFunction, threshold: 1 },
         { fn: streaming.lifecycleFailedFunction, threshold: 1 },
+        // Three failed minutes in five: the safety net against orphans and lost executions is down.
+        { fn: streaming.reconcilerFunction, threshold: 3 },
         { fn: api.functions['billing-webhook']!, threshold: 1 },
         { fn: api.uploadsFunction, threshold: 3 },
         { fn: api.functions['transcode-events']!, threshold: 1 },
@@ -147,6 +155,13 @@ export class OpsStack extends Stack {
         runbook: 'lifecycle-executions-failed',
         what: 'Stream lifecycle executions failed or timed out',
         metric: new MathExpression({ expression: 'FILL(failed, 0) + FILL(timedOut, 0)', usingMetrics: { failed: executionsFailed, timedOut: executionsTimedOut }, period: FIVE_MINUTES, label: 'Failed or timed out' }),
+        threshold: 1,
+      },
+      {
+        id: 'OrphanTasks',
+        runbook: 'orphan-tasks',
+        what: 'The reconciler found stream tasks without a live run, or runs without a lifecycle execution',
+        metric: new MathExpression({ expression: 'FILL(orphans, 0) + FILL(relaunched, 0)', usingMetrics: { orphans: reconciled.orphans, relaunched: reconciled.relaunched }, period: FIVE_MINUTES, label: 'Orphans and relaunches' }),
         threshold: 1,
       },
       {
@@ -208,6 +223,10 @@ export class OpsStack extends Stack {
           business(metricNames.streamStalls, 'Sum', HOUR, 'Stalls detected'),
         ]),
         graph('Recovery time (s)', percentiles(metricNames.recoverySeconds)),
+      ],
+      [
+        graph('Reconciler findings', Object.values(reconciled), 12),
+        graph('Lifecycle handovers per hour', [business(metricNames.lifecycleHandovers, 'Sum', HOUR, 'Handovers')], 12),
       ],
       [
         graph('Uploads and transcodes per hour', [
