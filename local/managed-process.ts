@@ -19,7 +19,9 @@ const running = new Set<ManagedProcess>();
 
 /**
  * A child process of the local stack (java, nginx, ffmpeg...) that is always stopped with us: direct child
- * (no shell in between, so signals reach it), output to a log file, and SIGKILL if it does not stop in time.
+ * (no shell in between, so signals reach it), output to a log file, and SIGKILL if it does not stop in time. Started
+ * through `setpriv --pdeathsig` (util-linux; it execs in place): if the stack's process dies without stopping it
+ * (kill -9), the kernel sends it its stop signal, so no DynamoDB Local or nginx outlives the stack and holds its ports.
  */
 export class ManagedProcess {
   readonly child: ChildProcess;
@@ -30,7 +32,7 @@ export class ManagedProcess {
   constructor(readonly options: ManagedProcessOptions) {
     mkdirSync(dirname(options.logFile), { recursive: true });
     const log = createWriteStream(options.logFile, { flags: 'a' });
-    this.child = spawn(options.command, options.args, {
+    this.child = spawn('setpriv', ['--pdeathsig', options.stopSignal ?? 'SIGTERM', '--', options.command, ...options.args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

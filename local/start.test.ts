@@ -9,6 +9,11 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-
 import { repoRoot } from './paths';
 import { freePort } from './ports';
 import { alive, descendants } from '../test/helpers/processes';
+import type { StackAccess } from '../test/helpers/accounts';
+import { api } from '../test/helpers/accounts';
+import { createStream, creatorWithDestination } from '../test/helpers/creators';
+import { waitForStreamStatus } from '../test/helpers/media';
+import { publishingFfmpegs, streamTaskProcesses } from '../test/helpers/stream-tasks';
 
 interface Started { child: ChildProcess; output: () => string; exit: Promise<number | null>; exited: () => boolean }
 
@@ -81,6 +86,44 @@ test('starts everything, keeps data across restarts and leaves no process behind
   expect(secondChildren.filter(alive)).toEqual([]);
   dynamo.destroy();
 }, 120_000);
+
+test('killed with -9 while a stream runs, the stack takes its children along (no task keeps publishing); the next start takes the loop back with one task', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));
+  const env = await portsEnv(dataDir);
+  const access: StackAccess = {
+    urls: { web: `http://localhost:${env.LOOPCAST_PORT}`, api: `http://localhost:${env.LOOPCAST_PORT}/api`, apiDirect: '', realtime: '', dynamodb: '', s3: '', rtmp: `rtmp://127.0.0.1:${env.LOOPCAST_RTMP_PORT}/live` },
+    outbox: join(dataDir, 'outbox'),
+  };
+  const first = startLocal(env);
+  await waitForBanner(first);
+  const kim = await creatorWithDestination(access, 'kim', 2);
+  const streamId = (await createStream(access, kim)).body.id as string;
+  expect((await api(access, 'POST', `/streams/${streamId}/start`, { token: kim.token })).status).toBe(200);
+  await waitForStreamStatus(access, kim.token, streamId, 'started', 90_000);
+  const [task] = streamTaskProcesses(streamId);
+  expect(publishingFfmpegs(streamId)).toHaveLength(1);
+  const everything = descendants(first.child.pid!);
+
+  first.child.kill('SIGKILL');
+  await first.exit;
+  const deadline = Date.now() + 20_000;
+  while (everything.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect(everything.filter(alive)).toEqual([]);
+  expect(streamTaskProcesses(streamId)).toEqual([]);
+
+  const second = startLocal(env);
+  await waitForBanner(second);
+  await waitForStreamStatus(access, kim.token, streamId, 'started', 90_000);
+  const resumed = streamTaskProcesses(streamId);
+  expect(resumed).toHaveLength(1);
+  expect(resumed[0]!.pid).not.toBe(task!.pid);
+  expect(publishingFfmpegs(streamId)).toHaveLength(1);
+  const secondChildren = descendants(second.child.pid!);
+  second.child.kill('SIGINT');
+  expect(await second.exit).toBe(0);
+  expect(secondChildren.filter(alive)).toEqual([]);
+  expect(streamTaskProcesses(streamId)).toEqual([]);
+}, 240_000);
 
 test('a port in use gives a clear message, no stack trace, and starts nothing', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));

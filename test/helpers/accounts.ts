@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LocalStack } from '../../local/stack';
 
+/** What the helpers need of a local stack: its URLs and its e-mail outbox (a test stack, or `npm start` run as a
+ * child process). */
+export type StackAccess = Pick<LocalStack, 'urls' | 'outbox'>;
+
 export interface ApiResult<T = Record<string, unknown>> {
   status: number;
   body: T;
@@ -11,7 +15,7 @@ export interface ApiResult<T = Record<string, unknown>> {
 }
 
 export async function api<T = Record<string, any>>(
-  stack: LocalStack,
+  stack: StackAccess,
   method: string,
   path: string,
   options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
@@ -41,7 +45,7 @@ export interface OutboxMail {
 }
 
 /** Every e-mail the local stack sent to an address, oldest first. */
-export async function mailsTo(stack: LocalStack, email: string): Promise<OutboxMail[]> {
+export async function mailsTo(stack: StackAccess, email: string): Promise<OutboxMail[]> {
   const files = (await readdir(stack.outbox).catch(() => [] as string[])).sort();
   const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(stack.outbox, f), 'utf8')) as OutboxMail));
   return mails.filter((m) => m.to === email.toLowerCase());
@@ -54,7 +58,7 @@ export const tokenOf = (mail: OutboxMail | undefined): string => {
 };
 
 /** A confirmed, signed-in user: what most API tests start from. */
-export async function signedInUser(stack: LocalStack, label = 'user'): Promise<{ email: string; token: string; userId: string }> {
+export async function signedInUser(stack: StackAccess, label = 'user'): Promise<{ email: string; token: string; userId: string }> {
   const email = uniqueEmail(label);
   const registered = await api(stack, 'POST', '/register', {
     body: { displayName: label, email, password: strongPassword, acceptTerms: true, ageConfirmed: true },

@@ -1,6 +1,5 @@
 // A creator ready to stream: signed in, with a transcoded video and a destination on the stack's own RTMP server.
-import type { LocalStack } from '../../local/stack';
-import { api, signedInUser } from './accounts';
+import { api, signedInUser, type StackAccess } from './accounts';
 import { makeClip, uploadWithTus, waitForItem } from './media';
 
 export interface Creator {
@@ -13,7 +12,7 @@ export interface Creator {
   key: string;
 }
 
-export async function creatorWithDestination(stack: LocalStack, label: string, clipSeconds = 4): Promise<Creator> {
+export async function creatorWithDestination(stack: StackAccess, label: string, clipSeconds = 4): Promise<Creator> {
   const user = await signedInUser(stack, label);
   const clip = await makeClip({ seconds: clipSeconds });
   const videoId = await uploadWithTus(stack, user.token, clip.bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
@@ -25,6 +24,6 @@ export async function creatorWithDestination(stack: LocalStack, label: string, c
 }
 
 /** A stream of the creator's video to their destination. */
-export async function createStream(stack: LocalStack, who: Creator, overrides: Record<string, unknown> = {}) {
+export async function createStream(stack: StackAccess, who: Creator, overrides: Record<string, unknown> = {}) {
   return api(stack, 'POST', '/streams', { token: who.token, body: { title: 'Lo-fi loop', videoId: who.videoId, channelIds: [who.channelId], ...overrides } });
 }

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Upload } from 'tus-js-client';
-import type { LocalStack } from '../../local/stack';
-import { api } from './accounts';
+import { api, type StackAccess } from './accounts';
 
 const run = promisify(execFile);
 
@@ -25,7 +24,7 @@ export async function makeClip(options: { seconds?: number; size?: string; audio
 }
 
 /** Polls an item until it leaves `encoding` (transcoding is real ffmpeg work). */
-export async function waitForItem(stack: LocalStack, token: string, videoId: string, timeoutMs = 120_000): Promise<Record<string, any>> {
+export async function waitForItem(stack: StackAccess, token: string, videoId: string, timeoutMs = 120_000): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await api(stack, 'GET', `/videos/${videoId}`, { token });
@@ -38,7 +37,7 @@ export async function waitForItem(stack: LocalStack, token: string, videoId: str
 export type UploadMetadata = { filename: string; filetype: string; kind: string };
 
 /** Uploads bytes with tus-js-client as the web app does; answers the upload id (the library item's id). */
-export function uploadWithTus(stack: LocalStack, token: string, bytes: Buffer, metadata: UploadMetadata = { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
+export function uploadWithTus(stack: StackAccess, token: string, bytes: Buffer, metadata: UploadMetadata = { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
   return new Promise((resolve, reject) => {
     const tus = new Upload(bytes, {
       endpoint: `${stack.urls.api}/uploads`,
@@ -55,7 +54,7 @@ export function uploadWithTus(stack: LocalStack, token: string, bytes: Buffer, m
 }
 
 /** Polls the stream until it has `status`; answers its view. */
-export async function waitForStreamStatus(stack: LocalStack, token: string, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+export async function waitForStreamStatus(stack: StackAccess, token: string, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token });
