@@ -11,6 +11,8 @@ import { api, signedInUser } from '../helpers/accounts';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
+import { noMediaWithin } from '../helpers/player';
+import { streamTaskProcesses } from '../helpers/stream-tasks';
 import { createStream as createStreamOf, creatorWithDestination, type Creator } from '../helpers/creators';
 
 const run = promisify(execFile);
@@ -180,7 +182,8 @@ describe('a failed payment', () => {
     await upkeepAt(24 * 3_600_000 + 60_000); // the grace is over
     const stopped = (await api(stack, 'GET', `/streams/${running}`, { token: gil.token })).body;
     expect(stopped).toMatchObject({ status: 'stopped', lastError: 'no valid payment' });
-    expect(stack.streamRunner.children).toHaveLength(0);
+    expect(streamTaskProcesses(running)).toEqual([]);
+    expect(await noMediaWithin(`${stack.urls.rtmp}/${gil.key}`, 5)).toBe(true);
     expect((await api(stack, 'GET', `/videos/${gil.videoId}`, { token: gil.token })).body).toMatchObject({ id: gil.videoId, status: 'ready' });
     expect((await api(stack, 'GET', '/subscription', { token: gil.token })).body.usage.runningStreams).toBe(0);
   }, 180_000);
@@ -232,7 +235,8 @@ describe('a live stream', () => {
   test('stop ends the task and frees the slot; stopping again is harmless', async () => {
     const stopped = await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token });
     expect(stopped.body).toMatchObject({ status: 'stopped', verdict: 'offline' });
-    expect(stack.streamRunner.children).toHaveLength(0);
+    expect(streamTaskProcesses(streamId)).toEqual([]);
+    expect(await noMediaWithin(`${stack.urls.rtmp}/${fay.key}`, 5)).toBe(true);
     expect((await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token })).body.status).toBe('stopped');
     expect((await api(stack, 'GET', '/subscription', { token: fay.token })).body.usage.runningStreams).toBe(0);
     expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: fay.token, body: { title: 'Renamed' } })).body.title).toBe('Renamed');

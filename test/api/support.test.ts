@@ -21,8 +21,10 @@ import type { LocalStack } from '../../local/stack';
 import type { WebhookDelivery } from '../fakes/stripe/events';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { api, signedInUser, strongPassword } from '../helpers/accounts';
-import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
+import { createStream, creatorWithDestination, type Creator as DestinationCreator } from '../helpers/creators';
+import { noMediaWithin } from '../helpers/player';
+import { streamTaskProcesses } from '../helpers/stream-tasks';
 
 const execFileAsync = promisify(execFile);
 
@@ -58,17 +60,14 @@ async function supportJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-interface Creator { email: string; token: string; userId: string; videoId: string; streamId: string }
+interface Creator extends DestinationCreator { streamId: string }
 
 /** A signed-in user with a ready video, a destination on the local RTMP server and a (stopped) stream. */
 async function creator(label: string): Promise<Creator> {
-  const user = await signedInUser(stack, label);
-  const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
-  expect((await waitForItem(stack, user.token, videoId)).status).toBe('ready');
-  const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local', url: stack.urls.rtmp, key: `${label}-${user.userId.slice(0, 8)}` } });
-  const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: `${label} loop`, videoId, channelIds: [channel.body.id] } });
+  const user = await creatorWithDestination(stack, label);
+  const stream = await createStream(stack, user, { title: `${label} loop` });
   expect(stream.status).toBe(201);
-  return { ...user, videoId, streamId: stream.body.id };
+  return { ...user, streamId: stream.body.id };
 }
 
 async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
@@ -140,6 +139,8 @@ describe('support tool (bin/support.ts --local)', () => {
     await waitFor('stream task to exit', async () => task!.exitCode ?? task!.signalCode, (end) => end !== null, 5_000);
     expect(await streamItem(ana.userId, ana.streamId)).toMatchObject({ status: 'stopped', desired: 'stopped', lastError: 'account suspended' });
     await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0);
+    expect(streamTaskProcesses(ana.streamId)).toEqual([]);
+    expect(await noMediaWithin(`${stack.urls.rtmp}/${ana.key}`, 5)).toBe(true);
 
     expect((await api(stack, 'GET', '/me', { token: ana.token })).status).toBe(401);
     expect(await login(ana.email)).toMatchObject({ status: 403, body: { error: 'account suspended', message: 'This account is suspended. Please contact support' } });
