@@ -4,7 +4,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LocalStack } from '../../local/stack';
 import { repoRoot } from '../../local/paths';
 import { alive, commandLine, descendants } from './processes';
 
@@ -36,7 +35,7 @@ export function publishingFfmpegs(streamId: string): number[] {
 }
 
 /** Publishing clients nginx-rtmp counts on a stream key (its rtmp_stat page). */
-export async function rtmpPublishers(stack: LocalStack, key: string): Promise<number> {
+export async function rtmpPublishers(stack: { urls: { hls?: string } }, key: string): Promise<number> {
   const xml = await (await fetch(`${stack.urls.hls!.replace(/\/hls$/, '')}/stat`)).text();
   const stream = [...xml.matchAll(/<stream>([\s\S]*?)<\/stream>/g)].map((match) => match[1]!).find((body) => body.includes(`<name>${key}</name>`));
   return stream ? [...stream.matchAll(/<client>([\s\S]*?)<\/client>/g)].filter((client) => client[1]!.includes('<publishing/>')).length : 0;
