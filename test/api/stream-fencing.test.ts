@@ -14,6 +14,7 @@ import { waitForStreamStatus } from '../helpers/media';
 import { alive } from '../helpers/processes';
 import { publishingFfmpegs, rtmpPublishers, startDuplicateTask, streamTaskProcesses, type TaskProcess } from '../helpers/stream-tasks';
 import { startTestStack } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
 
 let stack: LocalStack;
 let cleo: Creator;
@@ -33,20 +34,10 @@ afterAll(async () => {
 const stream = async () => (await api(stack, 'GET', `/streams/${streamId}`, { token: cleo.token })).body;
 const reconcileAt = (aheadMs: number) => reconcileStreams({ ...streamsContext(stack.deps), now: () => new Date(Date.now() + aheadMs) });
 
-async function until<T>(what: string, probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** Live with exactly one task, one ffmpeg, one publisher at the destination: answers the task. */
 async function liveWithOneTask(): Promise<TaskProcess> {
   await waitForStreamStatus(stack, cleo.token, streamId, 'started', 90_000);
-  await until('one task publishing', async () => ({ tasks: streamTaskProcesses(streamId).length, ffmpegs: publishingFfmpegs(streamId).length, publishers: await rtmpPublishers(stack, cleo.key) }), (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1, 60_000);
+  await waitFor('one task publishing', async () => ({ tasks: streamTaskProcesses(streamId).length, ffmpegs: publishingFfmpegs(streamId).length, publishers: await rtmpPublishers(stack, cleo.key) }), (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1, 60_000);
   return streamTaskProcesses(streamId)[0]!;
 }
 
@@ -68,12 +59,12 @@ test('a task whose lease is taken away stops publishing within one heartbeat int
   const [ffmpeg] = publishingFfmpegs(streamId);
   const revokedAt = Date.now();
   expect(await streams.mintLease(runOf(current!)!, hashToken('another task'), new Date())).toEqual({ revokedHolder: first.environment.LOOPCAST_TASK_ID });
-  await until('the revoked task to stop its ffmpeg', () => alive(ffmpeg!), (running) => !running, 30_000);
+  await waitFor('the revoked task to stop its ffmpeg', () => alive(ffmpeg!), (running) => !running, 30_000);
   const stoppedAfterMs = Date.now() - revokedAt;
   console.log(`[fencing] the revoked task's ffmpeg was gone ${(stoppedAfterMs / 1000).toFixed(1)} s after its lease was taken`);
   // At its next renewal (one interval), plus ffmpeg's SIGTERM grace (2 s).
   expect(stoppedAfterMs).toBeLessThan((TASK_LEASE.renewSeconds + 3) * 1000);
-  await until('the revoked task to exit', () => alive(first.pid), (running) => !running, 10_000);
+  await waitFor('the revoked task to exit', () => alive(first.pid), (running) => !running, 10_000);
   const next = await liveWithOneTask();
   expect(next.pid).not.toBe(first.pid);
   expect(await stream()).toMatchObject({ status: 'started', restarts: 0 });
@@ -91,8 +82,8 @@ test('the reconciler ends a hung task whose run is over, and its ffmpeg with it'
   const outcome = await reconcileAt(0);
   expect(outcome).toMatchObject({ orphansEnded: 1 });
   expect(alive(task.pid)).toBe(false);
-  await until('its ffmpeg to die with it', () => alive(ffmpeg!), (running) => !running, 10_000);
-  await until('the publisher to leave the destination', () => rtmpPublishers(stack, cleo.key), (n) => n === 0, 10_000);
+  await waitFor('its ffmpeg to die with it', () => alive(ffmpeg!), (running) => !running, 10_000);
+  await waitFor('the publisher to leave the destination', () => rtmpPublishers(stack, cleo.key), (n) => n === 0, 10_000);
   expect((await stream()).status).toBe('stopped');
   expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: cleo.token })).status).toBe(200);
 }, 180_000);

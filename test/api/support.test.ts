@@ -25,6 +25,7 @@ import { startTestStack } from '../helpers/stack';
 import { createStream, creatorWithDestination, type Creator as DestinationCreator } from '../helpers/creators';
 import { noMediaWithin } from '../helpers/player';
 import { streamTaskProcesses } from '../helpers/stream-tasks';
+import { waitFor } from '../helpers/wait';
 
 const execFileAsync = promisify(execFile);
 
@@ -68,16 +69,6 @@ async function creator(label: string): Promise<Creator> {
   const stream = await createStream(stack, user, { title: `${label} loop` });
   expect(stream.status).toBe(201);
   return { ...user, streamId: stream.body.id };
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 const streamItem = (userId: string, streamId: string) => new DynamoStreamStore(stack.deps.db, stack.config.tables.app).get(userId, streamId);
