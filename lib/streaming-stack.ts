@@ -10,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { IgnoreMode } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { fargateStreamTask } from '../lambdas/contract/data-planes';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition } from '../lambdas/contract/stream-lifecycle';
 import { streamLifecycleName, type ApiStack } from './api-stack';
 import { repoRoot } from './constructs/handler-function';
@@ -61,10 +62,9 @@ export class StreamingStack extends Stack {
 
     this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
       family: `loopcast-${config.stage}-stream-task`,
-      cpu: 256,
-      memoryLimitMiB: 512,
-      // Inputs are downloaded once to local disk: room for a 10 GB+ stream-ready video and its audio.
-      ephemeralStorageGiB: 64,
+      cpu: fargateStreamTask.cpuUnits,
+      memoryLimitMiB: fargateStreamTask.memoryMiB,
+      ephemeralStorageGiB: fargateStreamTask.ephemeralStorageGiB,
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     const environment = api.environmentForHandlers;
