@@ -22,6 +22,8 @@ import { ManagementApiPublisher } from '../../lambdas/adapters/realtime/manageme
 import type { StreamHealth } from '../../lambdas/core/streams/stream';
 import { applyHeartbeat, taskSpec } from '../../lambdas/core/streams/streams';
 import type { Heartbeat, HeartbeatSink } from './heartbeat';
+import { bytesMetric } from '../../lambdas/adapters/metrics';
+import { egressMeter } from './egress';
 import type { StreamTaskSpecInput } from './spec';
 
 export interface ManagedRun {
@@ -122,12 +124,15 @@ export async function managedTask(run: ManagedRun, env: NodeJS.ProcessEnv): Prom
   const bucket = required(env, 'MEDIA_BUCKET');
   let previewAt: string | undefined;
   const measure = recoveryMeter();
+  // Egress for the ops dashboard's cost estimate (stream-task/src/egress.ts).
+  const meterEgress = egressMeter((bytes) => bytesMetric(metricNames.streamEgressBytes, bytes));
   return {
     spec: await taskSpec(context, run.userId, run.streamId),
     sink: {
       async send(heartbeat) {
         await applyHeartbeat(context, run, { ...healthOf(heartbeat), ...(previewAt ? { previewAt } : {}) });
         measure(heartbeat);
+        meterEgress(heartbeat);
         flushMetrics();
       },
     },

@@ -6,7 +6,7 @@ import { BYTES_PER_GB, DEFAULT_BITRATE_MBPS, DEFAULT_FLEET_STREAMS, HOURS_PER_MO
 import { egressTiers, fleetFixedUsdPerMonth, gbPerDestinationMonth, hostCapacity, hostUsdPerMonth, streamMonthCost } from './model';
 
 /** Round figures, so the expressions stay readable and CloudWatch gets plain decimals. */
-const figure = (value: number) => Number(value.toPrecision(6)).toString();
+const figure = (value: number) => Number(value.toPrecision(12)).toString();
 
 /** AWS's internet egress tiers on a monthly total in GB, as nested IFs (metric math has no MIN of a series and a
  * number). */
@@ -22,22 +22,49 @@ export function awsEgressUsdExpression(monthGb: string): string {
     .join(' + ');
 }
 
-/** External hosts for a monthly total in GB: each offer's hosts filled to their included traffic (or capacity) at
- * the product's bitrate, and the cheaper offer. */
-export function hostsUsdExpression(monthGb: string, videoMbps = DEFAULT_BITRATE_MBPS): string {
-  return Object.values(hostOffers)
-    .map((offer) => {
-      const gbPerHost = hostCapacity(offer, videoMbps).withinIncluded * gbPerDestinationMonth(videoMbps);
-      return `CEIL(${monthGb} / ${figure(gbPerHost)}) * ${figure(hostUsdPerMonth(offer))}`;
-    })
-    .reduce((cheaper, next) => `IF(${cheaper} < ${next}, ${cheaper}, ${next})`);
+/** `IF(a < b, a, b)`, for expressions. */
+const cheaper = (a: string, b: string) => `IF(${a} < ${b}, ${a}, ${b})`;
+
+/** One named metric-math expression; it may use the inputs and the steps before it by their ids. */
+export interface MathStep {
+  id: string;
+  expression: string;
+}
+
+/** External hosts for a monthly total in GB (the step `monthGb`), as the model packs them (packHosts): for each
+ * offer, hosts filled to their included traffic or to their capacity with the overage paid, whichever is cheaper;
+ * then the cheaper offer. One step per packing and per offer keeps each expression short. */
+export function hostsUsdSteps(monthGb: string, id: string, videoMbps = DEFAULT_BITRATE_MBPS): MathStep[] {
+  const gbPerLoop = gbPerDestinationMonth(videoMbps);
+  const steps: MathStep[] = [];
+  const offerIds = Object.values(hostOffers).map((offer, o) => {
+    const capacity = hostCapacity(offer, videoMbps);
+    const packingIds = [...new Set([capacity.withinIncluded, capacity.most])].map((perHost, p) => {
+      const gbPerHost = figure(perHost * gbPerLoop);
+      let expression = `CEIL(${monthGb} / ${gbPerHost}) * ${figure(hostUsdPerMonth(offer))}`;
+      if (offer.overageUsdPerGb > 0 && Number.isFinite(offer.includedGbPerMonth)) {
+        // Full hosts each pay for what they carry beyond the included traffic; the last, partly filled one likewise.
+        const fullHosts = `FLOOR(${monthGb} / ${gbPerHost})`;
+        const lastHostGb = `(${monthGb} - ${fullHosts} * ${gbPerHost})`;
+        const included = figure(offer.includedGbPerMonth);
+        const overageGb = `${fullHosts} * ${figure(Math.max(0, perHost * gbPerLoop - offer.includedGbPerMonth))} + IF(${lastHostGb} > ${included}, ${lastHostGb} - ${included}, 0)`;
+        expression += ` + ${figure(offer.overageUsdPerGb)} * (${overageGb})`;
+      }
+      steps.push({ id: `${id}${o}p${p}`, expression });
+      return `${id}${o}p${p}`;
+    });
+    steps.push({ id: `${id}${o}`, expression: packingIds.reduce(cheaper) });
+    return `${id}${o}`;
+  });
+  steps.push({ id, expression: offerIds.reduce(cheaper) });
+  return steps;
 }
 
 export interface DashboardCostEstimate {
-  /** Metric math for the egress on the wire in GB over the period, from the bytes metric's sum. */
-  egressGb(bytes: string): string;
-  /** Metric math for the estimated cost per stream-month, from an hour's egress bytes and the running streams. */
-  costPerStreamMonth(hourBytes: string, streams: string): string;
+  /** Metric math over two inputs, `bytes` (an hour's StreamEgressBytes, summed) and `streams` (StreamsRunning, the
+   * hour's average): `egressGb` is the hour's egress on the wire in GB, `cost` (the last step) the estimated cost
+   * per stream-month in USD. */
+  steps: MathStep[];
   /** The model's lines that do not grow with egress: per stream, and for the whole deployment. */
   perStreamUsd: number;
   fleetUsd: number;
@@ -57,15 +84,15 @@ export function dashboardCostEstimate(plane: DataPlane): DashboardCostEstimate {
     .filter((line) => line.scale !== 'destination' && line.key !== 'fleet-fixed')
     .reduce((sum, line) => sum + line.usd, 0);
   const fleetUsd = fleetFixedUsdPerMonth();
-  const egressGb = (bytes: string) => `${bytes} * ${figure(WIRE_OVERHEAD / BYTES_PER_GB)}`;
+  const streams = 'FILL(streams, 0)';
   return {
-    egressGb,
     perStreamUsd,
     fleetUsd,
-    costPerStreamMonth(hourBytes, streams) {
-      const monthGb = `(${egressGb(hourBytes)} * ${HOURS_PER_MONTH})`;
-      const egressUsd = plane === 'fargate' ? awsEgressUsdExpression(monthGb) : hostsUsdExpression(monthGb);
-      return `IF(${streams} > 0, (${egressUsd} + ${figure(fleetUsd)}) / ${streams} + ${figure(perStreamUsd)}, 0)`;
-    },
+    steps: [
+      { id: 'egressGb', expression: `FILL(bytes, 0) * ${figure(WIRE_OVERHEAD / BYTES_PER_GB)}` },
+      { id: 'monthGb', expression: `egressGb * ${HOURS_PER_MONTH}` },
+      ...(plane === 'fargate' ? [{ id: 'egressUsd', expression: awsEgressUsdExpression('monthGb') }] : hostsUsdSteps('monthGb', 'egressUsd')),
+      { id: 'cost', expression: `IF(${streams} > 0, (egressUsd + ${figure(fleetUsd)}) / ${streams} + ${figure(perStreamUsd)}, 0)` },
+    ],
   };
 }
