@@ -6,7 +6,7 @@ const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds))
 function heartbeat(seconds: number, overrides: Partial<Heartbeat> = {}): Heartbeat {
   return {
     streamId: 's1',
-    desired: 'started',
+    desired: 'running',
     actual: 'started',
     since: at(0),
     uptimeSeconds: seconds,
@@ -30,7 +30,7 @@ describe('egress from heartbeats', () => {
   });
 
   test('nothing while not streaming; a long gap counts only as long as the bitrate was measured for', () => {
-    expect(egressBytesBetween(heartbeat(0), heartbeat(10, { actual: 'pending', bitrateKbps: 0 }))).toBe(0);
+    expect(egressBytesBetween(heartbeat(0), heartbeat(10, { actual: 'restarting', bitrateKbps: 0 }))).toBe(0);
     expect(egressBytesBetween(heartbeat(0), heartbeat(10, { bitrateKbps: 0 }))).toBe(0);
     expect(egressBytesBetween(heartbeat(0), heartbeat(50), 30_000)).toBe((6128 * 1000) / 8 * 30);
     expect(egressBytesBetween(heartbeat(10), heartbeat(5))).toBe(0);
@@ -41,7 +41,7 @@ describe('egress from heartbeats', () => {
     const meter = egressMeter((bytes) => reports.push(bytes));
     for (let seconds = 0; seconds <= 120; seconds += 10) meter(heartbeat(seconds));
     expect(reports).toEqual([(6128 * 1000) / 8 * 60, (6128 * 1000) / 8 * 60]);
-    for (let seconds = 130; seconds <= 180; seconds += 10) meter(heartbeat(seconds, { actual: 'pending', bitrateKbps: 0 }));
+    for (let seconds = 130; seconds <= 180; seconds += 10) meter(heartbeat(seconds, { actual: 'restarting', bitrateKbps: 0 }));
     expect(reports).toHaveLength(2);
   });
 });
