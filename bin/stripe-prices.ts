@@ -1,32 +1,52 @@
 // `npm run stripe:prices -- [--apply] (--stage <stage> [--region <region>] | --local)`: makes the Stripe Prices
 // checkout sells (lookup keys `loopcast_<plan>_<period>`) follow lambdas/core/plans.ts (docs/deploy.md step 6.1).
-// Without --apply it prints the plan and changes nothing. Exit codes: 0 nothing to do (or done), 1 changes needed
-// (dry run), 2 usage or missing keys, 3 Stripe or AWS failed.
+// Without --apply it prints the plan and changes nothing. First it checks each price against what its plan costs on
+// the stage's data plane (lambdas/core/costs/, docs/costs.md): --apply refuses prices below cost unless told to sell
+// at a loss. Exit codes: 0 nothing to do (or done), 1 changes needed (dry run), 2 usage or missing keys, 3 Stripe or
+// AWS failed, 4 refused: prices below cost.
 import { parseArgs } from 'node:util';
 import Stripe from 'stripe';
-import { changesNeeded, planText } from '../lambdas/core/billing/price-catalog';
+import { DEFAULT_DATA_PLANE, dataPlanes, isDataPlane, type DataPlane } from '../lambdas/contract/data-planes';
+import { changesNeeded, planText, priceCatalog } from '../lambdas/core/billing/price-catalog';
+import { DEFAULT_FLEET_STREAMS } from '../lambdas/core/costs/assumptions';
+import { checkPriceCosts, costCheckText, pricesBelowCost, type CostCheck } from '../lambdas/core/costs/price-check';
 import { stripeClient, type StripeConnection } from '../lambdas/adapters/stripe/client';
 import { StripePriceSync, type ApplyResult } from '../lambdas/adapters/stripe/price-sync';
 import { stageEnvironment, stageStripeSecretKey } from '../lambdas/adapters/support-deps';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
 
-const usage = `Usage: npm run stripe:prices -- [--apply] (--stage <stage> [--region <region>] | --local)
+const usage = `Usage: npm run stripe:prices -- [--apply] (--stage <stage> [--region <region>] | --local) [--plane <plane>] [--streams <n>] [--allow-below-cost]
 
-Compares the Stripe Prices with lookup keys loopcast_<plan>_<period> against lambdas/core/plans.ts.
-  (no --apply)  print the plan; exit 0 when Stripe already matches, 1 when changes are needed
-  --apply       create missing prices, replace differing ones (the new price takes the lookup key, the old is archived)
-  --stage       use the secret key in the stage's StripeKeys secret (found through /loopcast/<stage>/support/environment)
-  --region      the stage's region (default: the AWS SDK's)
-  --local       use STRIPE_SECRET_KEY from the environment (and STRIPE_API_URL, for a fake Stripe, when set)
+Compares the Stripe Prices with lookup keys loopcast_<plan>_<period> against lambdas/core/plans.ts, after checking
+each price against what its plan costs on the data plane (docs/costs.md).
+  (no --apply)        print the plan; exit 0 when Stripe already matches, 1 when changes are needed
+  --apply             create missing prices, replace differing ones (the new price takes the lookup key, the old is
+                      archived); refused (exit 4) while a price is below its plan's cost
+  --stage             use the secret key in the stage's StripeKeys secret (found through /loopcast/<stage>/support/environment)
+  --region            the stage's region (default: the AWS SDK's)
+  --local             use STRIPE_SECRET_KEY from the environment (and STRIPE_API_URL, for a fake Stripe, when set)
+  --plane             the data plane to check against: ${dataPlanes.join(' or ')} (default: the stage's, ${DEFAULT_DATA_PLANE} with --local)
+  --streams           the fleet to check at (default: ${DEFAULT_FLEET_STREAMS} streams)
+  --allow-below-cost  apply even prices below cost (a deliberate loss, e.g. in test mode)
 `;
 
 class UsageError extends Error {}
 /** A key that is not there: the operator has a step to do (docs/deploy.md, Stripe). */
 class ConfigurationError extends Error {}
+/** --apply with prices below cost, not allowed to sell at a loss. */
+class BelowCostError extends Error {}
 
 type Target = { kind: 'stage'; stage: string; region?: string } | { kind: 'local' };
 
-function parse(argv: string[]): { apply: boolean; target: Target } | 'help' {
+interface Options {
+  apply: boolean;
+  target: Target;
+  plane?: DataPlane;
+  streams: number;
+  allowBelowCost: boolean;
+}
+
+function parse(argv: string[]): Options | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,6 +56,9 @@ function parse(argv: string[]): { apply: boolean; target: Target } | 'help' {
         stage: { type: 'string' },
         region: { type: 'string' },
         local: { type: 'boolean', default: false },
+        plane: { type: 'string' },
+        streams: { type: 'string' },
+        'allow-below-cost': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -51,7 +74,11 @@ function parse(argv: string[]): { apply: boolean; target: Target } | 'help' {
   const target: Target = values.stage !== undefined
     ? { kind: 'stage', stage: values.stage, ...(values.region ? { region: values.region } : {}) }
     : { kind: 'local' };
-  return { apply: values.apply, target };
+  const { plane } = values;
+  if (plane !== undefined && !isDataPlane(plane)) throw new UsageError(`--plane "${plane}" is not one of ${dataPlanes.join(', ')}`);
+  const streams = values.streams === undefined ? DEFAULT_FLEET_STREAMS : Number(values.streams);
+  if (!Number.isInteger(streams) || streams < 1) throw new UsageError(`--streams "${values.streams}" is not a whole number of at least 1`);
+  return { apply: values.apply, target, ...(plane ? { plane } : {}), streams, allowBelowCost: values['allow-below-cost'] };
 }
 
 function localConnection(env: NodeJS.ProcessEnv): StripeConnection {
@@ -60,11 +87,21 @@ function localConnection(env: NodeJS.ProcessEnv): StripeConnection {
   return { secretKey, ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}) };
 }
 
-/** The stage's Stripe secret key, found as the support tool finds it: the handler environment in SSM names the
- * StripeKeys secret. */
-async function stageConnection(stage: string, region: string | undefined): Promise<StripeConnection> {
-  const configuration = <T>(step: Promise<T>) => step.catch((error: unknown) => { throw new ConfigurationError((error as Error).message); });
-  const { environment, region: resolvedRegion } = await configuration(stageEnvironment(stage, region));
+const configuration = <T>(step: Promise<T>) => step.catch((error: unknown) => { throw new ConfigurationError((error as Error).message); });
+
+/** The stage's settings as the support tool finds them: the handler environment in SSM (written by the ops stack). */
+const stageSettings = (stage: string, region: string | undefined) => configuration(stageEnvironment(stage, region));
+
+/** The data plane the stage was deployed with (DATA_PLANE beside the handler environment). */
+function stageDataPlane(stage: string, environment: Record<string, string>): DataPlane {
+  const plane = environment.DATA_PLANE;
+  if (plane === undefined) return DEFAULT_DATA_PLANE;
+  if (!isDataPlane(plane)) throw new ConfigurationError(`the stage "${stage}" names an unknown data plane "${plane}" (DATA_PLANE in ${supportEnvironmentParameterName(stage)})`);
+  return plane;
+}
+
+/** The stage's Stripe secret key: the handler environment names the StripeKeys secret. */
+async function stageConnection(stage: string, environment: Record<string, string>, resolvedRegion: string): Promise<StripeConnection> {
   const secretArn = environment.STRIPE_SECRET_ARN;
   if (!secretArn) throw new ConfigurationError(`the stage "${stage}" names no StripeKeys secret (STRIPE_SECRET_ARN in ${supportEnvironmentParameterName(stage)}): deploy its Api stack`);
   const secretKey = await configuration(stageStripeSecretKey(resolvedRegion, secretArn));
@@ -98,6 +135,22 @@ function appliedText(result: ApplyResult): string {
   return lines.join('\n');
 }
 
+/** Prints the cost check; prices below cost are a loud warning on a dry run and refuse --apply unless allowed. */
+function reportCosts(check: CostCheck, { apply, allowBelowCost }: Options): void {
+  process.stdout.write(`${costCheckText(check)}\n\n`);
+  const below = pricesBelowCost(check);
+  const atFullUse = check.prices.filter((price) => !price.belowCost && price.belowCostAtFullUse);
+  if (atFullUse.length) {
+    process.stderr.write(`stripe:prices: WARNING: ${atFullUse.length} price${atFullUse.length === 1 ? '' : 's'} lose money when every destination and the whole storage allowance are used on the ${check.plane} data plane: ${atFullUse.map((price) => price.lookupKey).join(', ')}\n`);
+  }
+  if (!below.length) return;
+  const what = `${below.length} of ${check.prices.length} prices are below their plan's cost on the ${check.plane} data plane: ${below.map((price) => price.lookupKey).join(', ')}`;
+  if (apply && !allowBelowCost) {
+    throw new BelowCostError(`refusing to apply: ${what}. Raise the prices in lambdas/core/plans.ts, run the stage on a cheaper data plane (docs/costs.md), or pass --allow-below-cost to sell at a loss knowingly.`);
+  }
+  process.stderr.write(`stripe:prices: WARNING: ${what}${apply ? ' (applied anyway: --allow-below-cost)' : '; --apply will refuse them'}.\n`);
+}
+
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const parsed = parse(argv);
   if (parsed === 'help') {
@@ -105,7 +158,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return 0;
   }
   const { apply, target } = parsed;
-  const connection = target.kind === 'local' ? localConnection(env) : await stageConnection(target.stage, target.region);
+  const stage = target.kind === 'stage' ? await stageSettings(target.stage, target.region) : undefined;
+  const plane = parsed.plane ?? (target.kind === 'stage' ? stageDataPlane(target.stage, stage!.environment) : DEFAULT_DATA_PLANE);
+  reportCosts(checkPriceCosts(priceCatalog(), { plane, streams: parsed.streams }), parsed);
+  const connection = target.kind === 'local' ? localConnection(env) : await stageConnection(target.stage, stage!.environment, stage!.region);
   const where = target.kind === 'local' ? `--local${connection.apiUrl ? ` (${connection.apiUrl})` : ''}` : `stage ${target.stage}`;
   process.stdout.write(`Stripe prices for ${where}, ${keyMode(connection.secretKey)} key${apply ? '' : ', dry run'}:\n\n`);
   const sync = new StripePriceSync(stripeClient(connection));
@@ -132,6 +188,10 @@ main(process.argv.slice(2), process.env).then(
     if (error instanceof ConfigurationError) {
       process.stderr.write(`stripe:prices: ${error.message}\n`);
       process.exit(2);
+    }
+    if (error instanceof BelowCostError) {
+      process.stderr.write(`stripe:prices: ${error.message}\n`);
+      process.exit(4);
     }
     const message = error instanceof Stripe.errors.StripeAuthenticationError
       ? `Stripe refused the key: ${error.message}`

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { METRICS_NAMESPACE, metricNames } from '../lambdas/contract/metrics';
+import { fleetFixed } from '../lambdas/core/costs/assumptions';
+import { dashboardCostEstimate } from '../lambdas/core/costs/dashboard';
 import { HandlerFunction } from './constructs/handler-function';
 import { STREAM_RESTARTS_PER_HOUR_ALARM, YOUTUBE_DAILY_QUOTA } from './ops-stack';
 import { synthesizeForTest } from './test-app';
@@ -47,6 +49,8 @@ describe('ops dashboard', () => {
       'Recovery time (s)',
       'Reconciler findings',
       'Lifecycle handovers per hour',
+      'Egress to destinations (GB per hour)',
+      'Estimated cost per stream-month (USD, fargate data plane)',
       'Uploads and transcodes per hour',
       'Upload and transcode duration (s)',
       'Transcode events dead letters',
@@ -125,6 +129,49 @@ describe('ops dashboard', () => {
       ['ReadThrottleEvents', 'table'], ['WriteThrottleEvents', 'table'], ['ReadThrottleEvents', 'gsi1'], ['WriteThrottleEvents', 'gsi1'],
     ]);
     expect(metricsOf('Transcode events dead letters')[0]!.slice(0, 2)).toEqual(['AWS/SQS', 'ApproximateNumberOfMessagesVisible']);
+  });
+});
+
+describe('the cost widgets', () => {
+  /** A widget's metrics by id (the one shown has none): math expressions as their options, metrics as their array. */
+  const byId = (metrics: unknown[][]) =>
+    Object.fromEntries(metrics.map((m) => {
+      const options = m.at(-1) as { id?: string; expression?: string };
+      return [options.id ?? 'shown', options.expression !== undefined ? options : m];
+    }));
+  const business = (name: string, stat: Record<string, unknown>) =>
+    [METRICS_NAMESPACE, name, 'service', 'loopcast', 'stage', 'test', { id: expect.any(String), visible: false, period: 3600, ...stat }];
+  const step = (id: string) => dashboardCostEstimate('fargate').steps.find((each) => each.id === id)!.expression;
+
+  test('egress GB and the estimated cost per stream-month come from the egress and running-streams metrics, hourly', () => {
+    const egress = byId(metricsOf('Egress to destinations (GB per hour)'));
+    expect(egress).toEqual({
+      shown: { label: 'GB on the wire per hour', expression: step('egressGb'), period: 3600 },
+      bytes: business(metricNames.streamEgressBytes, { stat: 'Sum' }),
+    });
+
+    const cost = byId(metricsOf('Estimated cost per stream-month (USD, fargate data plane)'));
+    expect(cost).toEqual({
+      shown: { label: 'USD per stream-month (fargate)', expression: step('cost'), period: 3600 },
+      // The hour's average of the 5-minute gauge (Average is CloudWatch's default, left out).
+      streams: business(metricNames.streamsRunning, {}),
+      bytes: business(metricNames.streamEgressBytes, { stat: 'Sum' }),
+      ...Object.fromEntries(['egressGb', 'monthGb', 'egressUsd'].map((id) => [id, { id, visible: false, expression: step(id), period: 3600 }])),
+    });
+  });
+
+  test('a stage on the external data plane prices its hosts instead of AWS egress', () => {
+    const external = Template.fromStack(synthesizeForTest({ dataPlane: 'external' }).stacks.ops);
+    const [dashboard] = Object.values(external.findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard!.Properties.DashboardBody);
+    expect(body).toContain('Estimated cost per stream-month (USD, external data plane)');
+    for (const step of dashboardCostEstimate('external').steps) expect(body).toContain(JSON.stringify(step.expression).slice(1, -1).replace(/"/g, '\\"'));
+    const [parameter] = Object.values(external.findResources('AWS::SSM::Parameter'));
+    expect(JSON.stringify(parameter!.Properties.Value)).toContain('\\"DATA_PLANE\\":\\"external\\"');
+  });
+
+  test("the cost model counts the stage's alarms", () => {
+    expect(stacks.ops.alarms).toHaveLength(fleetFixed.alarms);
   });
 });
 
@@ -256,4 +303,6 @@ test("the support tool finds the stage's settings in SSM: the functions' environ
   expect(parameter!.Properties.Name).toBe('/loopcast/test/support/environment');
   const value = JSON.stringify(parameter!.Properties.Value);
   for (const name of ['STAGE', 'APP_TABLE', 'MEDIA_BUCKET', 'STREAM_LIFECYCLE_ARN', 'STRIPE_SECRET_ARN', 'REALTIME_MANAGEMENT_URL']) expect(value).toContain(`\\"${name}\\":`);
+  // The Stripe prices tool checks prices against the stage's data plane.
+  expect(value).toContain('\\"DATA_PLANE\\":\\"fargate\\"');
 });

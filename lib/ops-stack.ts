@@ -23,11 +23,13 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
+import type { DataPlane } from '../lambdas/contract/data-planes';
 import { METRICS_NAMESPACE, metricNames, type MetricName } from '../lambdas/contract/metrics';
+import { dashboardCostEstimate } from '../lambdas/core/costs/dashboard';
 import { appTable } from '../lambdas/contract/tables';
 import type { ApiStack } from './api-stack';
 import { HandlerFunction } from './constructs/handler-function';
-import type { StageConfig } from './stage';
+import { dataPlaneOf, type StageConfig } from './stage';
 import type { StreamingStack } from './streaming-stack';
 
 export interface OpsStackProps extends StackProps {
@@ -132,6 +134,15 @@ export class OpsStack extends Stack {
     };
     const deadLetterMessages = deadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'Messages' });
 
+    // What streaming costs, from real egress and running streams priced by the cost model (docs/costs.md).
+    const dataPlane = dataPlaneOf(config);
+    const costMath = this.costMath(dataPlane, {
+      bytes: business(metricNames.streamEgressBytes, 'Sum', HOUR),
+      streams: business(metricNames.streamsRunning, 'Average', HOUR),
+    });
+    const egressGbHourly = costMath.egressGb!.with({ label: 'GB on the wire per hour' });
+    const costPerStreamMonth = costMath.cost!.with({ label: `USD per stream-month (${dataPlane})` });
+
     // ---- Alarms: what needs a human ----
     this.addAlarms([
       { id: 'ApiServerErrors', runbook: 'api-server-errors', what: 'The API answered 5xx', metric: serverErrors, threshold: 5 },
@@ -229,6 +240,10 @@ export class OpsStack extends Stack {
         graph('Lifecycle handovers per hour', [business(metricNames.lifecycleHandovers, 'Sum', HOUR, 'Handovers')], 12),
       ],
       [
+        graph('Egress to destinations (GB per hour)', [egressGbHourly], 12),
+        graph(`Estimated cost per stream-month (USD, ${dataPlane} data plane)`, [costPerStreamMonth], 12),
+      ],
+      [
         graph('Uploads and transcodes per hour', [
           business(metricNames.uploadsStarted, 'Sum', HOUR, 'Uploads started'),
           business(metricNames.uploadsCompleted, 'Sum', HOUR, 'Uploads completed'),
@@ -291,9 +306,22 @@ export class OpsStack extends Stack {
     // ---- The support tool's settings ----
     new StringParameter(this, 'SupportEnvironment', {
       parameterName: supportEnvironmentParameterName(config.stage),
-      description: `Loopcast ${config.stage}: the functions' environment (names and ARNs), read by the support tool`,
-      stringValue: this.toJsonString(api.environmentForHandlers),
+      description: `Loopcast ${config.stage}: the functions' environment (names and ARNs) and the data plane, read by the support and Stripe prices tools`,
+      // DATA_PLANE: the Stripe prices tool checks prices against this data plane's costs.
+      stringValue: this.toJsonString({ ...api.environmentForHandlers, DATA_PLANE: dataPlane }),
     });
+  }
+
+  /** The cost model's dashboard estimate (lambdas/core/costs/dashboard.ts) as math expressions, by step id; each
+   * uses only the inputs and steps its expression names. */
+  private costMath(plane: DataPlane, inputs: Record<string, IMetric>): Record<string, MathExpression> {
+    const known: Record<string, IMetric> = { ...inputs };
+    const steps: Record<string, MathExpression> = {};
+    for (const { id, expression } of dashboardCostEstimate(plane).steps) {
+      const usingMetrics = Object.fromEntries(Object.entries(known).filter(([name]) => new RegExp(`\\b${name}\\b`).test(expression)));
+      known[id] = steps[id] = new MathExpression({ expression, usingMetrics, period: HOUR });
+    }
+    return steps;
   }
 
   private dynamoMetric(table: ITableV2, metricName: string, label: string, index?: string): Metric {

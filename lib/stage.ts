@@ -1,4 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { DEFAULT_DATA_PLANE, type DataPlane } from '../lambdas/contract/data-planes';
 
 /** What differs between deployments of Loopcast (cdk context: -c stage=prod -c domain=... -c alarmEmail=...). */
 export interface StageConfig {
@@ -10,7 +11,13 @@ export interface StageConfig {
   alarmEmail?: string;
   /** Address e-mails are sent from; it (or its domain) must be a verified SES identity. */
   mailFrom: string;
+  /** Where stream tasks run (-c dataPlane=fargate|external; lambdas/contract/data-planes.ts). The ops dashboard's
+   * cost estimate and the Stripe prices tool's cost check read it; the streaming stack builds Fargate either way
+   * until the external data plane exists. */
+  dataPlane?: DataPlane;
 }
+
+export const dataPlaneOf = (config: StageConfig): DataPlane => config.dataPlane ?? DEFAULT_DATA_PLANE;
 
 export const isProduction = (config: StageConfig): boolean => config.stage === 'prod';
 

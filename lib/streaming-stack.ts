@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { IgnoreMode } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { fargateStreamTask } from '../lambdas/contract/data-planes';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition } from '../lambdas/contract/stream-lifecycle';
 import { streamClusterName, streamLifecycleName, streamTaskFamily, type ApiStack } from './api-stack';
 import { repoRoot } from './constructs/handler-function';
@@ -60,10 +61,9 @@ export class StreamingStack extends Stack {
 
     this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
       family: streamTaskFamily(config),
-      cpu: 256,
-      memoryLimitMiB: 512,
-      // Inputs are downloaded once to local disk: room for a 10 GB+ stream-ready video and its audio.
-      ephemeralStorageGiB: 64,
+      cpu: fargateStreamTask.cpuUnits,
+      memoryLimitMiB: fargateStreamTask.memoryMiB,
+      ephemeralStorageGiB: fargateStreamTask.ephemeralStorageGiB,
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     this.taskLogGroup = new LogGroup(this, 'StreamTaskLogs', { retention: RetentionDays.ONE_MONTH });

@@ -4,6 +4,7 @@
 //   node scripts/run.mjs test [jest args]  type checks, web build, then the jest suite
 //   node scripts/run.mjs support [args]    the support tool (bin/support.ts)
 //   node scripts/run.mjs stripe-prices [args]  Stripe's prices from the plan table (bin/stripe-prices.ts)
+//   node scripts/run.mjs costs [args]      the cost model: a stream-month by line, plan margins (bin/costs.ts)
 //   node scripts/run.mjs <bin> [args]      any project binary or script (cdk, tsx, vite, ...) on Node 24
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,9 @@ import { root, setup, toolEnv } from './setup.mjs';
 
 const [command = 'start', ...rest] = process.argv.slice(2);
 // Only the local stack needs the Debian packages and DynamoDB Local; deploying and supporting a stage do not.
-// The Stripe prices tool talks to Stripe only, also with --local (its key comes from the environment).
-const awsOnly = ['cdk', 'cdk-app', 'stripe-prices'].includes(command) || (command === 'support' && !rest.includes('--local'));
+// The Stripe prices tool talks to Stripe only, also with --local (its key comes from the environment); the cost
+// model is arithmetic.
+const awsOnly = ['cdk', 'cdk-app', 'stripe-prices', 'costs'].includes(command) || (command === 'support' && !rest.includes('--local'));
 const nodeBin = setup({ localStack: !awsOnly });
 // Handler logs are JSON lines for CloudWatch; locally only warnings and errors are worth printing, and metrics
 // (CloudWatch embedded format) have nowhere to go.
@@ -67,6 +69,7 @@ switch (command) {
     break;
   case 'support':
   case 'stripe-prices':
+  case 'costs':
     handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', `${command}.ts`), ...rest]);
     break;
   case 'build-web':

@@ -19,6 +19,10 @@ export const secondsMetric = (name: MetricName, value: number): void => {
   metrics.addMetric(name, MetricUnit.Seconds, value);
 };
 
+export const bytesMetric = (name: MetricName, value: number): void => {
+  if (value > 0) metrics.addMetric(name, MetricUnit.Bytes, value);
+};
+
 export const gaugeMetric = (name: MetricName, value: number): void => {
   metrics.addMetric(name, MetricUnit.Count, value);
 };

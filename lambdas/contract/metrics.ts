@@ -24,6 +24,10 @@ export const metricNames = {
   streamStalls: 'StreamStalls',
   /** Seconds from a failure to media flowing again (per recovery). */
   recoverySeconds: 'RecoverySeconds',
+  /** Media bytes the stream tasks sent to their destinations (every destination counted), from each heartbeat's
+   * measured bitrate as the task API receives it; RTMP and TCP/IP overhead not included (lambdas/core/streams/egress.ts).
+   * The ops dashboard turns it into egress GB and the estimated cost per stream-month (lambdas/core/costs/). */
+  streamEgressBytes: 'StreamEgressBytes',
   /** Streams stopped because the plan ended or a failed payment outlived its grace. */
   streamsStoppedByBilling: 'StreamsStoppedByBilling',
   /** tus uploads created: the plan accepted them and the store made them (a refusal by the plan is not counted). */

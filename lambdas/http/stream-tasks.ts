@@ -2,7 +2,7 @@
 // token the lifecycle gave the task is its only credential, checked against the run's lease on every call; a
 // refusal (409 'task lease lost') tells the task to stop.
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
-import { countMetric, secondsMetric } from '../adapters/metrics';
+import { bytesMetric, countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { API_BASE } from '../contract/routes';
 import { heartbeatRequestSchema, leaseRequestSchema, previewQuerySchema, TASK_API } from '../contract/stream-task';
@@ -36,6 +36,7 @@ const heartbeat = taskRoute({
     countMetric(metricNames.ffmpegRestarts, facts.ffmpegRestarts);
     if (facts.stalled) countMetric(metricNames.streamStalls);
     if (facts.recoverySeconds !== undefined) secondsMetric(metricNames.recoverySeconds, facts.recoverySeconds);
+    bytesMetric(metricNames.streamEgressBytes, facts.egressBytes);
     return noContent();
   },
 });

@@ -1,6 +1,6 @@
 // `npm run stripe:prices` end to end against the fake Stripe: bin/stripe-prices.ts as a child process (dry run,
-// --apply, exit codes, missing keys), the adapter and domain in process for a drifted price, and checkout through
-// the API's own StripeProvider on prices made this way.
+// --apply, exit codes, missing keys, the cost check against the data plane), the adapter and domain in process for a
+// drifted price, and checkout through the API's own StripeProvider on prices made this way.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,10 +45,50 @@ async function stripePrices(args: string[], env: Record<string, string> = { STRI
 const lookupKeys = priceCatalog().map((price) => price.lookupKey);
 const pricesByKey = async () => new Map((await stripe.prices.list({ lookup_keys: lookupKeys, limit: 100 })).data.map((price) => [price.lookup_key, price]));
 
+/** The cost check passes on the external data plane with a fleet of 200 (docs/costs.md); Pro still loses money at
+ * full use there, which is a warning only. */
+const profitable = ['--plane', 'external', '--streams', '200'];
+const fullUseWarning = 'stripe:prices: WARNING: 4 prices lose money when every destination and the whole storage allowance are used on the external data plane: loopcast_pro_month, loopcast_pro_3months, loopcast_pro_6months, loopcast_pro_year\n';
+
+describe('the cost check against the data plane', () => {
+  test('on Fargate (the default) every price is below cost: the dry run warns loudly and goes on', async () => {
+    const result = await stripePrices(['--local']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Cost check on the fargate data plane: a fleet of 25 streams at 6 Mbit/s');
+    expect(result.stdout).toMatch(/^loopcast_basic_month\s+8\.99\s+0\.76\s+\d+\.\d\d\s+-\d+\.\d\d\s+-\d+\.\d\d\s+BELOW COST$/m);
+    expect(result.stderr).toContain("stripe:prices: WARNING: 8 of 8 prices are below their plan's cost on the fargate data plane: loopcast_basic_month,");
+    expect(result.stderr).toContain('--apply will refuse them.');
+    expect(result.stdout).toContain('8 prices: 0 ok, 8 to create, 0 to replace.');
+  });
+
+  test('--apply refuses prices below cost with exit 4, before asking Stripe anything', async () => {
+    const before = fake.calls.length;
+    const result = await stripePrices(['--local', '--apply']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain("stripe:prices: refusing to apply: 8 of 8 prices are below their plan's cost on the fargate data plane");
+    expect(result.stderr).toContain('pass --allow-below-cost to sell at a loss knowingly');
+    expect(result.stdout).not.toContain('Stripe prices for');
+    expect(fake.calls.length).toBe(before);
+  });
+
+  test('the data plane and the fleet are the operator\'s to give; a wrong one is a usage error', async () => {
+    const small = await stripePrices(['--local', '--plane', 'external', '--streams', '1']);
+    expect(small.stdout).toContain('Cost check on the external data plane: a fleet of 1 streams at 6 Mbit/s');
+    expect(small.stderr).toContain("8 of 8 prices are below their plan's cost on the external data plane");
+    const wrongPlane = await stripePrices(['--local', '--plane', 'ec2']);
+    expect(wrongPlane.code).toBe(2);
+    expect(wrongPlane.stderr).toContain('--plane "ec2" is not one of fargate, external');
+    const wrongFleet = await stripePrices(['--local', '--streams', 'many']);
+    expect(wrongFleet.code).toBe(2);
+    expect(wrongFleet.stderr).toContain('--streams "many" is not a whole number of at least 1');
+  });
+});
+
 describe('npm run stripe:prices', () => {
   test('an empty account: the dry run lists eight prices to create and exits 1, changing nothing', async () => {
-    const result = await stripePrices(['--local']);
-    expect(result).toMatchObject({ code: 1, stderr: '' });
+    const result = await stripePrices(['--local', ...profitable]);
+    expect(result).toMatchObject({ code: 1, stderr: fullUseWarning });
+    expect(result.stdout).toMatch(/^loopcast_pro_year\s.*below cost at full use$/m);
     expect(result.stdout).toContain(`Stripe prices for --local (${fake.url}), test mode key, dry run:`);
     expect(result.stdout).toMatch(/^loopcast_basic_month\s+8\.99 USD\s+every 1 month\s+create$/m);
     expect(result.stdout).toMatch(/^loopcast_pro_year\s+224\.91 USD\s+every 1 year\s+create$/m);
@@ -57,8 +97,8 @@ describe('npm run stripe:prices', () => {
   });
 
   test('--apply creates the eight prices under two products; a second run finds nothing to do', async () => {
-    const applied = await stripePrices(['--local', '--apply']);
-    expect(applied.stderr).toBe('');
+    const applied = await stripePrices(['--local', '--apply', ...profitable]);
+    expect(applied.stderr).toBe(fullUseWarning);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/^created product prod_\w+ \(Loopcast Basic, loopcast_plan=basic\)$/m);
     expect(applied.stdout).toMatch(/^created loopcast_pro_6months: price_\w+ on prod_\w+$/m);
@@ -85,11 +125,14 @@ describe('npm run stripe:prices', () => {
     }
     expect(prices.get('loopcast_pro_3months')?.nickname).toBe('Loopcast Pro, every 3 months');
 
-    const again = await stripePrices(['--local']);
+    const again = await stripePrices(['--local', ...profitable]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('8 prices: all match lambdas/core/plans.ts.');
-    const applyAgain = await stripePrices(['--local', '--apply']);
+    // Selling at a loss on purpose (a test-mode account on Fargate): applied, with the warning.
+    const applyAgain = await stripePrices(['--local', '--apply', '--allow-below-cost']);
     expect(applyAgain.code).toBe(0);
+    expect(applyAgain.stderr).toContain("8 of 8 prices are below their plan's cost on the fargate data plane");
+    expect(applyAgain.stderr).toContain('(applied anyway: --allow-below-cost)');
     expect((await stripe.products.list({ limit: 100 })).data).toHaveLength(2);
     expect((await stripe.prices.list({ limit: 100 })).data).toHaveLength(8);
   });
@@ -103,7 +146,7 @@ describe('npm run stripe:prices', () => {
     expect(plan.filter((action) => action.kind !== 'ok')).toEqual([
       expect.objectContaining({ kind: 'replace', existing: expect.objectContaining({ id: drifted.id }), differences: ['amount 9.99 USD → 8.99 USD'] }),
     ]);
-    const dryRun = await stripePrices(['--local']);
+    const dryRun = await stripePrices(['--local', ...profitable]);
     expect(dryRun.code).toBe(1);
     expect(dryRun.stdout).toMatch(new RegExp(`^loopcast_basic_month\\s+8\\.99 USD\\s+every 1 month\\s+replace ${drifted.id}: amount 9\\.99 USD → 8\\.99 USD$`, 'm'));
 

@@ -3,6 +3,7 @@
 // nothing else: not the table, not the keys, not other users' media (docs/security.md, docs/streams.md).
 import { TASK_LEASE, type Heartbeat, type LeaseGrant, type StreamTaskSpecInput, type TaskCaller } from '../../contract/stream-task';
 import { hashToken } from '../accounts/tokens';
+import { egressBytesBetween } from './egress';
 import { publishUrl } from '../channels/channel';
 import { AppError } from '../errors';
 import type { TaskCredentials } from './ports';
@@ -79,6 +80,8 @@ export interface HeartbeatFacts {
   stalled: boolean;
   /** Seconds from losing media to media again, when this heartbeat ends an outage. */
   recoverySeconds?: number;
+  /** Media bytes sent to the destinations since the previous heartbeat. */
+  egressBytes: number;
 }
 
 function factsOf(previous: StreamHealth | undefined, health: StreamHealth): HeartbeatFacts {
@@ -86,6 +89,7 @@ function factsOf(previous: StreamHealth | undefined, health: StreamHealth): Hear
   const recovered = previous?.actual === 'restarting' && health.actual === 'started' && previous.since && health.since;
   return {
     ffmpegRestarts,
+    egressBytes: previous ? egressBytesBetween(previous, health) : 0,
     stalled: ffmpegRestarts > 0 && !!health.lastError?.startsWith('stalled'),
     ...(recovered ? { recoverySeconds: Math.max(0, (Date.parse(health.since!) - Date.parse(previous.since!)) / 1000) } : {}),
   };

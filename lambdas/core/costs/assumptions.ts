@@ -1,0 +1,139 @@
+// What the cost model assumes about Loopcast's own usage (not prices: those are in prices.ts). Each figure says
+// where it comes from: a measurement, the code as it is, or a judgement. docs/costs.md explains them.
+import { metricNames } from '../../contract/metrics';
+import { audioOutput, videoOutput } from '../media-spec';
+import { prices } from './prices';
+
+/** AWS's month for hourly prices. */
+export const HOURS_PER_MONTH = 730;
+
+/** Decimal, as issue 18 counted (1,971 GB a month at 6 Mbit/s); AWS bills data transfer in binary GB, so this
+ * overstates egress by 7 %: the conservative side. */
+export const BYTES_PER_GB = 1e9;
+
+/** The product's own bitrate (lambdas/core/media-spec.ts): what "the default bitrate" means. */
+export const DEFAULT_BITRATE_MBPS = videoOutput.bitrate / 1e6;
+/** Every stream-ready file carries this audio on top of its video bitrate. */
+export const AUDIO_MBPS = audioOutput.bitrate / 1e6;
+/** The bitrates `npm run costs` prints when none is asked for (YouTube's 1080p30 range is 3-8 Mbit/s). */
+export const REPORT_BITRATES_MBPS = [3, 4.5, 6] as const;
+
+/** RTMP chunk and FLV tag headers plus TCP/IP on top of the media bitrate: issue 18 measured 6.3-6.7 Mbit/s on the
+ * wire for the 6.128 Mbit/s file (video + audio), 1.06 is its middle. */
+export const WIRE_OVERHEAD = 1.06;
+
+/** Media bitrate plus audio, plus wire overhead: what one destination of a stream sends, in Mbit/s. */
+export const wireMbps = (videoMbps: number): number => (videoMbps + AUDIO_MBPS) * WIRE_OVERHEAD;
+
+/** A stream's video: one hour of stream-ready video at its bitrate (docs/plans.md: a library is tens of such hours). */
+export const STREAM_VIDEO_HOURS = 1;
+
+/** Control plane work per running stream, as the code does it today (issue 18 read it off the code; the leaner
+ * control plane of issue 18 item 3 replaces these with figures measured against DynamoDB Local). */
+export const controlPlaneUsage = {
+  /** The stream task reports every 10 s (and on every change). */
+  heartbeatsPerHour: 360,
+  /** A strongly consistent read of the stream item (≤ 4 KB: 1 unit) and an eventually consistent query of the
+   * user's realtime connections (0.5). */
+  readUnitsPerHeartbeat: 1.5,
+  /** A conditional update of a ~2.5 KB item (3 units), doubled because the index projects every attribute. */
+  writeUnitsPerHeartbeat: 6,
+  /** The 5-minute upkeep reads the stream and its owner's entitlement: 12 runs × ~2 units. */
+  upkeepReadUnitsPerHour: 24,
+  /** Each heartbeat is pushed to the owner's open pages; an open page a quarter of the time (a judgement). */
+  realtimeMessagesPerHour: 90,
+  realtimeConnectionMinutesPerHour: 15,
+  /** The preview frame stored once a minute. */
+  previewPutsPerHour: 60,
+  /** Lifecycle executions: a start, a few task restarts and hand-overs a month, ~6 transitions each (a judgement). */
+  stateTransitionsPerMonth: 30,
+  /** The lifecycle function per task end and this stream's share of the upkeep function's runs. */
+  lambdaRequestsPerMonth: 60,
+  lambdaGbSecondsPerMonth: 200,
+  /** Task logs (state changes, warnings), the egress metric line a minute and Container Insights' performance
+   * events for the task. */
+  logGbPerMonth: 0.1,
+  /** External data plane only: what leaves AWS towards the host per heartbeat (the stream item read, the
+   * connections query and the update's answer). */
+  responseBytesPerHeartbeat: 4096,
+  /** External data plane only: downloads of the stream-ready file from S3 a month (a start and one restart or host
+   * move; a host-side cache would make it one). On Fargate the download stays in the region: free. */
+  videoDownloadsPerMonth: 2,
+} as const;
+
+/** Costs of the deployment as a whole, shared by every stream it runs. */
+export const fleetFixed = {
+  /** One custom metric per business metric (the service and stage dimensions only: lambdas/contract/metrics.ts). */
+  customMetrics: Object.keys(metricNames).length,
+  /** ECS Container Insights' cluster and task-family metrics, which also bill as custom metrics (a judgement: about
+   * two dozen for one cluster and one task family). */
+  containerInsightsMetrics: 25,
+  /** lib/ops-stack.ts (its test checks this number). */
+  alarms: 15,
+  dashboards: 1,
+} as const;
+
+/** How Stripe's fees are counted: every card international (the dearest case short of currency conversion; the
+ * product is sold in five languages). */
+export const INTERNATIONAL_CARD_SHARE = 1;
+
+/** How many copy loops fit on a host (external data plane). */
+export const hostPacking = {
+  /** One copy loop: ffmpeg 1.29 % and its supervisor 0.19 % of a core (npm run bench:stream, docs/stream-task.md). */
+  coresPerLoop: 0.015,
+  /** Node supervisor plus ffmpeg copying (a judgement, not measured on a host yet). */
+  memoryMiBPerLoop: 150,
+  /** Share of the link, cores and memory to fill, leaving headroom for restarts, bursts and the agents. */
+  utilisation: 0.8,
+} as const;
+
+export type HostId = 'cloud-20tb' | 'dedicated-1gbit';
+
+export interface HostOffer {
+  id: HostId;
+  label: string;
+  rentUsdPerMonth: number;
+  /** An extra IPv4 address, when the rent does not include one. */
+  ipv4UsdPerMonth: number;
+  cores: number;
+  memoryMiB: number;
+  /** The link the host may fill; for a cloud server the included traffic binds long before. */
+  linkMbps: number;
+  /** Outgoing traffic included each month; Infinity when unmetered. */
+  includedGbPerMonth: number;
+  /** Beyond the included traffic. */
+  overageUsdPerGb: number;
+}
+
+const eur = (value: number) => value * prices.usdPerEur.value;
+const TIB = 1024 ** 4;
+
+export const hostOffers: Record<HostId, HostOffer> = {
+  'cloud-20tb': {
+    id: 'cloud-20tb',
+    label: 'cloud server with 20 TiB included (Hetzner Cloud CX33, 4 vCPU, 8 GB)',
+    rentUsdPerMonth: eur(prices.cloudServerMonthEur.value),
+    ipv4UsdPerMonth: eur(prices.cloudServerIpv4MonthEur.value),
+    cores: 4,
+    memoryMiB: 8192,
+    // Not published for shared cloud servers; the 20 TiB (about 67 Mbit/s all month) binds first.
+    linkMbps: 1000,
+    includedGbPerMonth: (prices.cloudServerIncludedTib.value * TIB) / BYTES_PER_GB,
+    overageUsdPerGb: eur(prices.cloudServerTrafficEurPerTb.value) / 1000,
+  },
+  'dedicated-1gbit': {
+    id: 'dedicated-1gbit',
+    label: 'dedicated server, 1 Gbit/s unmetered (Hetzner AX-class, 8 cores, 64 GB; price assumed)',
+    rentUsdPerMonth: eur(prices.dedicatedServerMonthEur.value),
+    ipv4UsdPerMonth: 0,
+    cores: 8,
+    memoryMiB: 65536,
+    linkMbps: prices.dedicatedServerLinkMbit.value,
+    includedGbPerMonth: Infinity,
+    overageUsdPerGb: 0,
+  },
+};
+
+/** The fleet `npm run costs` and the Stripe prices tool's cost check assume when none is given: a young
+ * deployment's size, where the fixed costs still weigh (docs/costs.md shows 1, 25 and 200). */
+export const DEFAULT_FLEET_STREAMS = 25;
