@@ -50,6 +50,7 @@ export type RealtimeEvent =
 export type RealtimeEventType = RealtimeEvent['type'];
 
 export interface RealtimePublisher {
-  /** Delivers an event to every open connection of the user; connections that are gone are dropped. */
-  publish(userId: string, event: RealtimeEvent): Promise<void>;
+  /** Delivers an event to every open connection of the user; connections that are gone are dropped. Answers how many
+   * connections it was sent to (0: nobody is watching). */
+  publish(userId: string, event: RealtimeEvent): Promise<number>;
 }

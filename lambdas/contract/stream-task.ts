@@ -60,10 +60,11 @@ export type Heartbeat = z.output<typeof heartbeatSchema>;
  * lease would expire.
  */
 export const TASK_LEASE = {
-  /** Heartbeats are sent at least this often, and each renews the lease. */
-  renewSeconds: 10,
+  /** Heartbeats are sent at least this often (and at once on every change of state), and each renews the lease.
+   * Every heartbeat is a request to the task API and a write: 30 s keeps a stream-month of them to cents. */
+  renewSeconds: 30,
   /** A lease not renewed for this long may be taken by another instance of the same token. */
-  ttlSeconds: 30,
+  ttlSeconds: 90,
 } as const;
 
 /** The task API, below the HTTP API's base path; every request carries `Authorization: Bearer <run token>`. */
@@ -91,6 +92,12 @@ export const heartbeatRequestSchema = taskCallerSchema.extend({ heartbeat: heart
 export interface LeaseGrant {
   spec: StreamTaskSpecInput;
   lease: typeof TASK_LEASE;
+}
+
+/** The task API's answer to a heartbeat: whether anyone is watching the stream's card now, so the task stores preview
+ * frames only then (a frame a minute nobody looks at would be most of a stream's control-plane cost). */
+export interface HeartbeatAnswer {
+  previews: boolean;
 }
 
 /** The preview frame's query parameters (the body is the JPEG). */

@@ -5,7 +5,7 @@ import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { bytesMetric, countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { API_BASE } from '../contract/routes';
-import { heartbeatRequestSchema, leaseRequestSchema, previewQuerySchema, TASK_API } from '../contract/stream-task';
+import { heartbeatRequestSchema, leaseRequestSchema, previewQuerySchema, TASK_API, type HeartbeatAnswer } from '../contract/stream-task';
 import { AppError } from '../core/errors';
 import { grantLease, recordHeartbeat, storePreview } from '../core/streams/task-session';
 import { taskSessionContext } from '../wiring/streams';
@@ -32,12 +32,13 @@ const heartbeat = taskRoute({
   body: heartbeatRequestSchema,
   async handle(request, deps) {
     const { heartbeat: beat, ...caller } = request.body;
-    const facts = await recordHeartbeat(taskSessionContext(deps), caller, runToken(request), beat);
+    const { facts, watched } = await recordHeartbeat(taskSessionContext(deps), caller, runToken(request), beat);
     countMetric(metricNames.ffmpegRestarts, facts.ffmpegRestarts);
     if (facts.stalled) countMetric(metricNames.streamStalls);
     if (facts.recoverySeconds !== undefined) secondsMetric(metricNames.recoverySeconds, facts.recoverySeconds);
     bytesMetric(metricNames.streamEgressBytes, facts.egressBytes);
-    return noContent();
+    const answer: HeartbeatAnswer = { previews: watched };
+    return json(200, answer);
   },
 });
 

@@ -16,28 +16,13 @@ import { JsonLinesHeartbeatSink, type HeartbeatSink } from './heartbeat';
 import { createS3Client, HttpInputFetcher, LocalFileFetcher, S3InputFetcher } from './inputs';
 import { streamTaskLog } from './log';
 import { prepareMedia } from './media';
-import { grabFrame, loopPosition, PREVIEW_INTERVAL_MS } from './preview';
+import { PreviewTaker } from './preview';
 import { systemClock } from './runtime';
 import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
 import { StreamSupervisor } from './supervisor';
 import { LeaseKeeper, LeaseLost, managedRunFromEnv, TaskApiClient, taskInstanceId } from './task-api';
 
 const { log, tag, logger } = streamTaskLog();
-
-/** A frame of where the loop is, stored every minute (the first a few seconds in); a failed one is logged only. */
-function startPreviews(videoPath: string, loopDurationUs: number, publish: (jpeg: Buffer) => Promise<void>): () => void {
-  const started = Date.now();
-  const grab = () =>
-    grabFrame(videoPath, loopPosition(Date.now() - started, loopDurationUs))
-      .then(publish)
-      .catch((error: Error) => log(`preview not stored: ${redactSecrets(error.message)}`, 'warn'));
-  const first = setTimeout(grab, 5000);
-  const timer = setInterval(grab, PREVIEW_INTERVAL_MS);
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
-}
 
 /** Managed mode: the run's lease taken at the task API, or undefined when this process runs standalone. */
 async function takeRun() {
@@ -56,7 +41,7 @@ async function main(): Promise<number> {
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
-  let stopPreviews = () => {};
+  const previews = managed && new PreviewTaker((jpeg) => managed.api.preview(jpeg), (error) => log(`preview not stored: ${redactSecrets(error.message)}`, 'warn'));
   let supervisor: StreamSupervisor | undefined;
   const lease = managed && new LeaseKeeper(managed.grant.lease, (reason) => {
     log(`stopping: ${reason}`, 'warn');
@@ -66,8 +51,9 @@ async function main(): Promise<number> {
     ? {
         async send(heartbeat) {
           try {
-            await managed.api.heartbeat(heartbeat);
+            const answer = await managed.api.heartbeat(heartbeat);
             lease!.renewed();
+            previews!.wanted(answer.previews);
           } catch (error) {
             if (error instanceof LeaseLost) lease!.refused(error.message);
             throw error;
@@ -82,7 +68,7 @@ async function main(): Promise<number> {
     timeZone: spec.timeZone,
     prepare: async (signal) => {
       const media = await prepareMedia(spec, [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
-      if (managed) stopPreviews = startPreviews(media.files.videoPath, media.loopDurationUs, (jpeg) => managed.api.preview(jpeg));
+      previews?.ready(media.files.videoPath, media.loopDurationUs);
       return media;
     },
     sink,
@@ -104,7 +90,7 @@ async function main(): Promise<number> {
     return lease?.lost && !signalled ? LEASE_LOST_EXIT_CODE : code;
   } finally {
     lease?.close();
-    stopPreviews();
+    previews?.close();
     s3.destroy();
     await rm(workDir, { recursive: true, force: true });
   }

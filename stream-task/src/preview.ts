@@ -1,5 +1,6 @@
-// The preview the Streams page shows in AWS: every minute, one frame of the looping video at the point the loop has
-// reached, small and cheap (a single decode at low priority; the stream itself is never re-encoded).
+// The preview the Streams page shows in AWS: while someone has the page open, one frame a minute of the looping
+// video at the point the loop has reached, small and cheap (a single decode at low priority; the stream itself is
+// never re-encoded). Nobody watching, no frames: each one is a request and an S3 PUT.
 import { spawn } from 'node:child_process';
 
 export const PREVIEW_INTERVAL_MS = 60_000;
@@ -27,3 +28,47 @@ export function grabFrame(videoPath: string, seconds: number, ffmpegPath = 'ffmp
 /** Where in the loop a stream is after `elapsedMs` of playing a loop of `loopDurationUs`. */
 export const loopPosition = (elapsedMs: number, loopDurationUs: number): number =>
   loopDurationUs > 0 ? ((elapsedMs * 1000) % loopDurationUs) / 1_000_000 : 0;
+
+/**
+ * Takes preview frames while they are wanted (the task API says so with each heartbeat's answer): one at once when
+ * they become wanted, then one every PREVIEW_INTERVAL_MS; none before the media is ready or while nobody watches.
+ */
+export class PreviewTaker {
+  private video?: { path: string; loopDurationUs: number; startedAt: number };
+  private timer?: ReturnType<typeof setInterval>;
+  private isWanted = false;
+
+  constructor(
+    private readonly publish: (jpeg: Buffer) => Promise<void>,
+    private readonly onFailure: (error: Error) => void,
+    private readonly grab: typeof grabFrame = grabFrame,
+  ) {}
+
+  /** The media is ready: frames can be taken from now on. */
+  ready(videoPath: string, loopDurationUs: number): void {
+    this.video = { path: videoPath, loopDurationUs, startedAt: Date.now() };
+    this.update();
+  }
+
+  wanted(wanted: boolean): void {
+    this.isWanted = wanted;
+    this.update();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private update(): void {
+    if (!(this.isWanted && this.video)) return this.close();
+    if (this.timer) return;
+    this.take();
+    this.timer = setInterval(() => this.take(), PREVIEW_INTERVAL_MS);
+  }
+
+  private take(): void {
+    const video = this.video!;
+    this.grab(video.path, loopPosition(Date.now() - video.startedAt, video.loopDurationUs)).then(this.publish).catch(this.onFailure);
+  }
+}

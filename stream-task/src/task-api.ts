@@ -3,7 +3,7 @@
 // as short-lived URLs) when it takes the run's lease, renews the lease with every heartbeat, and stops when a
 // renewal is refused (docs/streams.md, "The run lease").
 import { randomUUID } from 'node:crypto';
-import { TASK_API, type Heartbeat, type LeaseGrant, type TaskCaller } from '../../lambdas/contract/stream-task';
+import { TASK_API, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type TaskCaller } from '../../lambdas/contract/stream-task';
 import { TASK_ENVIRONMENT } from '../../lambdas/contract/stream-lifecycle';
 
 /** A run this process was started for by the lifecycle. */
@@ -62,8 +62,8 @@ export class TaskApiClient {
   }
 
   /** Reports a heartbeat, which renews the lease; throws LeaseLost when refused, another error when unreachable. */
-  async heartbeat(heartbeat: Heartbeat): Promise<void> {
-    await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json');
+  async heartbeat(heartbeat: Heartbeat): Promise<HeartbeatAnswer> {
+    return (await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json')).json() as Promise<HeartbeatAnswer>;
   }
 
   async preview(jpeg: Buffer): Promise<void> {

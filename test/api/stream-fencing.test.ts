@@ -110,7 +110,7 @@ test('a task that stops reporting is restarted by the reconciler, counted as a r
   const restartsBefore = (await stream()).restarts;
   process.kill(task.pid, 'SIGSTOP');
   expect(await reconcileAt(0)).toMatchObject({ staleRestarted: 0 });
-  expect(await reconcileAt(3 * 60_000)).toMatchObject({ staleRestarted: 1 });
+  expect(await reconcileAt(4 * 60_000)).toMatchObject({ staleRestarted: 1 });
   expect(alive(task.pid)).toBe(false);
   const pending = await stream();
   expect(pending).toMatchObject({ restarts: restartsBefore + 1 });

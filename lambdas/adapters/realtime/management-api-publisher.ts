@@ -15,7 +15,7 @@ export class ManagementApiPublisher implements RealtimePublisher {
     private readonly now: () => Date,
   ) {}
 
-  async publish(userId: string, event: RealtimeEvent): Promise<void> {
+  async publish(userId: string, event: RealtimeEvent): Promise<number> {
     const data = new TextEncoder().encode(JSON.stringify(event));
     const ids = await this.connections.ofUser(userId, this.now());
     await Promise.all(ids.map(async (ConnectionId) => {
@@ -29,5 +29,6 @@ export class ManagementApiPublisher implements RealtimePublisher {
         }
       }
     }));
+    return ids.length;
   }
 }

@@ -14,8 +14,8 @@ export const RECONCILE_TIMERS = {
   /** A task younger than this may still be starting up and taking its lease. */
   taskGraceMs: 2 * 60_000,
   /** A started stream whose lease was not renewed for this long has a task that stopped reporting (heartbeats
-   * renew it every TASK_LEASE.renewSeconds). */
-  startedStaleMs: 2 * 60_000,
+   * renew it every TASK_LEASE.renewSeconds; the lease lasts TASK_LEASE.ttlSeconds). */
+  startedStaleMs: 3 * 60_000,
   /** A pending stream waits through backoffs and a task start (on Fargate an image pull can take minutes). */
   pendingStaleMs: 5 * 60_000,
   /** A run younger than this may have an execution Step Functions does not list yet. */

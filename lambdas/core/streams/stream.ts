@@ -1,6 +1,7 @@
 // A stream and its life: what it loops, where to, and the state it is in. Pure. The transition table is in
 // docs/streams.md; spec: pending (being processed), encoding, started (live); a stream cannot be modified in any
 // of those three states.
+import { TASK_LEASE } from '../../contract/stream-task';
 import { AppError } from '../errors';
 
 /**
@@ -114,8 +115,8 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
   const health = stream.health;
   if (stream.status === 'stopped' || stream.status === 'stopping') return 'offline';
   if (stream.status !== 'started' || !health) return 'recovering';
-  // No heartbeat for a minute: the task is gone or cut off; the lifecycle will restart it.
-  if (now.getTime() - new Date(health.at).getTime() > 60_000) return 'recovering';
+  // No heartbeat for as long as its lease lasts: the task is gone or cut off; it will be restarted.
+  if (now.getTime() - new Date(health.at).getTime() > TASK_LEASE.ttlSeconds * 1000) return 'recovering';
   if (health.actual !== 'started') return 'recovering';
   if (health.destinations.some((d) => d.state === 'failed') || health.speed < 0.95) return 'degraded';
   return 'healthy';

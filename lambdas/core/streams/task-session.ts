@@ -84,6 +84,12 @@ export interface HeartbeatFacts {
   egressBytes: number;
 }
 
+export interface HeartbeatOutcome {
+  facts: HeartbeatFacts;
+  /** Someone has the stream's page open: the task should store preview frames. */
+  watched: boolean;
+}
+
 function factsOf(previous: StreamHealth | undefined, health: StreamHealth): HeartbeatFacts {
   const ffmpegRestarts = Math.max(0, health.taskRestarts - (previous?.taskRestarts ?? 0));
   const recovered = previous?.actual === 'restarting' && health.actual === 'started' && previous.since && health.since;
@@ -97,7 +103,7 @@ function factsOf(previous: StreamHealth | undefined, health: StreamHealth): Hear
 
 /** A heartbeat: renews the lease (refused: the task must stop), moves the stream between pending and started,
  * rotates YouTube broadcasts after a scheduled restart, and tells the user's open pages. */
-export async function recordHeartbeat(context: TaskSessionContext, caller: TaskCaller, token: string, heartbeat: Heartbeat): Promise<HeartbeatFacts> {
+export async function recordHeartbeat(context: TaskSessionContext, caller: TaskCaller, token: string, heartbeat: Heartbeat): Promise<HeartbeatOutcome> {
   const now = context.now();
   const health = healthOf(heartbeat);
   const renewed = await context.streams.renewLease(credentials(caller, token), health, leaseMs, now);
@@ -116,8 +122,8 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
     const current = await context.streams.get(caller.userId, caller.streamId);
     if (current) await context.broadcasts.rotate(current);
   }
-  await context.realtime.publish(caller.userId, { type: 'stream.heartbeat', streamId: caller.streamId, verdict: healthVerdict({ status, health }, now), health: { ...health } });
-  return factsOf(previous, health);
+  const watchers = await context.realtime.publish(caller.userId, { type: 'stream.heartbeat', streamId: caller.streamId, verdict: healthVerdict({ status, health }, now), health: { ...health } });
+  return { facts: factsOf(previous, health), watched: watchers > 0 };
 }
 
 /** A preview frame of where the loop is (stored every minute by the task); the next heartbeat's health says when. */

@@ -9,8 +9,8 @@ describe('asking the API when realtime is quiet', () => {
   });
 
   test('a live stream is asked about when a heartbeat is overdue, not before', () => {
-    expect(refreshDue([{ status: 'started', lastNewsAt: now - 10_000 }], now)).toBe(false);
-    expect(refreshDue([{ status: 'started', lastNewsAt: now - 15_000 }], now)).toBe(true);
+    expect(refreshDue([{ status: 'started', lastNewsAt: now - 40_000 }], now)).toBe(false);
+    expect(refreshDue([{ status: 'started', lastNewsAt: now - 45_000 }], now)).toBe(true);
   });
 
   test('starting, stopping and waiting for transcoding are asked about every few seconds', () => {

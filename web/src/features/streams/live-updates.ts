@@ -5,7 +5,8 @@ import type { StreamStatus } from './api/streams-api';
 
 /**
  * How long a running stream may go without news before the page asks. A live stream's task sends a heartbeat
- * every ~10 s; starting and stopping take seconds, so those are asked about more often. Stopped streams change
+ * every ~30 s (lambdas/contract/stream-task.ts, TASK_LEASE); starting and stopping take seconds, so those are asked
+ * about more often. Stopped streams change
  * only by the user's own actions, which answer with the new state.
  */
 export const quietLimitMs: Record<StreamStatus, number | undefined> = {
@@ -13,7 +14,7 @@ export const quietLimitMs: Record<StreamStatus, number | undefined> = {
   encoding: 5_000,
   pending: 3_000,
   stopping: 3_000,
-  started: 15_000,
+  started: 45_000,
 };
 
 /** Whether some stream has been quiet too long; `lastNewsAt` is when the cache last received anything about it. */
