@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { webBuildDir } from '../local/paths';
+import { printAppWeights } from './app-bundle';
 import { freePort } from '../local/ports';
 import { startLocalStack } from '../local/stack';
 
@@ -93,6 +94,7 @@ try {
       `  ${path.padEnd(16)} ${kB(total).padStart(9)}  (${bytes.files} files ${kB(bytes.external)}, inline ${kB(bytes.inline)})${publicPage ? '' : '  app page, for reference'}`,
     );
   }
+  printAppWeights();
 } finally {
   await chrome.kill();
   await stack.stop();

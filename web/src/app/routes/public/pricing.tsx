@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing']) };
 }
 
-export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.pricingTitle' }, 'meta.pricingDescription');
+export const meta = (args: MetaArgs) => pageMeta(args, 'meta.pricingTitle', 'meta.pricingDescription');
 export const handle = { pageName: 'pricing' };
 
 export default function PricingPage() {
