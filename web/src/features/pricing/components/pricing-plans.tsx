@@ -1,6 +1,6 @@
 import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type Plan } from '../../../../../lambdas/core/plans';
 import { buttonClasses } from '../../../components/button/button';
-import { support } from '../../../config/support';
+import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
@@ -26,6 +26,7 @@ function PlanCard({ plan }: { plan: Plan }) {
   const kind = planPrice(plan, 'month').kind;
   const storage = storageSize(plan.limits.storageBytes);
   const featured = plan.id === 'pro';
+  const contactHref = supportContactHref();
   const titleId = `plan-${plan.id}`;
   return (
     <article className={`plan ${featured ? 'plan--featured' : ''}`} aria-labelledby={titleId}>
@@ -52,9 +53,11 @@ function PlanCard({ plan }: { plan: Plan }) {
         </div>
       )}
       {plan.id === 'custom' ? (
-        <a href={`mailto:${support.email}`} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
-          {t('pricing.cta.custom')}
-        </a>
+        contactHref && (
+          <a href={contactHref} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
+            {t('pricing.cta.custom')}
+          </a>
+        )
       ) : (
         <a href={localizePath('/app/auth/register', language)} className={buttonClasses({ variant: featured ? 'primary' : 'secondary', fullWidth: true })}>
           {t(`pricing.cta.${plan.id}`)}
