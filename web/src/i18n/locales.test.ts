@@ -30,7 +30,7 @@ const sameEverywhere = new Set([
 ]);
 
 // Words Spanish shares with English.
-const sameInSpanish = new Set(['landing.features.multistream.title', 'pricing.features.multistreaming', 'landing.supportChat', 'footer.legal']);
+const sameInSpanish = new Set(['landing.features.multistream.title', 'pricing.features.multistreaming', 'landing.supportChat', 'footer.legal', 'app.pages.billing.tab']);
 
 const english = leaves(catalogue('en'));
 const baseKeys = (tree: Map<string, string>) => new Set([...tree.keys()].map((key) => key.replace(pluralSuffix, '')));

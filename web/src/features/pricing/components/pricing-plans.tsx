@@ -1,4 +1,4 @@
-import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type Plan } from '../../../../../lambdas/core/plans';
+import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type FeatureKey, type Plan } from '../../../../../lambdas/core/plans';
 import { buttonClasses } from '../../../components/button/button';
 import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
@@ -21,6 +21,33 @@ function PaidPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {
   );
 }
 
+/**
+ * Features every plan has alike are listed once under the cards ("Every plan includes"); a card lists only what
+ * sets its plan apart. Computed from plans.ts, so a feature that becomes plan-specific moves onto the cards.
+ */
+const sharedFeatures = featureKeys.filter((feature) => planIds.every((id) => plans[id].features[feature] === plans.trial.features[feature]));
+const distinctFeatures = featureKeys.filter((feature) => !sharedFeatures.includes(feature));
+const featureStatus = (plan: Plan, feature: FeatureKey) =>
+  plan.features[feature] === 'included' ? 'included' : plan.features[feature] === 'soon' ? 'soon' : 'notIncluded';
+
+function FeatureItem({ feature, status }: { feature: FeatureKey; status: ReturnType<typeof featureStatus> }) {
+  const { t } = useI18n();
+  return (
+    <li className={`plan__feature plan__feature--${status}`}>
+      <Icon name={status === 'included' ? 'check' : status === 'soon' ? 'clock' : 'minus'} />
+      <span>
+        {t(`pricing.features.${feature}`)}
+        <span className="visually-hidden">: {t(`pricing.featureStatus.${status}`)}</span>
+        {status === 'soon' && <span className="tag">{t('common.soon')}</span>}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * One card: six rows (name, description, price, action, limits, distinct features) that line up with the other
+ * cards' rows through CSS subgrid, whatever the length of each language's texts.
+ */
 function PlanCard({ plan }: { plan: Plan }) {
   const { t, language } = useI18n();
   const kind = planPrice(plan, 'month').kind;
@@ -35,34 +62,38 @@ function PlanCard({ plan }: { plan: Plan }) {
         {t(`pricing.plans.${plan.id}.name`)}
       </h3>
       <p className="plan__description">{t(`pricing.plans.${plan.id}.description`)}</p>
-      {kind === 'paid' && billingPeriods.map((period) => <PaidPrice key={period} plan={plan} period={period} />)}
-      {kind === 'free' && (
-        <div className="plan__price">
-          <p>
-            <span className="plan__amount">{t('pricing.free')}</span> <span className="plan__unit">{t('pricing.trialTerm', { count: TRIAL_DAYS })}</span>
-          </p>
-          <p className="plan__billing">{t('landing.trialNote', { days: TRIAL_DAYS })}</p>
-        </div>
-      )}
-      {kind === 'by agreement' && (
-        <div className="plan__price">
-          <p>
-            <span className="plan__amount">{t('pricing.customPrice')}</span>
-          </p>
-          <p className="plan__billing">{t('pricing.customTerm')}</p>
-        </div>
-      )}
-      {plan.id === 'custom' ? (
-        contactHref && (
-          <a href={contactHref} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
-            {t('pricing.cta.custom')}
+      <div className="plan__prices">
+        {kind === 'paid' && billingPeriods.map((period) => <PaidPrice key={period} plan={plan} period={period} />)}
+        {kind === 'free' && (
+          <div className="plan__price">
+            <p>
+              <span className="plan__amount">{formatUsd(0)}</span> <span className="plan__unit">{t('pricing.trialTerm', { count: TRIAL_DAYS })}</span>
+            </p>
+            <p className="plan__billing">{t('landing.trialNote', { days: TRIAL_DAYS })}</p>
+          </div>
+        )}
+        {kind === 'by agreement' && (
+          <div className="plan__price">
+            <p>
+              <span className="plan__amount">{t('pricing.customPrice')}</span>
+            </p>
+            <p className="plan__billing">{t('pricing.customTerm')}</p>
+          </div>
+        )}
+      </div>
+      <div className="plan__action">
+        {plan.id !== 'custom' ? (
+          <a href={localizePath('/app/auth/register', language)} className={buttonClasses({ variant: featured ? 'primary' : 'secondary', fullWidth: true })}>
+            {t(`pricing.cta.${plan.id}`)}
           </a>
-        )
-      ) : (
-        <a href={localizePath('/app/auth/register', language)} className={buttonClasses({ variant: featured ? 'primary' : 'secondary', fullWidth: true })}>
-          {t(`pricing.cta.${plan.id}`)}
-        </a>
-      )}
+        ) : (
+          contactHref && (
+            <a href={contactHref} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
+              {t('pricing.cta.custom')}
+            </a>
+          )
+        )}
+      </div>
       <ul className="plan__limits">
         <li>{t('pricing.limits.storage', { size: t(`pricing.${storage.unit}`, { count: storage.count }) })}</li>
         <li>{t('pricing.limits.streams', { count: plan.limits.concurrentStreams })}</li>
@@ -71,18 +102,9 @@ function PlanCard({ plan }: { plan: Plan }) {
         <li>{t('pricing.limits.channels', { count: plan.limits.youtubeChannels })}</li>
       </ul>
       <ul className="plan__features">
-        {featureKeys.map((feature) => {
-          const availability = plan.features[feature];
-          const status = availability === 'included' ? 'included' : availability === 'soon' ? 'soon' : 'notIncluded';
-          return (
-            <li key={feature} className={`plan__feature plan__feature--${status}`}>
-              <Icon name={status === 'included' ? 'check' : status === 'soon' ? 'clock' : 'minus'} />
-              <span>{t(`pricing.features.${feature}`)}</span>
-              <span className="visually-hidden">: {t(`pricing.featureStatus.${status}`)}</span>
-              {status === 'soon' && <span className="tag">{t('common.soon')}</span>}
-            </li>
-          );
-        })}
+        {distinctFeatures.map((feature) => (
+          <FeatureItem key={feature} feature={feature} status={featureStatus(plan, feature)} />
+        ))}
       </ul>
     </article>
   );
@@ -125,6 +147,16 @@ export function PricingPlans() {
           <PlanCard key={id} plan={plans[id]} />
         ))}
       </div>
+      <section className="plans-shared" aria-labelledby="plans-shared-title">
+        <h3 className="plans-shared__title" id="plans-shared-title">
+          {t('pricing.everyPlanIncludes')}
+        </h3>
+        <ul className="plans-shared__list">
+          {sharedFeatures.map((feature) => (
+            <FeatureItem key={feature} feature={feature} status={featureStatus(plans.trial, feature)} />
+          ))}
+        </ul>
+      </section>
       <p className="pricing__note">{t('pricing.renewalNote')}</p>
     </div>
   );
