@@ -21,7 +21,7 @@ function answer(status: number, body: unknown) {
   return fetch;
 }
 
-function edit(streams: { id: string; title: string; running: boolean }[] = [], onDone = () => undefined) {
+function edit(streams: { id: string; title: string; running: boolean }[] = [], onDone: () => void = () => undefined) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <I18nProvider language={languageByCode('ua')} messages={ua}>

@@ -39,7 +39,7 @@ test('a live stream keeps its video: the dialog names it and the delete button i
 
 test('stopped streams are named with what they lose, in the plural the count needs', () => {
   openDialog(item('video'), [stream('s1', 'Лофи', 'stopped', { videoId: 'v1' }), stream('s2', 'Дождь 24/7', 'stopped', { videoId: 'v1' })]);
-  expect(screen.getByText(ru.videos.delete.usedByStoppedVideo_few.replace('{{streams}}', '«Лофи» и «Дождь 24/7»'))).toBeTruthy();
+  expect(screen.getByText((ru.videos.delete as Record<string, string>).usedByStoppedVideo_few!.replace('{{streams}}', '«Лофи» и «Дождь 24/7»'))).toBeTruthy();
   expect(deleteButton().disabled).toBe(false);
 });
 
