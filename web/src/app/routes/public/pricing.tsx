@@ -29,7 +29,7 @@ export default function PricingPage() {
       </section>
       <section className="section section--flush" aria-label={t('nav.pricing')}>
         <div className="container">
-          <PricingPlans />
+          <PricingPlans headingLevel={2} />
         </div>
       </section>
       <Faq />

@@ -48,7 +48,7 @@ function FeatureItem({ feature, status }: { feature: FeatureKey; status: ReturnT
  * One card: six rows (name, description, price, action, limits, distinct features) that line up with the other
  * cards' rows through CSS subgrid, whatever the length of each language's texts.
  */
-function PlanCard({ plan }: { plan: Plan }) {
+function PlanCard({ plan, Heading }: { plan: Plan; Heading: 'h2' | 'h3' }) {
   const { t, language } = useI18n();
   const kind = planPrice(plan, 'month').kind;
   const storage = storageSize(plan.limits.storageBytes);
@@ -58,9 +58,9 @@ function PlanCard({ plan }: { plan: Plan }) {
   return (
     <article className={`plan ${featured ? 'plan--featured' : ''}`} aria-labelledby={titleId}>
       {featured && <p className="plan__badge">{t('pricing.popular')}</p>}
-      <h3 className="plan__name" id={titleId}>
+      <Heading className="plan__name" id={titleId}>
         {t(`pricing.plans.${plan.id}.name`)}
-      </h3>
+      </Heading>
       <p className="plan__description">{t(`pricing.plans.${plan.id}.description`)}</p>
       <div className="plan__prices">
         {kind === 'paid' && billingPeriods.map((period) => <PaidPrice key={period} plan={plan} period={period} />)}
@@ -113,9 +113,12 @@ function PlanCard({ plan }: { plan: Plan }) {
 /**
  * The plans with a billing-period switch; longer periods show their discount and the amount saved. The switch is
  * radio inputs that CSS follows (styles/app.css, "Pricing"), so it works on the static public pages without script.
+ * Plan names are headings one level below the page's: `headingLevel` 2 under the pricing page's h1, 3 in the
+ * landing page's pricing section.
  */
-export function PricingPlans() {
+export function PricingPlans({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   const { t } = useI18n();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="pricing">
       {billingPeriods.map((period) => (
@@ -144,13 +147,13 @@ export function PricingPlans() {
       </div>
       <div className="plans">
         {planIds.map((id) => (
-          <PlanCard key={id} plan={plans[id]} />
+          <PlanCard key={id} plan={plans[id]} Heading={Heading} />
         ))}
       </div>
       <section className="plans-shared" aria-labelledby="plans-shared-title">
-        <h3 className="plans-shared__title" id="plans-shared-title">
+        <Heading className="plans-shared__title" id="plans-shared-title">
           {t('pricing.everyPlanIncludes')}
-        </h3>
+        </Heading>
         <ul className="plans-shared__list">
           {sharedFeatures.map((feature) => (
             <FeatureItem key={feature} feature={feature} status={featureStatus(plans.trial, feature)} />
