@@ -126,5 +126,12 @@ describe('the app on a phone (390 px)', () => {
     await expect(page.getByRole('button', { name: texts.app.accountMenu }).isVisible()).resolves.toBe(false);
     await expect(page.getByRole('navigation', { name: texts.app.navLabel }).getByText(texts.app.pages.billing.title, { exact: true }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'app-desktop-ua-dashboard');
+    // Another language from the sidebar: the same page, translated by that language's i18next instance, in place.
+    await page.evaluate(() => ((window as { samePage?: boolean }).samePage = true));
+    await page.locator('select[data-language-switcher]').selectOption('ru');
+    await page.getByRole('heading', { level: 1, name: catalogue('ru').dashboard.greeting.replace('{{name}}', 'Desk') }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ru/app/dashboard');
+    await expect(page.getAttribute('html', 'lang')).resolves.toBe('ru');
+    await expect(page.evaluate(() => (window as { samePage?: boolean }).samePage)).resolves.toBe(true);
   }, 60_000);
 });
