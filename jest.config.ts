@@ -36,8 +36,9 @@ const config: Config = {
     project('lambdas', ['lambdas', 'test/api', 'test/fakes']),
     project('stream-task', ['stream-task']),
     project('local', ['local']),
-    // Vite turns `*.svg?no-inline` into a URL; jest gets a fixed one.
-    project('web', ['web/src'], { moduleNameMapper: { '\\.svg\\?no-inline$': '<rootDir>/test/helpers/asset-stub.cjs' } }),
+    // Vite turns `*.svg?no-inline` into a URL; jest gets a fixed one. Jest's ESM loader drops the query before it
+    // maps, so the pattern matches the path with or without it.
+    project('web', ['web/src'], { moduleNameMapper: { '\\.svg(\\?no-inline)?$': '<rootDir>/test/helpers/asset-stub.cjs' } }),
     project('e2e', ['test/e2e']),
   ],
 };

@@ -1,5 +1,6 @@
 // `npm run bench:web`: the public site's quality bars, measured on the prerendered landing page served by a local
-// stack (the same static serving and CloudFront Function rules as production). Lighthouse with its default mobile
+// stack (the same static serving and CloudFront Function rules as production); `npm run bench:web -- /ru/pricing /ua`
+// measures those pages instead. Lighthouse with its default mobile
 // preset (simulated slow 4G, 4x CPU slowdown) in Debian's Chromium, three runs, the median of each category; then
 // the JavaScript a public page ships, gzip-compressed. Figures go to docs/web.md by hand.
 import * as chromeLauncher from 'chrome-launcher';
@@ -9,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { webBuildDir } from '../local/paths';
+import { printAppWeights } from './app-bundle';
 import { freePort } from '../local/ports';
 import { startLocalStack } from '../local/stack';
 
 const RUNS = 3;
+const pages = process.argv.slice(2).length ? process.argv.slice(2) : ['/'];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const bars: Record<(typeof categories)[number], number> = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 };
 const CHROMIUM_FLAGS = [
@@ -56,32 +59,34 @@ const stack = await startLocalStack({
 const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
 let failed = false;
 try {
-  const url = `${stack.urls.web}/`;
-  const scores: Record<string, number[]> = Object.fromEntries(categories.map((c) => [c, []]));
-  const metrics: Record<string, number[]> = { FCP: [], LCP: [], TBT: [], CLS: [], SI: [] };
-  for (let run = 1; run <= RUNS; run++) {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
-    if (!result) throw new Error('Lighthouse returned no result');
-    const { categories: measured, audits } = result.lhr;
-    for (const category of categories) scores[category]!.push(Math.round((measured[category]?.score ?? 0) * 100));
-    metrics.FCP!.push(audits['first-contentful-paint']?.numericValue ?? NaN);
-    metrics.LCP!.push(audits['largest-contentful-paint']?.numericValue ?? NaN);
-    metrics.TBT!.push(audits['total-blocking-time']?.numericValue ?? NaN);
-    metrics.CLS!.push(audits['cumulative-layout-shift']?.numericValue ?? NaN);
-    metrics.SI!.push(audits['speed-index']?.numericValue ?? NaN);
-    const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id);
-    console.log(`run ${run}: ${categories.map((c) => `${c} ${scores[c]!.at(-1)}`).join(', ')}${failing.length ? ` (failing audits: ${failing.join(', ')})` : ''}`);
+  for (const page of pages) {
+    const url = `${stack.urls.web}${page}`;
+    const scores: Record<string, number[]> = Object.fromEntries(categories.map((c) => [c, []]));
+    const metrics: Record<string, number[]> = { FCP: [], LCP: [], TBT: [], CLS: [], SI: [] };
+    for (let run = 1; run <= RUNS; run++) {
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
+      if (!result) throw new Error('Lighthouse returned no result');
+      const { categories: measured, audits } = result.lhr;
+      for (const category of categories) scores[category]!.push(Math.round((measured[category]?.score ?? 0) * 100));
+      metrics.FCP!.push(audits['first-contentful-paint']?.numericValue ?? NaN);
+      metrics.LCP!.push(audits['largest-contentful-paint']?.numericValue ?? NaN);
+      metrics.TBT!.push(audits['total-blocking-time']?.numericValue ?? NaN);
+      metrics.CLS!.push(audits['cumulative-layout-shift']?.numericValue ?? NaN);
+      metrics.SI!.push(audits['speed-index']?.numericValue ?? NaN);
+      const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id);
+      console.log(`run ${run}: ${categories.map((c) => `${c} ${scores[c]!.at(-1)}`).join(', ')}${failing.length ? ` (failing audits: ${failing.join(', ')})` : ''}`);
+    }
+    console.log(`\nLighthouse, mobile preset, median of ${RUNS} runs, ${url}`);
+    for (const category of categories) {
+      const score = median(scores[category]!);
+      const ok = score >= bars[category];
+      failed ||= !ok;
+      console.log(`  ${category.padEnd(15)} ${String(score).padStart(3)}  (bar ${bars[category]}) ${ok ? 'ok' : 'BELOW THE BAR'}`);
+    }
+    console.log(
+      `  metrics         FCP ${median(metrics.FCP!).toFixed(0)} ms, LCP ${median(metrics.LCP!).toFixed(0)} ms, TBT ${median(metrics.TBT!).toFixed(0)} ms, CLS ${median(metrics.CLS!).toFixed(3)}, Speed Index ${median(metrics.SI!).toFixed(0)} ms`,
+    );
   }
-  console.log(`\nLighthouse, mobile preset, median of ${RUNS} runs, ${url}`);
-  for (const category of categories) {
-    const score = median(scores[category]!);
-    const ok = score >= bars[category];
-    failed ||= !ok;
-    console.log(`  ${category.padEnd(15)} ${String(score).padStart(3)}  (bar ${bars[category]}) ${ok ? 'ok' : 'BELOW THE BAR'}`);
-  }
-  console.log(
-    `  metrics         FCP ${median(metrics.FCP!).toFixed(0)} ms, LCP ${median(metrics.LCP!).toFixed(0)} ms, TBT ${median(metrics.TBT!).toFixed(0)} ms, CLS ${median(metrics.CLS!).toFixed(3)}, Speed Index ${median(metrics.SI!).toFixed(0)} ms`,
-  );
 
   console.log('\nJavaScript shipped, gzip -9 (bar for public pages: 120 kB)');
   for (const path of ['/', '/hi', '/pricing', '/terms', '/app/auth/login']) {
@@ -93,6 +98,7 @@ try {
       `  ${path.padEnd(16)} ${kB(total).padStart(9)}  (${bytes.files} files ${kB(bytes.external)}, inline ${kB(bytes.inline)})${publicPage ? '' : '  app page, for reference'}`,
     );
   }
+  printAppWeights();
 } finally {
   await chrome.kill();
   await stack.stop();

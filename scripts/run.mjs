@@ -7,7 +7,7 @@
 //   node scripts/run.mjs costs [args]      the cost model: a stream-month by line, plan margins (bin/costs.ts)
 //   node scripts/run.mjs <bin> [args]      any project binary or script (cdk, tsx, vite, ...) on Node 24
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, setup, toolEnv } from './setup.mjs';
 
@@ -29,16 +29,37 @@ function newestMtime(path) {
   return readdirSync(path).reduce((max, entry) => Math.max(max, newestMtime(join(path, entry))), stat.mtimeMs);
 }
 
-/** Builds the web app unless its output is newer than every source it depends on. */
-function buildWebIfStale() {
+/**
+ * The web build's configuration, read by Vite at build time (web/src/config, docs/web.md): the support contacts and
+ * the tag manager. The CDK app also takes the support contacts as context (`cdk deploy -c supportEmail=...`), which
+ * the CDK CLI hands to the app in CDK_CONTEXT_JSON and, when that is too long, in the file CONTEXT_OVERFLOW_LOCATION_ENV
+ * names; context wins over the environment.
+ */
+function webBuildConfig({ fromCdkContext }) {
+  const fromContext = { VITE_SUPPORT_EMAIL: 'supportEmail', VITE_SUPPORT_CHAT_URL: 'supportChatUrl', VITE_SUPPORT_TELEGRAM_URL: 'supportTelegramUrl' };
+  const overflow = process.env.CONTEXT_OVERFLOW_LOCATION_ENV;
+  const context = fromCdkContext
+    ? { ...JSON.parse(process.env.CDK_CONTEXT_JSON || '{}'), ...(overflow && existsSync(overflow) ? JSON.parse(readFileSync(overflow, 'utf8')) : {}) }
+    : {};
+  const config = {};
+  for (const name of ['VITE_GTM_ID', ...Object.keys(fromContext)]) {
+    const value = typeof context[fromContext[name]] === 'string' ? context[fromContext[name]] : process.env[name];
+    if (value) config[name] = value;
+  }
+  return config;
+}
+
+/** Builds the web app unless its output is newer than every source it depends on and was built with this configuration. */
+function buildWebIfStale({ fromCdkContext = false } = {}) {
   const stamp = join(root, 'web', 'build', '.built');
   const sources = ['web/src', 'web/public', 'web/edge', 'web/vite.config.ts', 'web/react-router.config.ts', 'lambdas/core', 'lambdas/contract', 'package-lock.json'];
   const newestSource = Math.max(...sources.map((s) => newestMtime(join(root, s))));
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource) return;
+  const config = JSON.stringify(webBuildConfig({ fromCdkContext }));
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource && readFileSync(stamp, 'utf8').split('\n')[1] === config) return;
   process.stderr.write('[setup] building the web app\n');
-  const result = spawnSync(bin('react-router'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: join(root, 'web'), env });
+  const result = spawnSync(bin('react-router'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: join(root, 'web'), env: { ...env, ...JSON.parse(config) } });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stamp, new Date().toISOString());
+  writeFileSync(stamp, `${new Date().toISOString()}\n${config}`);
 }
 
 function runOrExit(node, args, nodeFlags = []) {
@@ -77,7 +98,7 @@ switch (command) {
     break;
   case 'cdk-app':
     // The CDK app as cdk.json runs it: the web build is one of its assets.
-    buildWebIfStale();
+    buildWebIfStale({ fromCdkContext: true });
     handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', 'app.ts'), ...rest]);
     break;
   default:

@@ -56,6 +56,7 @@ export const routes = [
 
   { method: 'GET', path: '/channels', group: 'channels', auth: 'session' },
   { method: 'POST', path: '/channels/rtmp', group: 'channels', auth: 'session' },
+  { method: 'PATCH', path: '/channels/{id}', group: 'channels', auth: 'session' },
   { method: 'DELETE', path: '/channels/{id}', group: 'channels', auth: 'session' },
   { method: 'POST', path: '/channels/youtube', group: 'channels', auth: 'session' },
   // Google's redirect back: a browser navigation, bound to the session by its cookie (lambdas/http/channels.ts).

@@ -67,6 +67,7 @@ export const errorCatalogue = {
     message: 'YouTube access was not granted. Please connect again and allow Loopcast to manage your YouTube account',
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
+  'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },

@@ -52,6 +52,15 @@ const addRtmp = userRoute({
   },
 });
 
+const update = userRoute({
+  body: z
+    .object({ name: z.string().trim().min(1).max(80).optional(), url: z.string().trim().min(1).max(512).optional(), key: z.string().min(1).max(512).optional() })
+    .refine((body) => body.name !== undefined || body.url !== undefined || body.key !== undefined, { message: 'nothing to change', path: ['name'] }),
+  async handle(request, deps) {
+    return json(200, channelView(await channels.updateChannel(channelsContext(deps), request.auth.userId, request.params.id ?? '', request.body)));
+  },
+});
+
 const remove = userRoute({
   async handle(request, deps) {
     await channels.removeChannel(channelsContext(deps), request.auth.userId, request.params.id ?? '');
@@ -67,6 +76,7 @@ export const createChannelsHandler = (deps: () => Deps | Promise<Deps>): HttpHan
     routes: {
       'GET /api/channels': list,
       'POST /api/channels/rtmp': addRtmp,
+      'PATCH /api/channels/{id}': update,
       'DELETE /api/channels/{id}': remove,
       'POST /api/channels/youtube': connectYouTube,
       'GET /api/channels/youtube/callback': youtubeCallback,

@@ -124,20 +124,41 @@ describe('media library', () => {
     expect((await api(stack, 'GET', '/videos/does-not-exist', { token: owner.token })).status).toBe(404);
   }, 120_000);
 
-  test('limits: uploads per cycle, storage, and an expired trial are refused before any byte is sent', async () => {
+  test('limits: uploads per cycle, storage, and an expired trial are refused before any byte is sent; a file that fails to transcode gives its upload back', async () => {
     const user = await signedInUser(stack);
-    await upload(Buffer.from('tiny 0'), user.token);
-    // The trial's storage is 5 GB: announcing 6 GB is refused at creation.
-    const created = await fetch(`${stack.urls.api}/uploads`, {
-      method: 'POST',
-      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(6 * 1024 ** 3), Authorization: `Bearer ${user.token}`, 'Upload-Metadata': `filename ${Buffer.from('big.mp4').toString('base64')},kind ${Buffer.from('video').toString('base64')}` },
-    });
-    expect(created.status).toBe(403);
-    expect(await created.json()).toEqual({ error: 'storage limit', message: 'Not enough storage left on your plan. Delete a file or upgrade your plan' });
+    // The files are not videos: while held they stay `encoding` and counted; released, they fail.
+    transcodes.hold(user.userId);
+    try {
+      const uploaded = [await upload(Buffer.from('tiny 0'), user.token)];
+      // The trial's storage is 5 GB: announcing 6 GB is refused at creation.
+      const created = await fetch(`${stack.urls.api}/uploads`, {
+        method: 'POST',
+        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(6 * 1024 ** 3), Authorization: `Bearer ${user.token}`, 'Upload-Metadata': `filename ${Buffer.from('big.mp4').toString('base64')},kind ${Buffer.from('video').toString('base64')}` },
+      });
+      expect(created.status).toBe(403);
+      expect(await created.json()).toEqual({ error: 'storage limit', message: 'Not enough storage left on your plan. Delete a file or upgrade your plan' });
 
-    for (let i = 1; i < 5; i++) await upload(Buffer.from(`tiny ${i}`), user.token);
-    const sixth = await upload(Buffer.from('one too many'), user.token).catch(refusal);
-    expect(sixth).toEqual({ status: 403, body: { error: 'video upload limit', message: 'Upload limit exceeded. Please upgrade your plan or wait until next billing cycle' } });
+      for (let i = 1; i < 5; i++) uploaded.push(await upload(Buffer.from(`tiny ${i}`), user.token));
+      const sixth = await upload(Buffer.from('one too many'), user.token).catch(refusal);
+      expect(sixth).toEqual({ status: 403, body: { error: 'video upload limit', message: 'Upload limit exceeded. Please upgrade your plan or wait until next billing cycle' } });
+      expect((await api(stack, 'GET', '/subscription', { token: user.token })).body.usage).toMatchObject({ uploadsThisCycle: 5 });
+
+      // The transcoder works through one job at a time: the first outcome is held, the others wait behind it.
+      expect((await transcodes.ended(uploaded[0]!)).type).toBe('failed');
+      await transcodes.release(user.userId);
+      for (const videoId of uploaded) expect(await waitForItem(stack, user.token, videoId)).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
+      // None of the five became stream-ready, so none used an upload; their bytes stay counted until deleted.
+      const usage = (await api(stack, 'GET', '/subscription', { token: user.token })).body.usage;
+      expect(usage).toMatchObject({ uploadsThisCycle: 0, storageBytes: Buffer.byteLength('tiny 0') * 5 });
+      const afterRefund = await upload(await makeClip({ seconds: 1 }).then((clip) => clip.bytes), user.token);
+      expect(await waitForItem(stack, user.token, afterRefund)).toMatchObject({ status: 'ready' });
+      expect((await api(stack, 'GET', '/subscription', { token: user.token })).body.usage).toMatchObject({ uploadsThisCycle: 1 });
+      // Deleting the failed items frees their storage and gives nothing back a second time.
+      for (const videoId of uploaded) expect((await api(stack, 'DELETE', `/videos/${videoId}`, { token: user.token })).status).toBe(204);
+      expect((await api(stack, 'GET', '/subscription', { token: user.token })).body.usage).toMatchObject({ uploadsThisCycle: 1 });
+    } finally {
+      await transcodes.release(user.userId);
+    }
 
     const late = await signedInUser(stack);
     stack.deps.now = () => new Date(Date.now() + 4 * 24 * 3600_000);

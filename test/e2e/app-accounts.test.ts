@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
-import type { Messages } from '../../web/src/i18n/translator';
+import type { Messages } from '../../web/src/i18n/catalogue';
 import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { LocalStack } from '../../local/stack';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
-import type { Messages } from '../../web/src/i18n/translator';
+import type { Messages } from '../../web/src/i18n/catalogue';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { signedInUser } from '../helpers/accounts';
 import { browserTests, recordErrors, screenshot } from '../helpers/browser';

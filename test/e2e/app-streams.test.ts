@@ -125,12 +125,15 @@ describe('Streams and Channels pages', () => {
       await stream.locator('[data-verdict="healthy"]').waitFor({ timeout: 30_000 });
       await screenshot(page, `app-streams-live-en-${realtime ? 'realtime' : 'polling'}`);
 
-      // A destination a live stream uses cannot be deleted: the API's 409, translated.
+      // A destination a live stream uses is not deleted: the page names the stream to stop first, and the API
+      // would answer 409 'stream started' anyway.
       const channelsTab = await page.context().newPage();
       await open(channelsTab, '/app/channels', en.app.pages.channels.title);
       await channelsTab.getByRole('button', { name: 'Delete the destination Local test server' }).click();
-      await channelsTab.getByRole('button', { name: 'Delete destination' }).click();
-      await channelsTab.getByRole('alert').filter({ hasText: errorCatalogue['stream started'].message }).waitFor();
+      await channelsTab.locator('[data-in-use="running"]').filter({ hasText: /is live on this destination\. Stop that stream first/ }).waitFor();
+      expect(await channelsTab.getByRole('button', { name: 'Delete destination' }).isDisabled()).toBe(true);
+      const channelId = (await api<{ channels: { id: string }[] }>(e2e.stack, 'GET', '/channels', { token })).body.channels[0]!.id;
+      expect((await api(e2e.stack, 'DELETE', `/channels/${channelId}`, { token })).body).toMatchObject({ error: 'stream started', message: errorCatalogue['stream started'].message });
       await channelsTab.close();
 
       // Stop, then delete the stream after confirming.
@@ -192,7 +195,8 @@ describe('Streams and Channels pages', () => {
 
       await form.getByLabel('Restart time 2').fill('15:30');
       await form.getByRole('button', { name: 'Save changes' }).click();
-      await stream.getByText(`03:00 and 15:30 · ${TIME_ZONE}`).waitFor();
+      // Restart times in the language's one time style (en-US: 12-hour).
+      await stream.getByText(new RegExp(`^3:00\\sAM and 3:30\\sPM · ${TIME_ZONE}$`)).waitFor();
       const saved = await api<{ restartTimes: string[]; timeZone: string }>(e2e.stack, 'GET', `/streams/${created.body.id}`, { token });
       expect(saved.body).toMatchObject({ restartTimes: ['03:00', '15:30'], timeZone: TIME_ZONE });
 

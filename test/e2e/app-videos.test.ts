@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
-import type { Messages } from '../../web/src/i18n/translator';
+import type { Messages } from '../../web/src/i18n/catalogue';
 import { api, signedInUser } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip } from '../helpers/media';
@@ -128,18 +128,24 @@ test('an upload cut off halfway resumes after a reload from where it stopped, no
   await page.getByRole('heading', { name: texts.videos.unfinished.title }).waitFor({ state: 'detached' });
 }, 180_000);
 
-test('refusals show translated: a file type Uppy does not accept, and an upload without an active plan', async () => {
+test('refusals show translated, with what to do: a file that is not video or audio, and an upload without an active plan', async () => {
   const texts = catalogue('ua');
   const { page, user } = await videosPage('ua');
   const notes = join(import.meta.dirname, '../../README.md');
   await chooseFiles(page, notes);
-  await page.getByText(/^Ви можете завантажити тільки: /).waitFor();
+  // Plain words and the accepted formats, not Uppy's list of MIME types.
+  await page.locator('.upload-refusals').getByText(texts.videos.upload.wrongType.replace('{{name}}', 'README.md')).waitFor();
+  await expect(page.getByText(/video\/\*/).count()).resolves.toBe(0);
 
   // Three days later the trial is over: the upload endpoint refuses with 402 'no active subscription'.
   e2e.stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
   const clip = await makeClip({ seconds: 1, name: 'late.mp4' });
   await chooseFiles(page, clip.path);
-  await page.locator('.upload-row[data-state="failed"]').getByText(texts.errors['no active subscription']).waitFor();
+  const refused = page.locator('.upload-row[data-state="failed"]');
+  await refused.getByText(texts.errors['no active subscription']).waitFor();
+  // What to do next, and no "Try again" that cannot help.
+  await refused.getByText(texts.videos.blocked.noPlan).waitFor();
+  await expect(refused.getByRole('button', { name: texts.videos.upload.retry }).count()).resolves.toBe(0);
   await screenshot(page, 'app-videos-refused-ua');
 
   // A session that ended meanwhile: the upload endpoint's 401.

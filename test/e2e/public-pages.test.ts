@@ -85,7 +85,7 @@ describe('public pages', () => {
       expect(document).not.toMatch(/within 3 days|within 7 days of payment/);
     }
     expect(refund).toContain('Effective April 17, 2025');
-    expect(privacy).toContain('Last modified 26.02.2025');
+    expect(privacy).toContain('Last updated February 26, 2025');
     expect(terms).toContain('at least 16 years old');
     expect(terms).toContain('amounts you paid us in the 12 months');
     expect(terms).toContain('US dollars (USD)');
@@ -93,6 +93,21 @@ describe('public pages', () => {
     expect(terms).toContain('delete your uploaded content at any time');
     await close();
   }, 30_000);
+
+  test('with no support contact configured (this build), no page shows one: no placeholder, no support section or link', async () => {
+    const { page: tab, close } = await watchedPage();
+    const paths = [...languages.flatMap((language) => translatedPages.map((page) => localizePath(page, language))), ...legalPages];
+    for (const path of paths) {
+      await tab.goto(`${e2e.stack.urls.web}${path}`);
+      const html = await tab.content();
+      expect({ path, placeholder: html.match(/[\w.-]*example\.(com|org|net)|loopcast_support|mailto:/g) }).toEqual({ path, placeholder: null });
+      await expect(tab.locator('#support, a[href$="#support"]').count()).resolves.toBe(0);
+    }
+    await tab.goto(`${e2e.stack.urls.web}/ru/pricing`);
+    // The Custom plan has no contact to offer: its card has no button.
+    await expect(tab.locator('#plan-custom').locator('xpath=..').locator('a').count()).resolves.toBe(0);
+    await close();
+  }, 60_000);
 
   test('a public page ships no framework JavaScript: one small inline script, well under 120 kB gzip', async () => {
     const { page: tab, close } = await watchedPage();

@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core (no browser download), headless, with the flags this machine's
 // closed network needs; the browser and local stack of an e2e file, signed-in contexts and page errors.
-// Screenshots go to test-results/screenshots/ (kept as CI artifacts).
+// Screenshots go to test-results/screenshots/ (kept as CI artifacts), or to LOOPCAST_SCREENSHOT_DIR when set.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -9,7 +9,7 @@ import type { LocalStack } from '../../local/stack';
 import { CHROMIUM } from './components';
 import { startTestStack, type TestStackOptions } from './stack';
 
-export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
+export const screenshotDir = process.env.LOOPCAST_SCREENSHOT_DIR || join(repoRoot, 'test-results', 'screenshots');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -21,7 +21,9 @@ import { isChunkLoadError, reloadPageAfterChunkError } from './app/chunk-reload'
 import { messagesOfMatches } from './app/page-meta';
 import { publicPageScript } from './app/public-page-script';
 import { STARTUP_ERROR_ID, startupGuardScript } from './app/startup-guard-script';
-import { I18nProvider, useI18n } from './i18n/i18n-context';
+import { I18nextProvider } from 'react-i18next';
+import { useI18n } from './i18n/i18n-context';
+import { i18nForPage } from './i18n/i18n';
 import { languageOfPath, type Language } from './i18n/languages';
 import './styles/app.css';
 
@@ -79,10 +81,10 @@ function useDocumentLanguage(language: Language): void {
   }, [language.htmlLang]);
 }
 
-/** The texts of the current page, gathered from what its routes' loaders brought. */
-function usePageMessages() {
+/** The i18next instance of the current page, over the texts its routes' loaders brought. */
+function usePageI18n(language: Language) {
   const matches = useMatches();
-  return useMemo(() => messagesOfMatches(matches), [matches]);
+  return useMemo(() => i18nForPage(language, messagesOfMatches(matches)), [language, matches]);
 }
 
 function AppServices() {
@@ -106,13 +108,13 @@ function AppServices() {
 
 export default function App() {
   const language = languageOfPath(useLocation().pathname);
-  const messages = usePageMessages();
+  const i18n = usePageI18n(language);
   useDocumentLanguage(language);
   return (
-    <I18nProvider language={language} messages={messages}>
+    <I18nextProvider i18n={i18n}>
       <Outlet />
       <AppServices />
-    </I18nProvider>
+    </I18nextProvider>
   );
 }
 
@@ -128,22 +130,26 @@ export function HydrateFallback() {
   );
 }
 
+/** The error screen's texts when they were loaded, else the English originals (components/error-screen.tsx). */
+const errorScreenTexts = (i18n: ReturnType<typeof i18nForPage>) =>
+  i18n.exists('errorScreen.line') ? { heading: i18n.t('errorScreen.heading'), line: i18n.t('errorScreen.line'), home: i18n.t('errorScreen.home') } : englishErrorScreen;
+
 export function ErrorBoundary({ error }: { error: unknown }) {
   const { pathname } = useLocation();
   const language = languageOfPath(pathname);
-  const messages = usePageMessages();
+  const i18n = usePageI18n(language);
   useDocumentLanguage(language);
   useEffect(() => {
     if (isChunkLoadError(error)) reloadPageAfterChunkError();
     else console.error(error);
   }, [error]);
   return (
-    <I18nProvider language={language} messages={messages}>
+    <I18nextProvider i18n={i18n}>
       {isRouteErrorResponse(error) && error.status === 404 ? (
         <NotFound path={pathname} />
       ) : (
-        <ErrorScreen texts={messages.errorScreen ?? englishErrorScreen} />
+        <ErrorScreen texts={errorScreenTexts(i18n)} />
       )}
-    </I18nProvider>
+    </I18nextProvider>
   );
 }

@@ -6,7 +6,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { RegisterOutcome, UploadAllowance, VideoStore } from '../../core/media/ports';
+import type { RegisterOutcome, UploadAllowance, UsageChange, VideoStore } from '../../core/media/ports';
 import type { Video } from '../../core/media/videos';
 import { usageKey, videoKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
@@ -84,7 +84,7 @@ export class DynamoVideoStore implements VideoStore {
     return videos.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, storedBytesDelta = 0): Promise<boolean> {
+  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage: UsageChange = {}): Promise<boolean> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     const update = {
       TableName: this.table,
@@ -94,22 +94,36 @@ export class DynamoVideoStore implements VideoStore {
       ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
       ExpressionAttributeValues: { ':encoding': 'encoding', ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])) },
     };
-    try {
-      if (storedBytesDelta === 0) {
-        await this.db.send(new UpdateCommand(update));
-      } else {
-        await transactWrite(this.db, {
-          TransactItems: [
-            { Update: update },
-            { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': storedBytesDelta } } },
-          ],
-        });
+    const storage = usage.storedBytesDelta
+      ? { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': usage.storedBytesDelta } } }
+      : undefined;
+    // The upload goes back only to the cycle it was counted in; once a new cycle counts from zero there is nothing
+    // to give back, and the item's change is written alone.
+    const refund = usage.refundUploadOf
+      ? {
+          Update: {
+            TableName: this.table,
+            Key: usageKey(userId),
+            UpdateExpression: 'ADD uploadsInCycle :minusOne',
+            ConditionExpression: 'uploadsCycle = :cycle AND uploadsInCycle > :zero',
+            ExpressionAttributeValues: { ':minusOne': -1, ':cycle': usage.refundUploadOf, ':zero': 0 },
+          },
+        }
+      : undefined;
+    for (const withRefund of refund ? [true, false] : [false]) {
+      const usageItems = [...(storage ? [storage] : []), ...(withRefund && refund ? [refund] : [])];
+      try {
+        if (usageItems.length === 0) await this.db.send(new UpdateCommand(update));
+        else await transactWrite(this.db, { TransactItems: [{ Update: update }, ...usageItems] });
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (conditionFailedAt(error, 0)) return false;
+        if (!withRefund || !conditionFailedAt(error, usageItems.length)) throw error;
       }
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) return false;
-      throw error;
     }
+    return false;
   }
 
   async rename(userId: string, videoId: string, title: string, now: Date): Promise<void> {

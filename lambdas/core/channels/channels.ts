@@ -1,9 +1,12 @@
-// The destination use cases: add an RTMP destination (server URL + stream key), list, remove.
+// The destination use cases: add an RTMP destination (server URL + stream key), rename it or change its address,
+// remove it. Two destinations of one user never share a name or a target (server URL + stream key): a second
+// publisher on the same key makes both fail at the platform ("Already publishing").
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors';
 import type { SecretBox } from '../secret-box';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import { runningStatuses } from '../streams/stream';
+import { sealContext } from '../streams/streams';
 import { CHANNEL_NAME_MAX, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
 
 export interface ChannelsContext {
@@ -13,22 +16,73 @@ export interface ChannelsContext {
   now: () => Date;
 }
 
+function cleanKey(key: string): string {
+  const clean = key.trim();
+  if (!clean || /[\s/?#]/.test(clean)) throw new AppError('invalid request', { fields: { key: 'a stream key has no spaces, slashes or question marks' } });
+  return clean;
+}
+
+const cleanName = (name: string) => name.trim().slice(0, CHANNEL_NAME_MAX);
+const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' }) === 0;
+
+/** Refuses a name or a target another of the user's destinations has (`except`: the one being changed). Keys are
+ * sealed, so only those on the same server are opened to compare. */
+async function refuseDuplicates(context: ChannelsContext, userId: string, candidate: { name: string; rtmpUrl?: string; key?: string }, except?: string): Promise<void> {
+  const others = (await context.channels.list(userId)).filter((channel) => channel.id !== except);
+  if (others.some((other) => sameName(other.name, candidate.name))) throw new AppError('duplicate destination', { fields: { name: 'duplicate' } });
+  if (candidate.rtmpUrl === undefined || candidate.key === undefined) return;
+  for (const other of others.filter((channel) => channel.rtmpUrl === candidate.rtmpUrl && channel.sealedKey)) {
+    if ((await context.secrets.open(other.sealedKey!, sealContext(other))) === candidate.key) throw new AppError('duplicate destination', { fields: { key: 'duplicate' } });
+  }
+}
+
 export async function addRtmpChannel(context: ChannelsContext, userId: string, input: { name: string; url: string; key: string }): Promise<Channel> {
-  const key = input.key.trim();
-  if (!key || /[\s/?#]/.test(key)) throw new AppError('invalid request', { fields: { key: 'a stream key has no spaces, slashes or question marks' } });
+  const key = cleanKey(input.key);
+  const name = cleanName(input.name);
+  const rtmpUrl = normalizeRtmpUrl(input.url);
+  await refuseDuplicates(context, userId, { name, rtmpUrl, key });
   const id = randomUUID();
   const channel: Channel = {
     id,
     userId,
     kind: 'rtmp',
-    name: input.name.trim().slice(0, CHANNEL_NAME_MAX),
-    rtmpUrl: normalizeRtmpUrl(input.url),
+    name,
+    rtmpUrl,
     sealedKey: await context.secrets.seal(key, { userId, channelId: id }),
     keyHint: keyHintOf(key),
     createdAt: context.now().toISOString(),
   };
   await context.channels.create(channel);
   return channel;
+}
+
+/**
+ * Renames a destination, or (RTMP ones) changes its server URL or stream key. A new address cannot reach a stream
+ * that is running (its task has the old one): those streams must be stopped first. A YouTube destination's address
+ * comes from YouTube; only its name can change.
+ */
+export async function updateChannel(context: ChannelsContext, userId: string, channelId: string, input: { name?: string; url?: string; key?: string }): Promise<Channel> {
+  const channel = await context.channels.get(userId, channelId);
+  if (!channel) throw new AppError('not found');
+  const newAddress = input.url !== undefined || input.key !== undefined;
+  if (newAddress && channel.kind !== 'rtmp') throw new AppError('invalid request', { fields: { [input.url !== undefined ? 'url' : 'key']: 'a YouTube destination gets its address from YouTube' } });
+  const name = input.name !== undefined ? cleanName(input.name) : channel.name;
+  const rtmpUrl = input.url !== undefined ? normalizeRtmpUrl(input.url) : channel.rtmpUrl;
+  const key = input.key !== undefined ? cleanKey(input.key) : undefined;
+  if (newAddress) {
+    const streams = (await context.streams.list(userId)).filter((stream) => stream.channelIds.includes(channelId));
+    if (streams.some((stream) => runningStatuses.includes(stream.status))) throw new AppError('stream started');
+  }
+  const currentKey = newAddress && key === undefined && channel.sealedKey ? await context.secrets.open(channel.sealedKey, sealContext(channel)) : undefined;
+  await refuseDuplicates(context, userId, { name, ...(newAddress ? { rtmpUrl, key: key ?? currentKey } : {}) }, channelId);
+  const updated: Channel = {
+    ...channel,
+    name,
+    ...(rtmpUrl !== undefined ? { rtmpUrl } : {}),
+    ...(key !== undefined ? { sealedKey: await context.secrets.seal(key, sealContext(channel)), keyHint: keyHintOf(key) } : {}),
+  };
+  await context.channels.update(updated);
+  return updated;
 }
 
 /** Removes a destination; a running stream going to it must be stopped first, stopped ones forget it. */

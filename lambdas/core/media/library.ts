@@ -54,6 +54,7 @@ export async function registerUpload(context: LibraryContext, upload: FinishedUp
     stagingKeys: upload.stagingKeys,
     sourceBytes: upload.size,
     storedBytes: upload.size,
+    uploadCycle: entitlement.cycleStart,
     createdAt: now,
     updatedAt: now,
   };
@@ -95,13 +96,15 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
       sizeBytes: result.sizeBytes,
       storedBytes: outputs,
       updatedAt: now,
-    }, outputs - video.storedBytes);
+    }, { storedBytesDelta: outputs - video.storedBytes });
     if (!changed) return;
     // The stream-ready file replaces the original, which is no longer needed.
     await context.objects.remove(video.stagingKeys);
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'ready' });
   } else {
-    const changed = await context.videos.updateWhileEncoding(userId, videoId, { status: 'failed', error: update.error, updatedAt: now });
+    // The file could not be made stream-ready: it does not use up one of the cycle's uploads. Its bytes stay
+    // counted until it is deleted, as they stay stored.
+    const changed = await context.videos.updateWhileEncoding(userId, videoId, { status: 'failed', error: update.error, updatedAt: now }, video.uploadCycle ? { refundUploadOf: video.uploadCycle } : undefined);
     if (!changed) return;
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'failed', error: update.error });
   }

@@ -11,6 +11,12 @@ export interface UploadAllowance {
 
 export type RegisterOutcome = 'registered' | 'already registered' | 'storage limit' | 'video upload limit';
 
+export interface UsageChange {
+  storedBytesDelta?: number;
+  /** The cycle whose upload count goes down by one (a failed transcode does not use up an upload). */
+  refundUploadOf?: string;
+}
+
 export interface VideoStore {
   /** Writes the new item and counts it against storage and the cycle's uploads in one transaction, so limits
    * hold under concurrency and a retried registration changes nothing. */
@@ -18,8 +24,9 @@ export interface VideoStore {
   get(userId: string, videoId: string): Promise<Video | undefined>;
   list(userId: string): Promise<Video[]>;
   /** Applies changes while the item is still `encoding` (progress, completion, failure); false when it is not
-   * (already final, deleted): transcoder updates may repeat and race. `storedBytesDelta` moves the usage count. */
-  updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, storedBytesDelta?: number): Promise<boolean>;
+   * (already final, deleted): transcoder updates may repeat and race. In the same write, `usage` moves the storage
+   * count and gives the upload back to the cycle named (only while that cycle is still the counted one). */
+  updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage?: UsageChange): Promise<boolean>;
   rename(userId: string, videoId: string, title: string, now: Date): Promise<void>;
   /** Removes the item and its bytes from the usage count. */
   remove(video: Video): Promise<void>;

@@ -21,6 +21,8 @@ export interface Video {
   sourceBytes: number;
   /** Bytes counted against the plan's storage: the source while encoding, the outputs once ready. */
   storedBytes: number;
+  /** The billing cycle (its start) whose upload count this item used; a failed transcode gives it back. */
+  uploadCycle?: string;
   outputKey?: string;
   thumbnailKey?: string;
   durationSeconds?: number;

@@ -1,34 +1,29 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { ErrorKey } from '../../../lambdas/core/errors';
-import { defaultLanguage, type Language } from './languages';
-import { createTranslator, type PartialMessages, type Translate } from './translator';
+// react-i18next in the app: the page's i18next instance is provided to every component, and `useI18n()` is
+// react-i18next's `useTranslation()` with the two things the app adds to it: the page's language (for Intl
+// formatting and links) and the error catalogue's texts by key.
+import { useMemo, type ReactNode } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { PartialMessages } from './catalogue';
+import { createI18n, errorTextOf, languageOf, type ErrorTextKey } from './i18n';
+import type { Language } from './languages';
 
-/** API error keys plus the client's own: the network failed before any answer. */
-export type ErrorTextKey = ErrorKey | 'network error';
+export type { ErrorTextKey } from './i18n';
 
 export interface I18n {
   language: Language;
-  t: Translate;
+  t: TFunction;
   /** The translated message of an error catalogue key (section "errors"). */
   errorText: (key: ErrorTextKey) => string;
 }
 
-const I18nContext = createContext<I18n>({
-  language: defaultLanguage,
-  t: createTranslator(defaultLanguage.code, {}),
-  errorText: (key) => key,
-});
-
+/** Provides an instance made for these texts; `I18nextProvider` directly when the caller has one already. */
 export function I18nProvider({ language, messages, children }: { language: Language; messages: PartialMessages; children: ReactNode }) {
-  const value = useMemo<I18n>(
-    () => ({
-      language,
-      t: createTranslator(language.code, messages),
-      errorText: (key) => messages.errors?.[key] ?? messages.errors?.['internal error'] ?? key,
-    }),
-    [language, messages],
-  );
-  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+  const i18n = useMemo(() => createI18n(language, messages), [language, messages]);
+  return <I18nextProvider i18n={i18n}>{children}</I18nextProvider>;
 }
 
-export const useI18n = (): I18n => useContext(I18nContext);
+export function useI18n(): I18n {
+  const { t, i18n } = useTranslation();
+  return useMemo(() => ({ language: languageOf(i18n), t, errorText: (key) => errorTextOf(i18n, key) }), [t, i18n]);
+}

@@ -2,7 +2,7 @@
 // fetched once and only on those pages; public pages get their sections from prerendered data, which their
 // build-time loaders take from here too (messages.server.ts).
 import type { LanguageCode } from './languages';
-import type { Messages } from './translator';
+import type { Messages } from './catalogue';
 
 const catalogues = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
 const loaded = new Map<LanguageCode, Promise<Messages>>();

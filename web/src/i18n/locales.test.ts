@@ -3,11 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCatalogue } from '../../../lambdas/core/errors';
-import { languages, type LanguageCode } from './languages';
+import { languageByCode, languages, type LanguageCode } from './languages';
 
 type Tree = { [key: string]: string | Tree };
 const catalogue = (code: LanguageCode): Tree => JSON.parse(readFileSync(join(import.meta.dirname, 'locales', `${code}.json`), 'utf8')) as Tree;
-const pluralLocale: Record<LanguageCode, string> = { en: 'en', es: 'es', hi: 'hi', ru: 'ru', ua: 'uk' };
 const pluralSuffix = /_(zero|one|two|few|many|other)$/;
 
 function leaves(tree: Tree, prefix = ''): Map<string, string> {
@@ -27,11 +26,11 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 const sameEverywhere = new Set([
   'meta.appTitle', 'common.brand', 'errorScreen.heading', 'landing.features.fullHd.title', 'landing.supportTelegram',
   'pricing.plans.basic.name', 'pricing.plans.pro.name', 'pricing.plans.custom.name', 'pricing.features.fullHd',
-  'pricing.gigabytes', 'pricing.terabytes', 'pricing.savePercent',
+  'pricing.gigabytes', 'pricing.terabytes', 'pricing.savePercent', 'app.quoted',
 ]);
 
 // Words Spanish shares with English.
-const sameInSpanish = new Set(['landing.features.multistream.title', 'pricing.features.multistreaming', 'landing.supportChat', 'footer.legal']);
+const sameInSpanish = new Set(['landing.features.multistream.title', 'pricing.features.multistreaming', 'landing.supportChat', 'footer.legal', 'app.pages.billing.tab']);
 
 const english = leaves(catalogue('en'));
 const baseKeys = (tree: Map<string, string>) => new Set([...tree.keys()].map((key) => key.replace(pluralSuffix, '')));
@@ -46,7 +45,7 @@ describe.each(languages.map((l) => [l.code] as const))('catalogue %s', (code) =>
   });
 
   test('has every plural form its language needs', () => {
-    const categories = new Intl.PluralRules(pluralLocale[code]).resolvedOptions().pluralCategories;
+    const categories = new Intl.PluralRules(languageByCode(code).htmlLang).resolvedOptions().pluralCategories;
     const plurals = new Set([...english.keys()].filter((key) => pluralSuffix.test(key)).map((key) => key.replace(pluralSuffix, '')));
     const missing = [...plurals].flatMap((base) => categories.filter((c) => !texts.has(`${base}_${c}`)).map((c) => readable(`${base}_${c}`)));
     expect(missing).toEqual([]);

@@ -3,7 +3,7 @@
 // loaded the way app pages load it (load-messages.ts), so each language stays its own chunk in every build.
 import type { LanguageCode } from './languages';
 import { loadMessages } from './load-messages';
-import type { PartialMessages, Section } from './translator';
+import type { PartialMessages, Section } from './catalogue';
 
 /** What every public page renders: header, footer, consent banner, error and update notices. */
 export const shellSections = ['meta', 'common', 'nav', 'footer', 'cookie', 'notFound', 'errorScreen', 'update'] as const satisfies readonly Section[];

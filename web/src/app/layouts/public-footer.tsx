@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
-import { support } from '../../config/support';
+import { hasSupportChannel, support } from '../../config/support';
 import { useI18n } from '../../i18n/i18n-context';
 import { localizePath } from '../../i18n/languages';
 
@@ -22,8 +22,8 @@ export function PublicFooter() {
           <a href={section('features')}>{t('nav.features')}</a>
           <Link to={localizePath('/pricing', language)}>{t('nav.pricing')}</Link>
           <a href={section('faq')}>{t('nav.faq')}</a>
-          <a href={section('support')}>{t('footer.support')}</a>
-          <a href={`mailto:${support.email}`}>{support.email}</a>
+          {hasSupportChannel() && <a href={section('support')}>{t('footer.support')}</a>}
+          {support.email && <a href={`mailto:${support.email}`}>{support.email}</a>}
         </nav>
         <nav className="site-footer__column" aria-labelledby="footer-legal">
           <h2 id="footer-legal" className="site-footer__heading">

@@ -1,6 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { buttonClasses } from '../../components/button/button';
 import { Logo } from '../../components/logo';
+import { hasSupportChannel } from '../../config/support';
 import { LanguageSwitcher } from '../../features/language/components/language-switcher';
 import { useI18n } from '../../i18n/i18n-context';
 import { barePath, localizePath } from '../../i18n/languages';
@@ -17,7 +18,7 @@ export function PublicHeader() {
       <a href={section('how-to-use')}>{t('nav.howItWorks')}</a>
       <Link to={localizePath('/pricing', language)}>{t('nav.pricing')}</Link>
       <a href={section('faq')}>{t('nav.faq')}</a>
-      <a href={section('support')}>{t('nav.support')}</a>
+      {hasSupportChannel() && <a href={section('support')}>{t('nav.support')}</a>}
     </>
   );
   return (

@@ -11,7 +11,7 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   return { messages: await loadMessages(languageOfPath(new URL(request.url).pathname).code) };
 }
 
-export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.notFoundTitle' });
+export const meta = (args: MetaArgs) => pageMeta(args, 'meta.notFoundTitle');
 export const handle = { pageName: 'not-found' };
 
 export function HydrateFallback() {

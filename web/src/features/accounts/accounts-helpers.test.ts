@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/client';
 import { languageByCode } from '../../i18n/languages';
 import { formProblemsOf } from './form-errors';
-import { passwordRules, PASSWORD_MIN_LENGTH, meetsPasswordRules } from './password-rules';
+import { failedPasswordRule, passwordRules, PASSWORD_MIN_LENGTH, meetsPasswordRules } from './password-rules';
 import { PASSWORD_MIN_LENGTH as SERVER_MIN_LENGTH } from '../../../../lambdas/core/accounts/passwords';
 import { pathAfterSignIn, withReturnPath } from './return-path';
 import { formatWait } from './wait-time';
@@ -71,4 +71,11 @@ test('waiting times read naturally in the page language', () => {
   expect(formatWait(840, 'en')).toBe('14 minutes');
   expect(formatWait(61, 'ru')).toBe('61 секунда');
   expect(formatWait(900, 'uk')).toBe('15 хвилин');
+});
+
+test('a refused password names the rule it broke; one that passes the browser\'s rules broke the common-password rule', () => {
+  expect(failedPasswordRule('short', 'ana@example.com')).toBe('length');
+  expect(failedPasswordRule('aaaaabbbbb', 'ana@example.com')).toBe('distinct');
+  expect(failedPasswordRule('ana@example.com', 'ana@example.com')).toBe('notEmail');
+  expect(failedPasswordRule('password123', 'ana@example.com')).toBe('common');
 });

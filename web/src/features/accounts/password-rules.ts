@@ -19,3 +19,9 @@ export function passwordRules(password: string, email: string): Record<PasswordR
 }
 
 export const meetsPasswordRules = (password: string, email: string): boolean => Object.values(passwordRules(password, email)).every(Boolean);
+
+/** The first rule a refused password breaks; 'common' when it passes every rule the browser can check. */
+export function failedPasswordRule(password: string, email: string): PasswordRule | 'common' {
+  const met = passwordRules(password, email);
+  return (Object.keys(met) as PasswordRule[]).find((rule) => !met[rule]) ?? 'common';
+}

@@ -1,5 +1,5 @@
 import type { Stream, StreamHealth } from './api/streams-api';
-import { formatBitrate, formatDuration, formatRestartAt, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
+import { formatBitrate, formatDuration, formatRestartAt, formatRestartTimes, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
 
 const health = (changes: Partial<StreamHealth> = {}): StreamHealth => ({
   actual: 'started', uptimeSeconds: 60, bitrateKbps: 6012, fps: 30, speed: 1, loops: 4, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: '2025-06-01T10:00:00.000Z', ...changes,
@@ -71,6 +71,15 @@ describe('figures in the page\'s language', () => {
     // Midnight UTC on a Monday is 03:00 in Kyiv in summer; the zone's name comes from the browser's time-zone data.
     expect(formatRestartAt('2025-06-02T00:00:00.000Z', 'Europe/Kyiv', 'en-GB')).toMatch(/^Mon, 03:00 \S+$/);
     expect(formatRestartAt('2025-06-01T23:30:00.000Z', 'UTC', 'en-GB')).toBe('Sun, 23:30 UTC');
+    expect(formatRestartAt('2025-06-01T23:30:00.000Z', 'UTC', 'en-US')).toMatch(/^Sun, 11:30\sPM UTC$/);
+  });
+
+  test('restart times and the next restart share the language\'s one time style', () => {
+    expect(formatRestartTimes(['04:00', '16:30'], 'en-US')).toMatch(/^4:00\sAM and 4:30\sPM$/);
+    expect(formatRestartTimes(['04:00', '16:30'], 'ru')).toBe('04:00 и 16:30');
+    expect(formatRestartTimes(['04:00'], 'uk')).toBe('04:00');
+    const nextInRussian = formatRestartAt('2025-06-02T01:00:00.000Z', 'UTC', 'ru');
+    expect(nextInRussian).toContain(formatRestartTimes(['01:00'], 'ru'));
   });
 });
 

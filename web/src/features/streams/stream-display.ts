@@ -1,6 +1,7 @@
 // How a stream's state reads on the Streams page: badges, why it cannot be edited now, its last problem, and its
 // figures in the page's language. Pure.
 import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import { formatTimeOfDay, timeFormat } from '../../lib/format';
 import type { HealthVerdict, Stream, StreamStatus } from './api/streams-api';
 
 /** The colour family of a badge. */
@@ -65,9 +66,16 @@ export const formatBitrate = (kbps: number, locale: string): string =>
 
 export const formatDecimal = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value);
 
-/** A scheduled restart as the stream's time zone shows it: weekday, time and zone ("Sun, 03:00 GMT+2"). */
-export const formatRestartAt = (iso: string, timeZone: string, locale: string): string =>
-  new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(new Date(iso));
+/** A scheduled restart as the stream's time zone shows it: weekday, time (the app's one time style) and zone ("Sun, 3:00 AM GMT+2", "вс, 03:00 GMT+2"). */
+export function formatRestartAt(iso: string, timeZone: string, locale: string): string {
+  const date = new Date(iso);
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone }).format(date);
+  const zone = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value;
+  return `${weekday}, ${timeFormat(locale, timeZone).format(date)}${zone ? ` ${zone}` : ''}`;
+}
+
+/** Restart times ('HH:MM' in the stream's zone) as a list in the app's time style: "4:00 AM and 4:00 PM". */
+export const formatRestartTimes = (times: readonly string[], locale: string): string => new Intl.ListFormat(locale).format(times.map((time) => formatTimeOfDay(time, locale)));
 
 /** Seconds live since the run first went on air; undefined unless it is on air now. */
 export function uptimeSeconds(stream: Pick<Stream, 'status' | 'startedAt'>, now: number): number | undefined {

@@ -17,3 +17,8 @@ export function mediaKindOf(name: string, type: string): MediaKind {
   if (type.startsWith('video/')) return 'video';
   return (audioExtensions as readonly string[]).includes(extensionOf(name)) ? 'audio' : 'video';
 }
+
+/** Whether Uppy's restriction (`acceptedFileTypes`) lets the file in: a video or audio type, or a known extension. */
+export function isAcceptedFile(name: string, type: string): boolean {
+  return type.startsWith('video/') || type.startsWith('audio/') || ([...videoExtensions, ...audioExtensions] as readonly string[]).includes(extensionOf(name));
+}

@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo } from 'react';
 import type { MetaArgs } from 'react-router';
-import { subscriptionQueryKey } from '../../../features/billing/api/billing-api';
-import { StorageMeter } from '../../../features/billing/components/storage-meter';
+import { subscriptionQueryKey, useSubscription } from '../../../features/billing/api/billing-api';
+import { UploadUsage } from '../../../features/billing/components/upload-usage';
+import { uploadAllowance } from '../../../features/billing/usage';
 import { useFallbackPolling } from '../../../features/realtime/hooks/use-realtime';
 import { useVideos, videosQueryKey } from '../../../features/videos/api/videos-api';
 import { UploadPanelPlaceholder } from '../../../features/videos/components/upload-panel-placeholder';
@@ -22,6 +23,8 @@ export default function VideosPage() {
   const queryClient = useQueryClient();
   const poll = useFallbackPolling();
   const videos = useVideos(poll);
+  const subscription = useSubscription(poll);
+  const planLink = localizePath('/app/billing', language);
   const libraryIds = useMemo(() => new Set((videos.data ?? []).map((video) => video.id)), [videos.data]);
   const refreshUsage = useCallback(() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey }), [queryClient]);
   const onUploaded = useCallback(() => {
@@ -32,10 +35,10 @@ export default function VideosPage() {
     <>
       <header className="app-page__header videos-page__header">
         <h1 className="app-page__title">{t('app.pages.videos.title')}</h1>
-        <StorageMeter refetchInterval={poll} planLink={localizePath('/app/billing', language)} />
+        {subscription.data && <UploadUsage subscription={subscription.data} planLink={planLink} />}
       </header>
       <Suspense fallback={<UploadPanelPlaceholder />}>
-        <UploadPanel libraryIds={libraryIds} onUploaded={onUploaded} />
+        <UploadPanel libraryIds={libraryIds} onUploaded={onUploaded} allowance={subscription.data && uploadAllowance(subscription.data)} planLink={planLink} />
       </Suspense>
       <VideoLibrary videos={videos.data} error={videos.error} onDeleted={refreshUsage} />
     </>

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode, languages, type LanguageCode } from '../../../i18n/languages';
-import type { Messages } from '../../../i18n/translator';
+import type { Messages } from '../../../i18n/catalogue';
 import { AUTH_COOKIE } from '../../../lib/session';
 import routes from '../../../routes';
 

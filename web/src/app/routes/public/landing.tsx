@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['landing', 'pricing', 'faq']) };
 }
 
-export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.title' }, 'meta.description');
+export const meta = (args: MetaArgs) => pageMeta(args, 'meta.title', 'meta.description');
 export const handle = { pageName: 'landing' };
 
 export default function LandingPage() {

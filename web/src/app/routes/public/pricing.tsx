@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing']) };
 }
 
-export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.pricingTitle' }, 'meta.pricingDescription');
+export const meta = (args: MetaArgs) => pageMeta(args, 'meta.pricingTitle', 'meta.pricingDescription');
 export const handle = { pageName: 'pricing' };
 
 export default function PricingPage() {
@@ -29,7 +29,7 @@ export default function PricingPage() {
       </section>
       <section className="section section--flush" aria-label={t('nav.pricing')}>
         <div className="container">
-          <PricingPlans />
+          <PricingPlans headingLevel={2} />
         </div>
       </section>
       <Faq />

@@ -11,7 +11,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['soon']) };
 }
 
-export const meta = (args: MetaArgs) => pageMeta(args, { key: 'meta.soonTitle' });
+export const meta = (args: MetaArgs) => pageMeta(args, 'meta.soonTitle');
 export const handle = { pageName: 'soon' };
 
 export default function SoonPage() {

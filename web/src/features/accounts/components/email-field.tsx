@@ -5,10 +5,11 @@ interface EmailFieldProps {
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
+  next?: string | undefined;
 }
 
 /** The account's e-mail address, as every account form asks for it (browser autofill, e-mail keyboard). */
-export function EmailField({ value, onChange, error }: EmailFieldProps) {
+export function EmailField({ value, onChange, error, next }: EmailFieldProps) {
   const { t } = useI18n();
   return (
     <TextField
@@ -21,6 +22,7 @@ export function EmailField({ value, onChange, error }: EmailFieldProps) {
       value={value}
       onChange={(event) => onChange(event.target.value)}
       error={error}
+      next={next}
     />
   );
 }

@@ -11,6 +11,7 @@ interface PasswordFieldProps {
   onChange: (value: string) => void;
   autoComplete: 'current-password' | 'new-password';
   error?: string | undefined;
+  next?: string | undefined;
   /** New passwords: the rules, checked as the user types; with the account's e-mail when it is known. */
   rulesFor?: { email?: string };
 }
@@ -46,7 +47,7 @@ function RuleList({ password, email }: { password: string; email: string | undef
   );
 }
 
-export function PasswordField({ id, label, value, onChange, autoComplete, error, rulesFor }: PasswordFieldProps) {
+export function PasswordField({ id, label, value, onChange, autoComplete, error, next, rulesFor }: PasswordFieldProps) {
   const { t } = useI18n();
   const [visible, setVisible] = useState(false);
   return (
@@ -59,6 +60,7 @@ export function PasswordField({ id, label, value, onChange, autoComplete, error,
       value={value}
       onChange={(event) => onChange(event.target.value)}
       error={error}
+      next={next}
       hint={rulesFor ? <RuleList password={value} email={rulesFor.email} /> : undefined}
       addon={
         <button type="button" className="form-field__toggle" aria-pressed={visible} aria-controls={id} onClick={() => setVisible((shown) => !shown)}>

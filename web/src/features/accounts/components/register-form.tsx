@@ -7,7 +7,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { register } from '../api/accounts-api';
 import { formProblemsOf, type FieldProblem } from '../form-errors';
-import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
+import { useFormProblems, useNextStepText, useProblemText } from '../hooks/use-form-problems';
 import { meetsPasswordRules } from '../password-rules';
 import { CheckboxField } from './checkbox-field';
 import { CheckInbox } from './check-inbox';
@@ -24,6 +24,7 @@ const fields: readonly Field[] = ['displayName', 'email', 'password', 'acceptTer
 export function RegisterForm() {
   const { t, language } = useI18n();
   const problemText = useProblemText();
+  const nextStep = useNextStepText();
   const { formRef, problems, fail, clear } = useFormProblems<Field>();
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
@@ -78,7 +79,7 @@ export function RegisterForm() {
         onChange={(event) => setDisplayName(event.target.value)}
         error={problemText('displayName', problems.fields.displayName)}
       />
-      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} />
+      <EmailField value={email} onChange={setEmail} error={problemText('email', problems.fields.email)} next={nextStep('email', problems.fields.email)} />
       <PasswordField
         id="password"
         label={t('auth.fields.password')}
@@ -86,6 +87,7 @@ export function RegisterForm() {
         value={password}
         onChange={setPassword}
         error={problemText('password', problems.fields.password)}
+        next={nextStep('password', problems.fields.password, { password, email })}
         rulesFor={{ email }}
       />
       <CheckboxField

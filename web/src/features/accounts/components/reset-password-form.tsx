@@ -6,7 +6,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { resetPassword, type Session } from '../api/accounts-api';
 import { formProblemsOf } from '../form-errors';
-import { useFormProblems, useProblemText } from '../hooks/use-form-problems';
+import { useFormProblems, useNextStepText, useProblemText } from '../hooks/use-form-problems';
 import { meetsPasswordRules } from '../password-rules';
 import { FormAlert } from './form-alert';
 import { FormProblemAlert } from './form-problem-alert';
@@ -16,6 +16,7 @@ import { PasswordField } from './password-field';
 export function ResetPasswordForm({ token, onSignedIn }: { token: string | null; onSignedIn: (session: Session) => void }) {
   const { t, language } = useI18n();
   const problemText = useProblemText();
+  const nextStep = useNextStepText();
   const { formRef, problems, fail, clear } = useFormProblems<'password'>();
   const [password, setPassword] = useState('');
   const reset = useMutation({
@@ -58,6 +59,7 @@ export function ResetPasswordForm({ token, onSignedIn }: { token: string | null;
         value={password}
         onChange={setPassword}
         error={problemText('password', problems.fields.password)}
+        next={nextStep('password', problems.fields.password, { password, email: '' })}
         rulesFor={{}}
       />
       <Button type="submit" size="large" fullWidth loading={reset.isPending}>

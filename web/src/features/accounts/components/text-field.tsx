@@ -7,12 +7,14 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Shown under the field and read with it (aria-describedby). */
   hint?: ReactNode;
   error?: string;
+  /** What to do about the error, in plain words beside the catalogue's message. */
+  next?: string | undefined;
   /** Inside the field's box, after the input (a show-password button). */
   addon?: ReactNode;
 }
 
 /** A labelled input whose error is tied to it (aria-invalid, aria-describedby) and announced with the field. */
-export function TextField({ id, label, hint, error, addon, className, ...input }: TextFieldProps) {
+export function TextField({ id, label, hint, error, next, addon, className, ...input }: TextFieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   return (
@@ -33,6 +35,7 @@ export function TextField({ id, label, hint, error, addon, className, ...input }
       {error && (
         <p id={errorId} className="form-field__error">
           {error}
+          {next && <span className="form-field__next">{next}</span>}
         </p>
       )}
       {hint && (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { billingPeriods, periodTerms, type BillingPeriod, type PlanId } from '../../../../../lambdas/core/plans';
 import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
-import { support } from '../../../config/support';
+import { supportContactHref } from '../../../config/support';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
 import { errorKeyOf, useCheckout, type PlanOffer, type PlansAnswer, type SubscriptionOverview } from '../api/billing-api';
@@ -41,6 +41,7 @@ function OfferCard({ offer, period, currency, subscription, choosing, onChoose }
   const price = offer.prices.find((each) => each.period === period);
   const paying = subscription.plan !== 'trial' && subscription.state !== 'expired';
   const current = paying && subscription.plan === offer.id && subscription.period === period;
+  const contactHref = supportContactHref();
   const titleId = `offer-${offer.id}`;
   return (
     <article className={`offer ${offer.id === 'pro' ? 'offer--featured' : ''} ${current ? 'offer--current' : ''}`} aria-labelledby={titleId}>
@@ -79,9 +80,11 @@ function OfferCard({ offer, period, currency, subscription, choosing, onChoose }
         )}
       </ul>
       {!offer.selfServe ? (
-        <a href={`mailto:${support.email}`} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
-          {t('pricing.cta.custom')}
-        </a>
+        contactHref && (
+          <a href={contactHref} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
+            {t('pricing.cta.custom')}
+          </a>
+        )
       ) : current ? (
         <p className="offer__current">
           <Icon name="check" />

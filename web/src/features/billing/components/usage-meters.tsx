@@ -9,19 +9,19 @@ function UsageMeter({ row }: { row: UsageRow }) {
   const format = (value: number) => (row.id === 'storage' ? formatBytes(value, locale) : new Intl.NumberFormat(locale).format(value));
   const labelId = `usage-${row.id}`;
   return (
-    <li className={`usage-meter usage-meter--${row.used === undefined ? 'ok' : usageLevel(row.used, row.limit)}`} data-limit={row.id}>
+    <li className={`usage-meter usage-meter--${row.used === undefined ? 'ok' : usageLevel(row.id, row.used, row.limit)}`} data-limit={row.id}>
       <div className="usage-meter__head">
         <span id={labelId} className="usage-meter__label">
           {t(`billing.limits.${row.id}`)}
         </span>
         <span className="usage-meter__value">{row.used === undefined ? '…' : t('billing.usedOf', { used: format(row.used), limit: format(row.limit) })}</span>
       </div>
-      <meter className="usage-meter__bar" aria-labelledby={labelId} min={0} max={row.limit} value={row.used ?? 0} low={row.limit * 0.8} high={row.limit * 0.999} optimum={0} />
+      <meter className="usage-meter__bar" aria-labelledby={labelId} min={0} max={row.limit} value={row.used ?? 0} />
     </li>
   );
 }
 
-/** One meter per limit, coloured as the limit comes near. */
+/** One meter per limit, coloured by what its use means (usage.ts: only more than the plan allows is red). */
 export function UsageMeters({ rows }: { rows: UsageRow[] }) {
   return (
     <ul className="usage-meters">

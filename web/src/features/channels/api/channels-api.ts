@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
 import type { PlanLimits } from '../../../../../lambdas/core/plans';
+import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api } from '../../../api/client';
 import type { LanguageCode } from '../../../i18n/languages';
 
@@ -72,6 +73,37 @@ export function useConnectYouTube() {
   }, [reset]);
   return connect;
 }
+
+export interface ChannelChanges {
+  name?: string;
+  url?: string;
+  key?: string;
+}
+
+/** PATCH /channels/{id}: a new name, or (stream keys) a new server URL or key. */
+export function useUpdateChannel(channelId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: ChannelChanges) => api.patch<ChannelView>(`/channels/${encodeURIComponent(channelId)}`, changes),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsKey }),
+  });
+}
+
+/** A stream going to a destination, and whether it is running now (then the destination's address cannot change). */
+export interface StreamUsingChannel {
+  id: string;
+  title: string;
+  running: boolean;
+}
+
+/** The streams that go to a destination, from the entry the Streams page shares (['streams']). */
+export const useStreamsUsingChannel = (channelId: string) =>
+  useQuery({
+    queryKey: ['streams'],
+    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    select: (answer): StreamUsingChannel[] =>
+      answer.streams.filter((stream) => stream.channelIds.includes(channelId)).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
+  });
 
 export function useDeleteChannel() {
   const queryClient = useQueryClient();

@@ -8,3 +8,11 @@ export function refusedFields(error: unknown): string[] {
   const fields = error instanceof ApiError ? error.details?.fields : undefined;
   return typeof fields === 'object' && fields !== null ? Object.keys(fields) : [];
 }
+
+/** What the form says under a field the API refused: a duplicate name or target, or a value it cannot use. */
+export type FieldRefusal = 'duplicate' | 'invalid';
+
+export function fieldRefusals(error: unknown): Partial<Record<'name' | 'url' | 'key', FieldRefusal>> {
+  const duplicate = errorKeyOf(error) === 'duplicate destination';
+  return Object.fromEntries(refusedFields(error).filter((field) => ['name', 'url', 'key'].includes(field)).map((field) => [field, duplicate ? 'duplicate' : 'invalid']));
+}

@@ -3,8 +3,10 @@ import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { useAddRtmpChannel } from '../api/channels-api';
-import { errorKeyOf, refusedFields } from '../api/error-key';
+import { errorKeyOf, fieldRefusals } from '../api/error-key';
+import { useFieldProblem } from '../hooks/use-field-problem';
 import { choosePreset, editServerUrl, emptyRtmpDraft, rtmpPresets, type PresetId } from '../rtmp-presets';
+import { FieldNote } from './field-note';
 import { StreamKeyInput } from './stream-key-input';
 
 const presetChoices: readonly PresetId[] = [...rtmpPresets.map((preset) => preset.id), 'custom'];
@@ -17,9 +19,8 @@ export function AddRtmpChannelForm() {
   /** A new key field after each destination added, so the next key starts hidden again. */
   const [added, setAdded] = useState(0);
   const adding = useAddRtmpChannel();
-  const refused = adding.isError ? refusedFields(adding.error) : [];
-  const urlRefused = refused.includes('url');
-  const keyRefused = refused.includes('key');
+  const refused = adding.isError ? fieldRefusals(adding.error) : {};
+  const problem = useFieldProblem();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,7 +54,17 @@ export function AddRtmpChannelForm() {
         <label className="dest-label" htmlFor={`${ids}-name`}>
           {t('channels.rtmp.name')}
         </label>
-        <input id={`${ids}-name`} className="dest-input" required maxLength={80} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} />
+        <input
+          id={`${ids}-name`}
+          className="dest-input"
+          required
+          maxLength={80}
+          aria-invalid={refused.name ? true : undefined}
+          aria-describedby={`${ids}-name-help`}
+          value={draft.name}
+          onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+        />
+        <FieldNote id={`${ids}-name-help`} {...problem('name', refused.name)} />
       </div>
       <div className="dest-field">
         <label className="dest-label" htmlFor={`${ids}-url`}>
@@ -67,12 +78,12 @@ export function AddRtmpChannelForm() {
           autoComplete="off"
           spellCheck={false}
           placeholder="rtmp://"
-          aria-invalid={urlRefused || undefined}
+          aria-invalid={refused.url ? true : undefined}
           aria-describedby={`${ids}-url-help`}
           value={draft.url}
           onChange={(event) => setDraft(editServerUrl(draft, event.target.value))}
         />
-        <FieldNote id={`${ids}-url-help`} problem={urlRefused ? t('channels.rtmp.urlInvalid') : undefined} help={t('channels.rtmp.urlHelp')} />
+        <FieldNote id={`${ids}-url-help`} {...problem('url', refused.url)} help={t('channels.rtmp.urlHelp')} />
       </div>
       <div className="dest-field">
         <label className="dest-label" htmlFor={`${ids}-key`}>
@@ -83,14 +94,14 @@ export function AddRtmpChannelForm() {
           id={`${ids}-key`}
           required
           maxLength={512}
-          aria-invalid={keyRefused || undefined}
+          aria-invalid={refused.key ? true : undefined}
           aria-describedby={`${ids}-key-help`}
           value={draft.key}
           onChange={(event) => setDraft({ ...draft, key: event.target.value })}
         />
-        <FieldNote id={`${ids}-key-help`} problem={keyRefused ? t('channels.rtmp.keyInvalid') : undefined} help={t('channels.rtmp.keyHelp')} />
+        <FieldNote id={`${ids}-key-help`} {...problem('key', refused.key)} help={t('channels.rtmp.keyHelp')} />
       </div>
-      {adding.isError && refused.length === 0 && (
+      {adding.isError && Object.keys(refused).length === 0 && (
         <p className="dest-field__error" role="alert">
           {errorText(errorKeyOf(adding.error))}
         </p>
@@ -101,18 +112,5 @@ export function AddRtmpChannelForm() {
         </Button>
       </div>
     </form>
-  );
-}
-
-/** A field's help, or what is wrong with it, announced when it appears. */
-function FieldNote({ id, problem, help }: { id: string; problem: string | undefined; help: string }) {
-  return problem ? (
-    <p key="problem" id={id} className="dest-field__error" role="alert">
-      {problem}
-    </p>
-  ) : (
-    <p key="help" id={id} className="dest-field__help">
-      {help}
-    </p>
   );
 }

@@ -5,10 +5,11 @@ import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
-import { useChannels, useConnectYouTube, useDeleteChannel, type ChannelView } from '../api/channels-api';
+import { useChannels, useConnectYouTube, useDeleteChannel, useStreamsUsingChannel, type ChannelView } from '../api/channels-api';
 import { errorKeyOf } from '../api/error-key';
 import { youtubeChannelUrl } from '../youtube-connect';
 import { ChannelAvatar } from './channel-avatar';
+import { EditChannelForm } from './edit-channel-form';
 
 /** Every destination of the user, RTMP keys and YouTube accounts alike; `highlightId` marks one just connected. */
 export function ChannelList({ highlightId }: { highlightId: string | undefined }) {
@@ -43,8 +44,12 @@ export function ChannelList({ highlightId }: { highlightId: string | undefined }
 
 function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlighted: boolean }) {
   const { t, errorText, language } = useI18n();
-  const [confirming, setConfirming] = useState(false);
+  const [mode, setMode] = useState<'view' | 'editing' | 'confirming'>('view');
   const deletion = useDeleteChannel();
+  const streams = useStreamsUsingChannel(channel.id).data ?? [];
+  const live = streams.filter((stream) => stream.running);
+  const stopped = streams.filter((stream) => !stream.running);
+  const names = (list: typeof streams) => new Intl.ListFormat(language.htmlLang).format(list.map((stream) => t('app.quoted', { text: stream.title })));
   const item = useRef<HTMLLIElement>(null);
   const added = new Intl.DateTimeFormat(language.htmlLang, { dateStyle: 'medium' }).format(new Date(channel.createdAt));
   const youtube = channel.youtube;
@@ -111,27 +116,41 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
           {errorText(errorKeyOf(deletion.error))}
         </p>
       )}
-      {confirming ? (
+      {mode === 'editing' && <EditChannelForm channel={channel} streams={streams} onDone={() => setMode('view')} />}
+      {mode === 'confirming' && (
         <div className="dest-card__confirm" role="group" aria-label={t(texts.title, { name: channel.name })}>
-          <p>{t(texts.question, { name: channel.name })}</p>
+          {live.length > 0 ? (
+            <p className="dest-card__note" data-in-use="running">
+              {t('channels.inUse.live', { count: live.length, streams: names(live) })}
+            </p>
+          ) : (
+            <p>{t(texts.question, { name: channel.name })}</p>
+          )}
+          {live.length === 0 && stopped.length > 0 && (
+            <p data-in-use="stopped">{t('channels.inUse.stopped', { count: stopped.length, streams: names(stopped) })}</p>
+          )}
           <div className="dest-card__actions">
-            <Button variant="red" size="small" loading={deletion.isPending} onClick={remove}>
+            <Button variant="red" size="small" loading={deletion.isPending} disabled={live.length > 0} onClick={remove}>
               {t(texts.confirm)}
             </Button>
-            <Button variant="secondary" size="small" disabled={deletion.isPending} onClick={() => setConfirming(false)}>
+            <Button variant="secondary" size="small" disabled={deletion.isPending} onClick={() => setMode('view')}>
               {t('channels.cancel')}
             </Button>
           </div>
         </div>
-      ) : (
+      )}
+      {mode === 'view' && (
         <div className="dest-card__actions">
+          <Button variant="secondary" size="small" aria-label={t('channels.edit.title', { name: channel.name })} onClick={() => setMode('editing')}>
+            {t('channels.edit.button')}
+          </Button>
           <Button
             variant="transparent"
             size="small"
             aria-label={t(texts.title, { name: channel.name })}
             onClick={() => {
               deletion.reset();
-              setConfirming(true);
+              setMode('confirming');
             }}
           >
             <Icon name="trash" />

@@ -1,7 +1,7 @@
 import type { IconName } from '../../../components/icon';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
-import type { Messages } from '../../../i18n/translator';
+import type { Messages } from '../../../i18n/catalogue';
 
 // The capabilities of spec section 1, in the order a creator weighs them; `soon` ones carry a badge.
 const capabilities: { key: keyof Messages['landing']['features']; icon: IconName; soon?: boolean }[] = [

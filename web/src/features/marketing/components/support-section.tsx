@@ -1,14 +1,16 @@
 import { Icon, type IconName } from '../../../components/icon';
-import { support } from '../../../config/support';
+import { support, type SupportChannels } from '../../../config/support';
 import { useI18n } from '../../../i18n/i18n-context';
 
-export function SupportSection() {
+/** The landing page's support section: the configured channels only, and no section at all without one. */
+export function SupportSection({ channels = support }: { channels?: SupportChannels }) {
   const { t } = useI18n();
-  const channels: { icon: IconName; title: string; body: string; href: string; external: boolean }[] = [
-    { icon: 'mail', title: t('landing.supportEmail'), body: t('landing.supportEmailBody', { address: support.email }), href: `mailto:${support.email}`, external: false },
-    { icon: 'chat', title: t('landing.supportChat'), body: t('landing.supportChatBody'), href: support.chatUrl, external: true },
-    { icon: 'send', title: t('landing.supportTelegram'), body: t('landing.supportTelegramBody'), href: support.telegramUrl, external: true },
+  const links: { icon: IconName; title: string; body: string; href: string; external: boolean }[] = [
+    ...(channels.email ? [{ icon: 'mail' as const, title: t('landing.supportEmail'), body: t('landing.supportEmailBody', { address: channels.email }), href: `mailto:${channels.email}`, external: false }] : []),
+    ...(channels.chatUrl ? [{ icon: 'chat' as const, title: t('landing.supportChat'), body: t('landing.supportChatBody'), href: channels.chatUrl, external: true }] : []),
+    ...(channels.telegramUrl ? [{ icon: 'send' as const, title: t('landing.supportTelegram'), body: t('landing.supportTelegramBody'), href: channels.telegramUrl, external: true }] : []),
   ];
+  if (links.length === 0) return null;
   return (
     <section id="support" className="section" aria-labelledby="support-title">
       <div className="container">
@@ -19,14 +21,14 @@ export function SupportSection() {
           <p className="section__lead">{t('landing.supportLead')}</p>
         </header>
         <ul className="support-channels">
-          {channels.map((channel) => (
-            <li key={channel.icon}>
-              <a className="support-channel" href={channel.href} {...(channel.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+          {links.map((link) => (
+            <li key={link.icon}>
+              <a className="support-channel" href={link.href} {...(link.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
                 <span className="feature__icon">
-                  <Icon name={channel.icon} />
+                  <Icon name={link.icon} />
                 </span>
-                <span className="support-channel__title">{channel.title}</span>
-                <span className="support-channel__body">{channel.body}</span>
+                <span className="support-channel__title">{link.title}</span>
+                <span className="support-channel__body">{link.body}</span>
               </a>
             </li>
           ))}

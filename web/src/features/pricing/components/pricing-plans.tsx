@@ -1,6 +1,6 @@
-import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type Plan } from '../../../../../lambdas/core/plans';
+import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type FeatureKey, type Plan } from '../../../../../lambdas/core/plans';
 import { buttonClasses } from '../../../components/button/button';
-import { support } from '../../../config/support';
+import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
@@ -21,45 +21,79 @@ function PaidPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {
   );
 }
 
-function PlanCard({ plan }: { plan: Plan }) {
+/**
+ * Features every plan has alike are listed once under the cards ("Every plan includes"); a card lists only what
+ * sets its plan apart. Computed from plans.ts, so a feature that becomes plan-specific moves onto the cards.
+ */
+const sharedFeatures = featureKeys.filter((feature) => planIds.every((id) => plans[id].features[feature] === plans.trial.features[feature]));
+const distinctFeatures = featureKeys.filter((feature) => !sharedFeatures.includes(feature));
+const featureStatus = (plan: Plan, feature: FeatureKey) =>
+  plan.features[feature] === 'included' ? 'included' : plan.features[feature] === 'soon' ? 'soon' : 'notIncluded';
+
+function FeatureItem({ feature, status }: { feature: FeatureKey; status: ReturnType<typeof featureStatus> }) {
+  const { t } = useI18n();
+  return (
+    <li className={`plan__feature plan__feature--${status}`}>
+      <Icon name={status === 'included' ? 'check' : status === 'soon' ? 'clock' : 'minus'} />
+      <span>
+        {t(`pricing.features.${feature}`)}
+        <span className="visually-hidden">: {t(`pricing.featureStatus.${status}`)}</span>
+        {status === 'soon' && <span className="tag">{t('common.soon')}</span>}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * One card: six rows (name, description, price, action, limits, distinct features) that line up with the other
+ * cards' rows through CSS subgrid, whatever the length of each language's texts.
+ */
+function PlanCard({ plan, Heading }: { plan: Plan; Heading: 'h2' | 'h3' }) {
   const { t, language } = useI18n();
   const kind = planPrice(plan, 'month').kind;
   const storage = storageSize(plan.limits.storageBytes);
   const featured = plan.id === 'pro';
+  const contactHref = supportContactHref();
   const titleId = `plan-${plan.id}`;
   return (
     <article className={`plan ${featured ? 'plan--featured' : ''}`} aria-labelledby={titleId}>
       {featured && <p className="plan__badge">{t('pricing.popular')}</p>}
-      <h3 className="plan__name" id={titleId}>
+      <Heading className="plan__name" id={titleId}>
         {t(`pricing.plans.${plan.id}.name`)}
-      </h3>
+      </Heading>
       <p className="plan__description">{t(`pricing.plans.${plan.id}.description`)}</p>
-      {kind === 'paid' && billingPeriods.map((period) => <PaidPrice key={period} plan={plan} period={period} />)}
-      {kind === 'free' && (
-        <div className="plan__price">
-          <p>
-            <span className="plan__amount">{t('pricing.free')}</span> <span className="plan__unit">{t('pricing.trialTerm', { count: TRIAL_DAYS })}</span>
-          </p>
-          <p className="plan__billing">{t('landing.trialNote', { days: TRIAL_DAYS })}</p>
-        </div>
-      )}
-      {kind === 'by agreement' && (
-        <div className="plan__price">
-          <p>
-            <span className="plan__amount">{t('pricing.customPrice')}</span>
-          </p>
-          <p className="plan__billing">{t('pricing.customTerm')}</p>
-        </div>
-      )}
-      {plan.id === 'custom' ? (
-        <a href={`mailto:${support.email}`} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
-          {t('pricing.cta.custom')}
-        </a>
-      ) : (
-        <a href={localizePath('/app/auth/register', language)} className={buttonClasses({ variant: featured ? 'primary' : 'secondary', fullWidth: true })}>
-          {t(`pricing.cta.${plan.id}`)}
-        </a>
-      )}
+      <div className="plan__prices">
+        {kind === 'paid' && billingPeriods.map((period) => <PaidPrice key={period} plan={plan} period={period} />)}
+        {kind === 'free' && (
+          <div className="plan__price">
+            <p>
+              <span className="plan__amount">{formatUsd(0)}</span> <span className="plan__unit">{t('pricing.trialTerm', { count: TRIAL_DAYS })}</span>
+            </p>
+            <p className="plan__billing">{t('landing.trialNote', { days: TRIAL_DAYS })}</p>
+          </div>
+        )}
+        {kind === 'by agreement' && (
+          <div className="plan__price">
+            <p>
+              <span className="plan__amount">{t('pricing.customPrice')}</span>
+            </p>
+            <p className="plan__billing">{t('pricing.customTerm')}</p>
+          </div>
+        )}
+      </div>
+      <div className="plan__action">
+        {plan.id !== 'custom' ? (
+          <a href={localizePath('/app/auth/register', language)} className={buttonClasses({ variant: featured ? 'primary' : 'secondary', fullWidth: true })}>
+            {t(`pricing.cta.${plan.id}`)}
+          </a>
+        ) : (
+          contactHref && (
+            <a href={contactHref} className={buttonClasses({ variant: 'secondary', fullWidth: true })}>
+              {t('pricing.cta.custom')}
+            </a>
+          )
+        )}
+      </div>
       <ul className="plan__limits">
         <li>{t('pricing.limits.storage', { size: t(`pricing.${storage.unit}`, { count: storage.count }) })}</li>
         <li>{t('pricing.limits.streams', { count: plan.limits.concurrentStreams })}</li>
@@ -68,18 +102,9 @@ function PlanCard({ plan }: { plan: Plan }) {
         <li>{t('pricing.limits.channels', { count: plan.limits.youtubeChannels })}</li>
       </ul>
       <ul className="plan__features">
-        {featureKeys.map((feature) => {
-          const availability = plan.features[feature];
-          const status = availability === 'included' ? 'included' : availability === 'soon' ? 'soon' : 'notIncluded';
-          return (
-            <li key={feature} className={`plan__feature plan__feature--${status}`}>
-              <Icon name={status === 'included' ? 'check' : status === 'soon' ? 'clock' : 'minus'} />
-              <span>{t(`pricing.features.${feature}`)}</span>
-              <span className="visually-hidden">: {t(`pricing.featureStatus.${status}`)}</span>
-              {status === 'soon' && <span className="tag">{t('common.soon')}</span>}
-            </li>
-          );
-        })}
+        {distinctFeatures.map((feature) => (
+          <FeatureItem key={feature} feature={feature} status={featureStatus(plan, feature)} />
+        ))}
       </ul>
     </article>
   );
@@ -88,9 +113,12 @@ function PlanCard({ plan }: { plan: Plan }) {
 /**
  * The plans with a billing-period switch; longer periods show their discount and the amount saved. The switch is
  * radio inputs that CSS follows (styles/app.css, "Pricing"), so it works on the static public pages without script.
+ * Plan names are headings one level below the page's: `headingLevel` 2 under the pricing page's h1, 3 in the
+ * landing page's pricing section.
  */
-export function PricingPlans() {
+export function PricingPlans({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   const { t } = useI18n();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="pricing">
       {billingPeriods.map((period) => (
@@ -119,9 +147,19 @@ export function PricingPlans() {
       </div>
       <div className="plans">
         {planIds.map((id) => (
-          <PlanCard key={id} plan={plans[id]} />
+          <PlanCard key={id} plan={plans[id]} Heading={Heading} />
         ))}
       </div>
+      <section className="plans-shared" aria-labelledby="plans-shared-title">
+        <Heading className="plans-shared__title" id="plans-shared-title">
+          {t('pricing.everyPlanIncludes')}
+        </Heading>
+        <ul className="plans-shared__list">
+          {sharedFeatures.map((feature) => (
+            <FeatureItem key={feature} feature={feature} status={featureStatus(plans.trial, feature)} />
+          ))}
+        </ul>
+      </section>
       <p className="pricing__note">{t('pricing.renewalNote')}</p>
     </div>
   );

@@ -34,9 +34,20 @@ export const useReadyMedia = () =>
     }),
   });
 
-export const useDestinationLimit = () =>
+/** What the plan allows for streams, and how many run now (GET /subscription's limits and usage). */
+export interface StreamPlan {
+  destinationsPerStream: number;
+  concurrentStreams: number;
+  runningStreams: number;
+}
+
+export const useStreamPlan = () =>
   useQuery({
     queryKey: ['subscription'],
-    queryFn: ({ signal }) => api.get<{ limits: PlanLimits }>('/subscription', undefined, signal),
-    select: (answer) => answer.limits.destinationsPerStream,
+    queryFn: ({ signal }) => api.get<{ limits: PlanLimits; usage: { runningStreams: number } }>('/subscription', undefined, signal),
+    select: (answer): StreamPlan => ({
+      destinationsPerStream: answer.limits.destinationsPerStream,
+      concurrentStreams: answer.limits.concurrentStreams,
+      runningStreams: answer.usage.runningStreams,
+    }),
   });

@@ -1,12 +1,14 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
+import { localizePath } from '../../../i18n/languages';
 import { errorKeyOf } from '../api/error-key';
-import { useMediaTitles, useStreamChannels } from '../api/stream-sources';
-import { useDeleteStream, useStream, useStreamAction, type Stream } from '../api/streams-api';
-import { isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
+import { useMediaTitles, useStreamChannels, useStreamPlan } from '../api/stream-sources';
+import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
+import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
 import { LinkedText } from '../../../components/linked-text';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
@@ -60,13 +62,13 @@ function StreamSetup({ stream }: { stream: Stream }) {
   const nameOf = (channelId: string) => channelOf(channelId)?.name ?? t('streams.card.unknownDestination');
   const toYouTube = stream.channelIds.some((channelId) => channelOf(channelId)?.kind === 'youtube');
   const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
-  const schedule = stream.restartTimes.length ? `${new Intl.ListFormat(language.htmlLang).format(stream.restartTimes)} · ${stream.timeZone}` : t('streams.card.noSchedule');
+  const schedule = stream.restartTimes.length ? `${formatRestartTimes(stream.restartTimes, language.htmlLang)} · ${stream.timeZone}` : t('streams.card.noSchedule');
 
   return (
     <dl className="stream-setup">
       <div>
         <dt>{t('streams.card.video')}</dt>
-        <dd>{mediaTitle(stream.videoId) ?? t('streams.card.noVideo')}</dd>
+        <dd>{stream.videoId ? mediaTitle(stream.videoId) : <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>}</dd>
       </div>
       <div>
         <dt>{t('streams.card.audio')}</dt>
@@ -172,18 +174,29 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
       </div>
     );
   }
+  const noVideo = !stream.videoId && !isRunning(stream.status);
   return (
     <div className="stream-card__footer">
-      {failed && (
-        <p className="stream-field__error" role="alert">
-          <LinkedText text={errorText(errorKeyOf(failed.error))} />
+      {noVideo && (
+        <p className="stream-card__next" data-next="choose-video">
+          {t('streams.card.videoDeleted')}
         </p>
+      )}
+      {failed && (
+        <div role="alert">
+          <p className="stream-field__error">
+            <LinkedText text={errorText(errorKeyOf(failed.error))} />
+          </p>
+          <NextStep refusal={errorKeyOf(failed.error)} />
+        </div>
       )}
       <div className="stream-card__actions">
         {isRunning(stream.status) ? (
           <Button variant="red" loading={stop.isPending || stream.status === 'stopping'} onClick={() => act(stop)}>
             {t('streams.card.stop')}
           </Button>
+        ) : noVideo ? (
+          <Button onClick={onEdit}>{t('streams.card.chooseVideo')}</Button>
         ) : (
           <Button loading={start.isPending} onClick={() => act(start)}>
             {t('streams.card.start')}
@@ -212,5 +225,27 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * What to do about a refused start, beside the catalogue's words: a limit on streams at once is resolved by stopping
+ * one (they are named) or a plan that runs more, not by waiting for a billing cycle; an ended plan or a failed
+ * payment by the plan page.
+ */
+function NextStep({ refusal }: { refusal: string }) {
+  const { t, language } = useI18n();
+  const plan = useStreamPlan();
+  const list = useStreamList();
+  if (refusal !== 'stream limit' && refusal !== 'no active subscription' && refusal !== 'no valid payment') return null;
+  const running = (list.data?.streams ?? []).filter((stream) => isRunning(stream.status)).map((stream) => t('app.quoted', { text: stream.title }));
+  const text =
+    refusal === 'stream limit'
+      ? t('streams.next.streamLimit', { count: plan.data?.concurrentStreams ?? running.length, streams: new Intl.ListFormat(language.htmlLang).format(running) })
+      : t(refusal === 'no valid payment' ? 'streams.next.payment' : 'streams.next.noPlan');
+  return (
+    <p className="stream-card__next">
+      {text} <Link to={localizePath('/app/billing', language)}>{t('streams.seePlans')}</Link>
+    </p>
   );
 }

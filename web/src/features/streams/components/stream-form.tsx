@@ -4,7 +4,7 @@ import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
-import { useDestinationLimit, useReadyMedia, useStreamChannels } from '../api/stream-sources';
+import { useReadyMedia, useStreamChannels, useStreamPlan, type StreamPlan } from '../api/stream-sources';
 import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
@@ -14,20 +14,38 @@ import { DestinationsField } from './destinations-field';
 import { RestartTimesField } from './restart-times-field';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
+/** The plan's streams at once and how many run now, before a start would be refused; no alarm when it is full. */
+function PlanStreams({ plan }: { plan: StreamPlan }) {
+  const { t, language } = useI18n();
+  const full = plan.runningStreams >= plan.concurrentStreams;
+  return (
+    <p className="stream-form__plan" data-full={full || undefined}>
+      {t('streams.form.planStreams', { count: plan.concurrentStreams, running: plan.runningStreams })}
+      {full && (
+        <>
+          {' '}
+          {t('streams.form.planFull')} <Link to={localizePath('/app/billing', language)}>{t('streams.seePlans')}</Link>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** Creates a stream, or edits a stopped one. */
 export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => void }) {
   const { t, errorText, language } = useI18n();
   const ids = useId();
   const media = useReadyMedia();
   const channels = useStreamChannels();
-  const limit = useDestinationLimit();
+  const plan = useStreamPlan();
+  const destinationLimit = plan.data?.destinationsPerStream;
   const [draft, setDraft] = useState(() => draftOf(stream));
   const [thumbnail, setThumbnail] = useState<ThumbnailChoice>({ kind: 'keep' });
   const [checked, setChecked] = useState(false);
   const save = useSaveStream(stream?.id);
 
   const change = (changes: Partial<StreamDraft>) => setDraft((current) => ({ ...current, ...changes }));
-  const destinationProblem = destinationCheck(draft.channelIds, limit.data);
+  const destinationProblem = destinationCheck(draft.channelIds, destinationLimit);
   const apiProblem = save.isError ? formProblemOf(save.error) : undefined;
   const problemAt = (field: StreamField) => (apiProblem?.field === field ? apiProblem : undefined);
 
@@ -72,6 +90,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
 
   return (
     <form className="stream-form" onSubmit={submit}>
+      {plan.data && <PlanStreams plan={plan.data} />}
       <div className="stream-field">
         <label className="stream-label" htmlFor={`${ids}-title`}>
           {t('streams.form.title')}
@@ -128,7 +147,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         channels={channels.data ?? []}
         chosen={draft.channelIds}
         onChange={(channelIds) => change({ channelIds })}
-        limit={limit.data}
+        limit={destinationLimit}
         problem={destinationMessage}
       />
       <YouTubeSettingsField

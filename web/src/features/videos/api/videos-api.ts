@@ -2,6 +2,7 @@
 // current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { VideoView } from '../../../../../lambdas/core/media/videos';
+import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
 
 /** An item with its signed thumbnail address (valid for an hour). */
@@ -43,3 +44,19 @@ export function useDeleteVideo(id: string, onDeleted: () => void) {
 }
 
 export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
+
+/** A stream that plays an item, and whether it is running now (then the item cannot change). */
+export interface StreamUsingItem {
+  id: string;
+  title: string;
+  running: boolean;
+}
+
+/** The streams that play an item as its video or its sound, from the entry the Streams page shares (['streams']). */
+export const useStreamsUsing = (itemId: string) =>
+  useQuery({
+    queryKey: ['streams'],
+    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    select: (answer): StreamUsingItem[] =>
+      answer.streams.filter((stream) => stream.videoId === itemId || stream.audioId === itemId).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
+  });

@@ -1,13 +1,37 @@
 import { useState, type RefObject } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { acceptedFileTypes } from '../media-kind';
+import type { UploadAllowance } from './upload-panel';
+
+interface DropZoneProps {
+  pickerRef: RefObject<HTMLInputElement | null>;
+  onFiles: (files: File[]) => void;
+  /** Why no upload can start now: the zone says so, and what to do, instead of taking files. */
+  refusal: UploadAllowance['refusal'];
+  planLink: string;
+}
 
 /** Drop files here, or choose them with the button (the keyboard way); both hand the files to `onFiles`. */
-export function DropZone({ pickerRef, onFiles }: { pickerRef: RefObject<HTMLInputElement | null>; onFiles: (files: File[]) => void }) {
-  const { t } = useI18n();
+export function DropZone({ pickerRef, onFiles, refusal, planLink }: DropZoneProps) {
+  const { t, errorText } = useI18n();
   const [dragging, setDragging] = useState(false);
+  if (refusal) {
+    return (
+      <div className="drop-zone drop-zone--blocked" data-refusal={refusal}>
+        <span className="feature__icon feature__icon--large">
+          <Icon name="upload" />
+        </span>
+        <p className="drop-zone__title">{errorText(refusal)}</p>
+        <p className="drop-zone__formats">{t(`videos.blocked.${blockedHint[refusal]}`)}</p>
+        <Link className="button button--primary" to={planLink}>
+          {t('videos.upload.seePlans')}
+        </Link>
+      </div>
+    );
+  }
   return (
     <div
       className={`drop-zone ${dragging ? 'drop-zone--over' : ''}`}
@@ -44,3 +68,10 @@ export function DropZone({ pickerRef, onFiles }: { pickerRef: RefObject<HTMLInpu
     </div>
   );
 }
+
+const blockedHint = {
+  'video upload limit': 'uploads',
+  'storage limit': 'storage',
+  'no active subscription': 'noPlan',
+  'no valid payment': 'payment',
+} as const satisfies Record<NonNullable<UploadAllowance['refusal']>, string>;

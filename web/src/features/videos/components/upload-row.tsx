@@ -1,23 +1,30 @@
 import { Link } from 'react-router';
 import type { ErrorTextKey } from '../../../i18n/i18n-context';
-import { localizePath } from '../../../i18n/languages';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
 import type { UploadFile, Uploader } from '../uploader';
 
-/** Refusals the plan page resolves (a plan, a payment, room). */
-const planProblems: ReadonlySet<ErrorTextKey> = new Set(['no active subscription', 'no valid payment', 'video upload limit', 'storage limit']);
+/** Refusals the plan page resolves (a plan, a payment, room), with what to do in plain words: trying the same
+ * upload again cannot help, so they get no "Try again". */
+const planProblems = {
+  'no active subscription': 'noPlan',
+  'no valid payment': 'payment',
+  'video upload limit': 'uploads',
+  'storage limit': 'storage',
+} as const satisfies Partial<Record<ErrorTextKey, string>>;
+const planProblemOf = (key: ErrorTextKey | undefined) => (key && key in planProblems ? planProblems[key as keyof typeof planProblems] : undefined);
 
 /** One file on its way up: progress, pause and resume, cancel, or the translated reason it failed and a retry. */
-export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uploader }) {
+export function UploadRow({ file, uploader, planLink }: { file: UploadFile; uploader: Uploader; planLink: string }) {
   const { t, errorText, language } = useI18n();
   const locale = language.htmlLang;
   const { bytesUploaded, uploadComplete } = file.progress;
   const total = file.size ?? 0;
   const percent = total > 0 ? Math.floor(((bytesUploaded || 0) / total) * 100) : 0;
   const failure = file.meta.failure;
+  const planProblem = planProblemOf(failure);
   const state = failure ? 'failed' : uploadComplete ? 'complete' : file.isPaused ? 'paused' : 'uploading';
   const status = {
     failed: failure ? errorText(failure) : '',
@@ -39,15 +46,18 @@ export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uplo
         <progress className="upload-row__bar" max={100} value={uploadComplete ? 100 : percent} aria-label={t('videos.upload.progressLabel', { name: file.name ?? '' })} />
         <p className={`upload-row__status ${failure ? 'upload-row__status--failed' : ''}`} role={failure ? 'alert' : undefined}>
           {status}
-          {failure && planProblems.has(failure) && (
-            <Link className="upload-row__plans" to={localizePath('/app/billing', language)}>
+        </p>
+        {planProblem && (
+          <p className="upload-row__next">
+            {t(`videos.blocked.${planProblem}`)}{' '}
+            <Link className="upload-row__plans" to={planLink}>
               {t('videos.upload.seePlans')}
             </Link>
-          )}
-        </p>
+          </p>
+        )}
       </div>
       <div className="upload-row__actions">
-        {failure && (
+        {failure && !planProblem && (
           <Button variant="secondary" size="small" onClick={() => void uploader.retryUpload(file.id)}>
             {t('videos.upload.retry')}
           </Button>
@@ -59,7 +69,7 @@ export function UploadRow({ file, uploader }: { file: UploadFile; uploader: Uplo
         )}
         {!uploadComplete && (
           <Button variant="transparent" size="small" onClick={() => uploader.removeFile(file.id)}>
-            {t('videos.upload.cancel')}
+            {planProblem ? t('videos.upload.dismiss') : t('videos.upload.cancel')}
           </Button>
         )}
       </div>

@@ -42,7 +42,12 @@ export function VideoCard({ video, onDeleted }: { video: VideoItem; onDeleted: (
         {video.status === 'encoding' && (
           <progress className="video-card__progress" max={100} value={video.progress} aria-label={t('videos.status.encodingLabel', { title: video.title })} />
         )}
-        {video.status === 'failed' && <p className="video-card__failure">{errorText(video.error?.key ?? 'uploader encode error')}</p>}
+        {video.status === 'failed' && (
+          <div className="video-card__failure">
+            <p>{errorText(video.error?.key ?? 'uploader encode error')}</p>
+            <p className="video-card__next">{t(video.error?.key === 'internal error' ? 'videos.failed.ourSide' : 'videos.failed.unreadable')}</p>
+          </div>
+        )}
         <dl className="video-card__facts">
           <div>
             <dt className="visually-hidden">{t('videos.facts.kind')}</dt>

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ReactNode } from 'react';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
-import type { Messages } from '../../../i18n/translator';
+import type { Messages } from '../../../i18n/catalogue';
 import { videosQueryKey, type VideoItem } from '../api/videos-api';
 import { DeleteVideoDialog } from './delete-video-dialog';
 import { VideoTitle } from './video-title';
