@@ -70,6 +70,7 @@ export const errorCatalogue = {
   'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
+  'telegram not configured': { status: 503, message: 'Telegram notifications are not set up on this server. E-mail notifications still work' },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },
   'internal error': { status: 500, message: 'Something went wrong on our side. Please try again' },
 } as const satisfies Record<string, { status: number; message: string }>;
