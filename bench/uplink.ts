@@ -1,0 +1,99 @@
+// A creator's uplink between a client and a server on this machine: a TCP proxy that serialises every byte the
+// client sends through ONE shared link of a given rate (all connections of the client share it, as they share a
+// home uplink), delays it by half the round trip, and delays the server's answers by the other half (answers are
+// small; the downlink's rate is not limited). A new connection waits one round trip before its first byte, as
+// TCP's handshake does.
+//
+// What it does not model: TCP's congestion window (slow start after a connection opens or idles), loss, and a
+// router's queue beyond QUEUE_SECONDS (the sender's own socket buffers hold the rest, as on a real machine). A
+// network namespace with a netem-shaped veth pair would model those, but this machine's kernel has no netem
+// (`tc qdisc ... netem` answers "unknown qdisc"), and the proxy needs no root.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface LinkSpec {
+  /** Uplink rate in bits per second. */
+  bitsPerSecond: number;
+  roundTripMs: number;
+}
+
+export interface Uplink {
+  port: number;
+  /** Bytes carried client to server so far. */
+  bytesUp(): number;
+  close(): Promise<void>;
+}
+
+/** The link's own queue: how far ahead of the wire the proxy reads from the client before it stops reading. */
+const QUEUE_SECONDS = 0.02;
+
+/** `50:40` -> 50 Mbit/s, 40 ms round trip. */
+export function parseLink(text: string): LinkSpec {
+  const match = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (!match) throw new Error(`not a link: ${text} (Mbit/s:round trip ms, e.g. 50:40)`);
+  return { bitsPerSecond: Number(match[1]) * 1e6, roundTripMs: Number(match[2]) };
+}
+
+export const describeLink = (link: LinkSpec) => `${link.bitsPerSecond / 1e6} Mbit/s, ${link.roundTripMs} ms round trip`;
+
+export async function startUplink(target: { host: string; port: number }, link: LinkSpec): Promise<Uplink> {
+  const oneWayMs = link.roundTripMs / 2;
+  const bytesPerMs = link.bitsPerSecond / 8 / 1000;
+  let wireFreeAt = 0; // when the link has sent everything queued so far (performance.now() ms)
+  let carried = 0;
+  const sockets = new Set<Socket>();
+
+  /** Puts `bytes` on the shared link; returns when its last byte reaches the far end. */
+  function transmit(bytes: number, notBefore: number): number {
+    const start = Math.max(performance.now(), wireFreeAt, notBefore);
+    wireFreeAt = start + bytes / bytesPerMs;
+    carried += bytes;
+    return wireFreeAt + oneWayMs;
+  }
+
+  const server: Server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    sockets.add(client).add(upstream);
+    const handshakeDone = performance.now() + link.roundTripMs;
+    let upstreamEnded = false;
+    const closeBoth = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', closeBoth).on('close', closeBoth);
+    upstream.on('error', closeBoth).on('close', closeBoth);
+
+    let lastArrival = 0;
+    client.on('data', (chunk: Buffer) => {
+      const arrival = transmit(chunk.length, handshakeDone);
+      lastArrival = arrival;
+      setTimeout(() => upstream.write(chunk), Math.max(0, arrival - performance.now()));
+      const queuedMs = wireFreeAt - performance.now();
+      if (queuedMs > QUEUE_SECONDS * 1000) {
+        client.pause();
+        setTimeout(() => client.resume(), queuedMs - QUEUE_SECONDS * 1000);
+      }
+    });
+    client.on('end', () => {
+      setTimeout(() => upstream.end(), Math.max(0, lastArrival - performance.now()));
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      setTimeout(() => client.write(chunk), oneWayMs);
+    });
+    upstream.on('end', () => {
+      upstreamEnded = true;
+      setTimeout(() => upstreamEnded && client.end(), oneWayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    bytesUp: () => carried,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
