@@ -1,5 +1,5 @@
 // What Linux's /proc tells the benchmarks about a process.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
 
@@ -20,4 +20,9 @@ export function residentSet(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
   return { now: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/** Starts a new peak: Linux resets VmHWM to the current RSS (clear_refs 5; the process must be ours). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }

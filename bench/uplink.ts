@@ -55,37 +55,27 @@ export async function startUplink(target: { host: string; port: number }, link: 
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     const handshakeDone = performance.now() + link.roundTripMs;
-    let upstreamEnded = false;
-    const closeBoth = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', closeBoth).on('close', closeBoth);
-    upstream.on('error', closeBoth).on('close', closeBoth);
+    let lastArrival = 0; // when the last byte sent so far reaches the server
+    const afterLastArrival = () => Math.max(0, lastArrival - performance.now());
+    // Whatever happens to one side reaches the other after what is still on its way, as on a wire.
+    const forget = (socket: Socket) => () => sockets.delete(socket);
+    client.on('close', forget(client)).on('error', () => client.destroy());
+    upstream.on('close', forget(upstream)).on('error', () => upstream.destroy());
+    client.on('close', () => setTimeout(() => upstream.destroy(), afterLastArrival() + 1));
+    upstream.on('close', () => setTimeout(() => client.destroy(), oneWayMs + 1));
 
-    let lastArrival = 0;
     client.on('data', (chunk: Buffer) => {
-      const arrival = transmit(chunk.length, handshakeDone);
-      lastArrival = arrival;
-      setTimeout(() => upstream.write(chunk), Math.max(0, arrival - performance.now()));
+      lastArrival = transmit(chunk.length, handshakeDone);
+      setTimeout(() => upstream.write(chunk), afterLastArrival());
       const queuedMs = wireFreeAt - performance.now();
       if (queuedMs > QUEUE_SECONDS * 1000) {
         client.pause();
         setTimeout(() => client.resume(), queuedMs - QUEUE_SECONDS * 1000);
       }
     });
-    client.on('end', () => {
-      setTimeout(() => upstream.end(), Math.max(0, lastArrival - performance.now()));
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      setTimeout(() => client.write(chunk), oneWayMs);
-    });
-    upstream.on('end', () => {
-      upstreamEnded = true;
-      setTimeout(() => upstreamEnded && client.end(), oneWayMs);
-    });
+    client.on('end', () => setTimeout(() => upstream.end(), afterLastArrival()));
+    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), oneWayMs));
+    upstream.on('end', () => setTimeout(() => client.end(), oneWayMs));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

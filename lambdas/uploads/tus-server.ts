@@ -209,6 +209,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   const metrics = options.metrics ?? uploadMetrics();
   // The authenticated user of each request in flight, for tus's callbacks that only get the request.
   const owners = new WeakMap<Request, string>();
+  // Requests that carried `Upload-Concat: partial`.
+  const partialRequests = new WeakSet<Request>();
   const ownerOf = (request: Request): string => {
     const userId = owners.get(request);
     if (!userId) throw new Error('tus request without an authenticated user');
@@ -249,8 +251,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       const metadata = parseMetadata(upload.metadata);
       // A partial upload is checked against the plan for its own size now; the final upload for the whole.
       await hooks.authorizeCreation({ userId: ownerOf(request), uploadLength: upload.size ?? 0, metadata });
-      const partial = request.headers.get('upload-concat') === 'partial';
-      return { metadata: partial ? { ...metadata, [PARTIAL_MARK]: 'partial' } : metadata };
+      return { metadata: partialRequests.has(request) ? { ...metadata, [PARTIAL_MARK]: 'partial' } : metadata };
     },
     onUploadFinish: async (request, upload) => {
       // A partial upload becomes part of a final upload, which is the one registered.
@@ -281,7 +282,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   // After the store created an upload onUploadCreate accepted (the plan's refusals never get here). An upload sent
   // in partial uploads counts once, when its final upload is created (createFinal).
   tus.on(EVENTS.POST_CREATE, (request) => {
-    if (request.headers.get('upload-concat') !== 'partial') metrics.started();
+    if (!partialRequests.has(request)) metrics.started();
   });
 
   /** Locks every partial (in a fixed order, so two finals naming the same partials cannot deadlock). */
@@ -362,6 +363,11 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       const concat = request.headers.get('upload-concat');
       if (request.method === 'POST' && concat?.startsWith('final;')) return await createFinal(request, user.userId, concat);
       if (concat !== null && concat !== 'partial') throw new AppError('invalid request', { fields: { 'Upload-Concat': 'partial, or final;<upload URLs>' } });
+      if (concat === 'partial') {
+        // @tus/server refuses any Upload-Concat (501): it sees a plain upload, and the hooks know it is partial.
+        partialRequests.add(request);
+        request.headers.delete('upload-concat');
+      }
       if (request.method === 'POST' && request.headers.get('upload-length') === null) {
         throw new AppError('invalid request', { fields: { 'Upload-Length': 'required: the size must be known when the upload starts' } });
       }
