@@ -36,6 +36,23 @@ export function parseLink(text: string): LinkSpec {
 
 export const describeLink = (link: LinkSpec) => `${link.bitsPerSecond / 1e6} Mbit/s, ${link.roundTripMs} ms round trip`;
 
+/** Hands bytes to `deliver` at given times, always in the order they were given: timers of different lengths may
+ * fire out of order within a millisecond, which would reorder a TCP stream. */
+function inOrder(deliver: (chunk: Buffer | null) => void) {
+  const queue: { at: number; chunk: Buffer | null }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const pump = () => {
+    timer = undefined;
+    while (queue.length && queue[0]!.at <= performance.now()) deliver(queue.shift()!.chunk);
+    if (queue.length) timer = setTimeout(pump, Math.max(0, queue[0]!.at - performance.now()));
+  };
+  /** `chunk` null: the end of the stream. */
+  return (chunk: Buffer | null, at: number) => {
+    queue.push({ at, chunk });
+    if (!timer) timer = setTimeout(pump, Math.max(0, at - performance.now()));
+  };
+}
+
 export async function startUplink(target: { host: string; port: number }, link: LinkSpec): Promise<Uplink> {
   const oneWayMs = link.roundTripMs / 2;
   const bytesPerMs = link.bitsPerSecond / 8 / 1000;
@@ -61,21 +78,23 @@ export async function startUplink(target: { host: string; port: number }, link: 
     const forget = (socket: Socket) => () => sockets.delete(socket);
     client.on('close', forget(client)).on('error', () => client.destroy());
     upstream.on('close', forget(upstream)).on('error', () => upstream.destroy());
-    client.on('close', () => setTimeout(() => upstream.destroy(), afterLastArrival() + 1));
-    upstream.on('close', () => setTimeout(() => client.destroy(), oneWayMs + 1));
+    client.on('close', () => setTimeout(() => upstream.destroy(), afterLastArrival() + 2));
+    upstream.on('close', () => setTimeout(() => client.destroy(), oneWayMs + 2));
 
+    const toServer = inOrder((chunk) => (chunk ? upstream.write(chunk) : upstream.end()));
+    const toClient = inOrder((chunk) => (chunk ? client.write(chunk) : client.end()));
     client.on('data', (chunk: Buffer) => {
       lastArrival = transmit(chunk.length, handshakeDone);
-      setTimeout(() => upstream.write(chunk), afterLastArrival());
+      toServer(chunk, lastArrival);
       const queuedMs = wireFreeAt - performance.now();
       if (queuedMs > QUEUE_SECONDS * 1000) {
         client.pause();
         setTimeout(() => client.resume(), queuedMs - QUEUE_SECONDS * 1000);
       }
     });
-    client.on('end', () => setTimeout(() => upstream.end(), afterLastArrival()));
-    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), oneWayMs));
-    upstream.on('end', () => setTimeout(() => client.end(), oneWayMs));
+    client.on('end', () => toServer(null, Math.max(lastArrival, performance.now())));
+    upstream.on('data', (chunk: Buffer) => toClient(chunk, performance.now() + oneWayMs));
+    upstream.on('end', () => toClient(null, performance.now() + oneWayMs));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -2,6 +2,7 @@
 // stack (the same static serving and CloudFront Function rules as production). Lighthouse with its default mobile
 // preset (simulated slow 4G, 4x CPU slowdown) in Debian's Chromium, three runs, the median of each category; then
 // the JavaScript a public page ships, gzip-compressed. Figures go to docs/web.md by hand.
+import { figure, quick, recordResults, type Figure } from './results';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { webBuildDir } from '../local/paths';
 import { freePort } from '../local/ports';
 import { startLocalStack } from '../local/stack';
 
-const RUNS = 3;
+const RUNS = quick ? 1 : 3;
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const bars: Record<(typeof categories)[number], number> = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 };
 const CHROMIUM_FLAGS = [
@@ -55,6 +56,7 @@ const stack = await startLocalStack({
 });
 const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
 let failed = false;
+const figures: Record<string, Figure> = {};
 try {
   const url = `${stack.urls.web}/`;
   const scores: Record<string, number[]> = Object.fromEntries(categories.map((c) => [c, []]));
@@ -77,6 +79,7 @@ try {
     const score = median(scores[category]!);
     const ok = score >= bars[category];
     failed ||= !ok;
+    figures[category] = figure(score, 'score', { op: '>=', value: bars[category] });
     console.log(`  ${category.padEnd(15)} ${String(score).padStart(3)}  (bar ${bars[category]}) ${ok ? 'ok' : 'BELOW THE BAR'}`);
   }
   console.log(
@@ -89,10 +92,13 @@ try {
     const total = bytes.external + bytes.inline;
     const publicPage = !path.startsWith('/app');
     if (publicPage) failed ||= total > 120_000;
+    figures[`script ${path}`] = figure(Number((total / 1000).toFixed(1)), 'kB', publicPage ? { op: '<=', value: 120 } : undefined);
     console.log(
       `  ${path.padEnd(16)} ${kB(total).padStart(9)}  (${bytes.files} files ${kB(bytes.external)}, inline ${kB(bytes.inline)})${publicPage ? '' : '  app page, for reference'}`,
     );
   }
+  for (const [name, values] of Object.entries(metrics)) figures[name] = figure(Number(median(values).toFixed(name === 'CLS' ? 3 : 0)), name === 'CLS' ? '' : 'ms');
+  recordResults('web', figures, { runs: RUNS });
 } finally {
   await chrome.kill();
   await stack.stop();
