@@ -1,7 +1,7 @@
 // The publisher against a small HTTP server speaking the management API's wire format (POST /@connections/{id},
 // 410 GoneException), with the real ApiGatewayManagementApiClient: how many requests a broadcast has in flight,
 // and what a gone connection leaves.
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { ConnectionsStore } from '../dynamo/connections-store';
@@ -43,6 +43,8 @@ test(`a broadcast to ${CONNECTIONS} connections reaches every one with at most $
     region: 'us-east-1',
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // Sockets enough for every request at once: only the publisher bounds how many are in flight.
+    requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }) },
   });
   const removed: string[] = [];
   const connections = { ofUser: async () => ids, remove: async (id: string) => void removed.push(id) } as unknown as ConnectionsStore;
