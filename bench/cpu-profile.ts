@@ -39,10 +39,13 @@ export async function profileDuring(during: () => Promise<void>): Promise<Profil
     for (const node of profile.nodes) {
       const ms = time.get(node.id) ?? 0;
       sampledMs += ms;
-      if (!ms || node.callFrame.functionName === '(idle)') continue;
+      // The profiler's own work (serialising the profile) is not the process's.
+      if (!ms || node.callFrame.functionName === '(idle)' || node.callFrame.url === 'node:inspector') continue;
       busyMs += ms;
       const file = fileOf(node.callFrame.url);
-      const name = `${node.callFrame.functionName || '(anonymous)'} ${file}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ''}`;
+      // Code run through tsx reports line 0 for every function: its name and file say enough then.
+      const line = node.callFrame.lineNumber > 0 ? `:${node.callFrame.lineNumber + 1}` : '';
+      const name = `${node.callFrame.functionName || '(anonymous)'} ${file}${line}`;
       byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
       byFile.set(file, (byFile.get(file) ?? 0) + ms);
     }

@@ -41,3 +41,9 @@ export function contextSwitches(pid: number): number {
   }
   return total;
 }
+
+/** A process's proportional set size in bytes: its private pages plus its share of pages it shares. */
+export function proportionalSet(pid: number): number {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1]) * 1024;
+}
