@@ -84,8 +84,9 @@ async function runUploadServerChild(config: UploadConfig): Promise<void> {
 
 /** Node flags of the upload server child. V8 sizes its young generation from the machine's memory (here up to
  * ~130 MB of mostly empty heap on a 24 GB machine: a GC policy, not data held); capped, the peak shows the
- * server's working set. docs/uploads.md has the figures with and without. */
-const UPLOAD_SERVER_FLAGS = ['--max-semi-space-size=4'];
+ * server's working set. docs/uploads.md has the figures with and without. BENCH_UPLOAD_SERVER_FLAGS adds flags
+ * (experiments; they are printed and recorded with the figures). */
+const UPLOAD_SERVER_FLAGS = ['--max-semi-space-size=4', ...(process.env.BENCH_UPLOAD_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])];
 
 /** Runs the bundle of this file as a child process in the given role; resolves with its first message. */
 function startChild<T>(bundle: string, role: string, argument: string, execArgv: string[] = []): Promise<{ child: ChildProcess; ready: T }> {
