@@ -1,4 +1,4 @@
-// npm run bench:upload [-- --quick] [--size 10GB] [--link-size 1GiB] [--links 50:40,200:40]
+// npm run bench:upload [-- --quick] [--size 10GB] [--link-size 1GiB] [--links 50:40,200:40] [--sequential]
 //   (or BENCH_UPLOAD_SIZE, BENCH_UPLOAD_LINK_SIZE, BENCH_UPLOAD_LINKS; quick: 1 GiB and 256 MiB)
 //
 // One generated file (written to a temporary file once: tus-js-client's parallel uploads read it at several
@@ -9,6 +9,7 @@
 //   direct: an @aws-sdk/lib-storage multipart upload (its default 5 MiB parts, 4 at a time) -> s3rver.
 // One pair on this machine's loopback (`--size`, 10 GB by default: the server's memory at 10 GB is a goal), then
 // one pair through each emulated creator's uplink (bench/uplink.ts: rate and round trip, `--link-size` each).
+// `--sequential`: tus as one upload, one chunk at a time, whatever the size (the web app before partial uploads).
 // s3rver and the upload server are child processes running this file bundled by esbuild (as Lambda runs the
 // handler), so the upload server's peak RSS (VmHWM) is its own. Every stored object is read back and compared
 // by sha256. Prints MB/s (10^6 bytes), the ratios, and the upload server's RSS; records them in
@@ -161,7 +162,7 @@ function progressPrinter(label: string, size: number, detail: (tenth: number) =>
 }
 
 /** The first `size` bytes of the file at `path`, sent as the web app sends a file (upload-settings.ts). */
-async function tusUpload(endpoint: string, path: string, size: number, onProgress: (sent: number) => void): Promise<string> {
+async function tusUpload(endpoint: string, path: string, size: number, sequential: boolean, onProgress: (sent: number) => void): Promise<string> {
   const { Upload } = await import('tus-js-client');
   const { CHUNK_BYTES, RETRY_DELAYS_MS, parallelUploadOptions } = await import('../web/src/features/videos/upload-settings');
   const metadata = { filename: 'bench.mp4', filetype: 'video/mp4', kind: 'video' as const };
@@ -172,7 +173,7 @@ async function tusUpload(endpoint: string, path: string, size: number, onProgres
       retryDelays: RETRY_DELAYS_MS,
       headers: { Authorization: `Bearer ${BENCH_TOKEN}` },
       metadata,
-      ...parallelUploadOptions(size, metadata),
+      ...(sequential ? {} : parallelUploadOptions(size, metadata)),
       onProgress,
       onError: reject,
       onSuccess: () => resolve(upload.url!),
@@ -195,6 +196,7 @@ interface Rig {
   processes: Record<string, number>;
   source: string;
   digests: Map<number, string>;
+  sequential: boolean;
   makeS3Client(endpoint: string): S3Client;
 }
 
@@ -207,7 +209,7 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
   resetPeak(rig.serverPid);
   let cpuUsed = cpuMeter(rig.processes);
   let started = performance.now();
-  const url = await tusUpload(tusEndpoint, rig.source, size, progressPrinter('tus', size, () => {
+  const url = await tusUpload(tusEndpoint, rig.source, size, rig.sequential, progressPrinter('tus', size, () => {
     const { now, peak } = residentSet(rig.serverPid);
     return `, upload server RSS ${mb(now)} MB, peak ${mb(peak)} MB`;
   }));
@@ -240,6 +242,7 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
 }
 
 interface Options {
+  sequential: boolean;
   size: number;
   linkSize: number;
   links: LinkSpec[];
@@ -248,17 +251,18 @@ interface Options {
 function options(): Options {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { quick: { type: 'boolean' }, size: { type: 'string' }, 'link-size': { type: 'string' }, links: { type: 'string' } },
+    options: { quick: { type: 'boolean' }, sequential: { type: 'boolean' }, size: { type: 'string' }, 'link-size': { type: 'string' }, links: { type: 'string' } },
   });
   const links = values.links ?? process.env.BENCH_UPLOAD_LINKS ?? '50:40,200:40';
   return {
+    sequential: values.sequential ?? false,
     size: parseSize(values.size ?? process.env.BENCH_UPLOAD_SIZE ?? (quick ? '1GiB' : '10GB')),
     linkSize: parseSize(values['link-size'] ?? process.env.BENCH_UPLOAD_LINK_SIZE ?? (quick ? '256MiB' : '1GiB')),
     links: links ? links.split(',').map(parseLink) : [],
   };
 }
 
-async function runBench({ size, linkSize, links }: Options): Promise<void> {
+async function runBench({ sequential, size, linkSize, links }: Options): Promise<void> {
   const { build } = await import('esbuild');
   const { S3Client } = await import('@aws-sdk/client-s3');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
@@ -326,6 +330,7 @@ async function runBench({ size, linkSize, links }: Options): Promise<void> {
       processes: { 'upload server': serverPid, s3rver: s3Child.child.pid!, 'DynamoDB Local': dynamo.pid },
       source,
       digests,
+      sequential,
       makeS3Client,
     };
     const uploadsPath = (port: number) => `http://127.0.0.1:${port}${server.ready.prefix}`;
@@ -365,11 +370,11 @@ async function runBench({ size, linkSize, links }: Options): Promise<void> {
         await s3Uplink.close();
       }
     }
-    console.log('\nupload benchmark');
+    console.log(`\nupload benchmark, tus ${sequential ? 'as one sequential upload (--sequential)' : 'with the web app\'s settings'}`);
     for (const line of lines) console.log(line);
     console.log(`  every stored object byte-exact, no staging object left: ${exact ? 'yes' : 'NO'}`);
     console.log(`  load average at the end ${load()} (2 cores)`);
-    recordResults('upload', figures, { size, linkSize, links: links.map(describeLink), byteExact: exact, serverFlags: UPLOAD_SERVER_FLAGS });
+    recordResults('upload', figures, { size, linkSize, links: links.map(describeLink), byteExact: exact, serverFlags: UPLOAD_SERVER_FLAGS, tus: sequential ? 'sequential' : 'web app settings' });
     if (!exact) process.exitCode = 1;
   } finally {
     for (const stop of stoppers.reverse()) await stop();

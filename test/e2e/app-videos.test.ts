@@ -149,7 +149,9 @@ test('a large file goes as partial uploads at once, joined by a final upload, an
   const firstTry: Request[] = [];
   page.on('request', (request) => void (request.url().includes('/api/uploads') && firstTry.push(request)));
   await chooseFiles(page, path);
-  await page.locator('.upload-row[data-state="failed"]').waitFor({ timeout: 60_000 });
+  // Each partial upload retries (0, 1, 3 and 5 s), then the whole upload does, each time resuming its partials:
+  // about a minute before Uppy gives up.
+  await page.locator('.upload-row[data-state="failed"]').waitFor({ timeout: 150_000 });
   page.removeAllListeners('request');
   const partialPosts = firstTry.filter((request) => request.method() === 'POST' && request.headers()['upload-concat'] === 'partial');
   expect(partialPosts).toHaveLength(PARALLEL_UPLOADS);
@@ -176,7 +178,7 @@ test('a large file goes as partial uploads at once, joined by a final upload, an
   const { body } = await api<{ videos: { fileName: string; sizeBytes: number }[] }>(e2e.stack, 'GET', '/videos', { token: user.token });
   expect(body.videos.filter((item) => item.fileName === 'big-take.mp4').map((item) => item.sizeBytes)).toEqual([bytes.length]);
   await expect(page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')))).resolves.toEqual([]);
-}, 180_000);
+}, 300_000);
 
 test('refusals show translated: a file type Uppy does not accept, and an upload without an active plan', async () => {
   const texts = catalogue('ua');
