@@ -39,7 +39,7 @@ const PART_BYTES = 8 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = PART_BYTES * 10_000;
 const DEFAULT_EXPIRATION_MS = 7 * 24 * 60 * 60 * 1000;
 /** The most partial uploads one final upload may join. */
-export const MAX_PARTIALS = 16;
+const MAX_PARTIALS = 16;
 /** Marks a partial upload in its stored metadata (never sent by a client: the `Upload-Concat` header sets it). */
 const PARTIAL_MARK = 'upload-concat';
 
@@ -229,6 +229,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   // Upload-Length is required: the deferred length the S3 store could handle is not offered.
   store.extensions = store.extensions.filter((extension) => extension !== 'creation-defer-length');
 
+  // Answered here, not by @tus/server (createFinal); tus-js-client's parallel uploads need no announcement, others read it.
   store.extensions.push('concatenation');
   const locker = new DynamoLocker({ db: deps.db, table });
 
