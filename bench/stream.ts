@@ -228,7 +228,15 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
   try {
     for (let loops = FIRST; loops <= MAX_LOOPS; loops += STEP) {
       while (streams.length < loops) streams.push(startSupervisor(source, `${nginx.rtmpUrl}/ramp-${streams.length}`, join(workDir, `ramp-${streams.length}`)));
-      await Promise.all(streams.map((s) => s.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started')));
+      // A loop that cannot start within a minute (the destination stops answering handshakes) is past the knee too.
+      const started = await Promise.allSettled(streams.map((s) => s.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started')));
+      const notStarted = started.filter((outcome) => outcome.status === 'rejected').length;
+      if (notStarted) {
+        steps.push({ loops, minSpeed: 0, medianSpeed: 0, restarts: 0, machinePercent: 0, supervisorPercentPerLoop: 0, wakeupsPerSecondPerLoop: 0, ffmpegMiBPerLoop: 0, supervisorMiBPerLoop: 0, held: false });
+        out(`  ${String(loops).padStart(3)} loops: ${notStarted} did not start within 60 s, load ${loadavg().map((l) => fixed(l, 1)).join(' ')}  NOT held`);
+        reportErrors(streams);
+        break;
+      }
       await sleep(5_000);
       const pids = () => [...streams.flatMap((s) => s.supervisor.ffmpegPids), nginx.process.child.pid!];
       const cpuBefore = pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
@@ -274,9 +282,7 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
         `memory: ffmpeg ${fixed(step.ffmpegMiBPerLoop)} MiB (PSS), supervisors' process ${fixed(step.supervisorMiBPerLoop, 2)} MiB (RSS / loops)`);
       if (profile) printProfile(profile, loops);
       if (!step.held) {
-        const errors = new Map<string, number>();
-        for (const s of streams) if (s.supervisor.state.lastError) errors.set(s.supervisor.state.lastError, (errors.get(s.supervisor.state.lastError) ?? 0) + 1);
-        for (const [error, count] of errors) out(`       ${count} x ${error}`);
+        reportErrors(streams);
         break;
       }
     }
@@ -284,6 +290,13 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
     await stopAll(streams);
   }
   return steps;
+}
+
+/** The loops' last errors, counted. */
+function reportErrors(streams: BenchStream[]): void {
+  const errors = new Map<string, number>();
+  for (const s of streams) if (s.supervisor.state.lastError) errors.set(s.supervisor.state.lastError, (errors.get(s.supervisor.state.lastError) ?? 0) + 1);
+  for (const [error, count] of errors) out(`       ${count} x ${error}`);
 }
 
 function printProfile(profile: ProfileSummary, loops: number): void {
