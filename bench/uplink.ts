@@ -19,8 +19,6 @@ export interface LinkSpec {
 
 export interface Uplink {
   port: number;
-  /** Bytes carried client to server so far. */
-  bytesUp(): number;
   close(): Promise<void>;
 }
 
@@ -57,14 +55,12 @@ export async function startUplink(target: { host: string; port: number }, link: 
   const oneWayMs = link.roundTripMs / 2;
   const bytesPerMs = link.bitsPerSecond / 8 / 1000;
   let wireFreeAt = 0; // when the link has sent everything queued so far (performance.now() ms)
-  let carried = 0;
   const sockets = new Set<Socket>();
 
   /** Puts `bytes` on the shared link; returns when its last byte reaches the far end. */
   function transmit(bytes: number, notBefore: number): number {
     const start = Math.max(performance.now(), wireFreeAt, notBefore);
     wireFreeAt = start + bytes / bytesPerMs;
-    carried += bytes;
     return wireFreeAt + oneWayMs;
   }
 
@@ -99,7 +95,6 @@ export async function startUplink(target: { host: string; port: number }, link: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    bytesUp: () => carried,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
