@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -21,7 +23,7 @@ import type { TelegramSettings } from './telegram/bot-api';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
-import { ManagementApiPublisher } from './realtime/management-api-publisher';
+import { ManagementApiPublisher, POSTS_IN_FLIGHT } from './realtime/management-api-publisher';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
 import { traced } from './observability';
@@ -75,6 +77,13 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
       traced(new ApiGatewayManagementApiClient({
         region: config.region,
         endpoint: config.realtime.managementUrl,
+        // One PostToConnection per connection: the middleware stack resolved once per command class, not per
+        // call, and a keep-alive socket for each request a publish has in flight.
+        cacheMiddleware: true,
+        requestHandler: {
+          httpAgent: new HttpAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+          httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+        },
         ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
       })),
       new ConnectionsStore(db, config.tables.app),
