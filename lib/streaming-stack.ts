@@ -241,7 +241,7 @@ export class StreamingStack extends Stack {
     // one is made per host when it is installed, for this role (docs/deploy.md, "Stream hosts").
     new CfnOutput(this, 'StreamHostActivation', {
       description: 'Makes the activation a new stream host registers with (docs/deploy.md, "Stream hosts")',
-      value: `aws ssm create-activation --region ${this.region} --iam-role ${hostRole.roleName} --registration-limit 1 --default-instance-name ${this.clusterName}-host --tags Key=project,Value=loopcast Key=stage,Value=${config.stage}`,
+      value: `aws ssm create-activation --region ${this.region} --iam-role ${streamHostRoleName(config)} --registration-limit 1 --default-instance-name ${this.clusterName}-host --tags Key=project,Value=loopcast Key=stage,Value=${config.stage}`,
     });
     new CfnOutput(this, 'StreamHostInstall', {
       description: 'Run on the host as root with the activation\'s id and code (stream-task/host/install.sh)',
