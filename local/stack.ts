@@ -8,6 +8,7 @@ import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
 import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
+import type { DataPlane } from '../lambdas/contract/data-planes';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -82,6 +83,8 @@ export interface LocalStackOptions {
   stripe?: StripeSettings;
   /** Google OAuth client (and, in tests, a fake Google's endpoints); without it YouTube is off, RTMP keys work. */
   google?: GoogleSettings;
+  /** Which data plane's lifecycle definition runs (default fargate): the stream tasks are child processes either way. */
+  dataPlane?: DataPlane;
 }
 
 export interface LocalStack {
@@ -163,6 +166,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
       taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams')),
+      ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     });
     stoppers.push(() => streamRunner.stopAll());
     deps = createDeps(config, {
