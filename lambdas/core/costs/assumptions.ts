@@ -84,6 +84,8 @@ export const hostPacking = {
   /** Share of the link to fill, leaving headroom for restarts and bursts; the host install script's --max-streams
    * holds a host to it (docs/deploy.md, "Stream hosts"). */
   linkUtilisation: 0.8,
+  /** Memory left to Debian, Docker and the SSM and ECS agents (stream-task/host/install.sh: SYSTEM_MEMORY_MIB). */
+  systemMemoryMiB: 1024,
 } as const;
 
 export type HostId = 'cloud-20tb' | 'dedicated-1gbit';

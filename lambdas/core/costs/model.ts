@@ -197,7 +197,7 @@ export function hostCapacity(offer: HostOffer, videoMbps: number): HostCapacity 
   const limits = {
     link: Math.floor((offer.linkMbps * hostPacking.linkUtilisation) / wireMbps(videoMbps)),
     cores: Math.floor((offer.cores * 1024) / externalStreamTask.cpuUnits),
-    memory: Math.floor(offer.memoryMiB / externalStreamTask.memoryReservationMiB),
+    memory: Math.floor((offer.memoryMiB - hostPacking.systemMemoryMiB) / externalStreamTask.memoryReservationMiB),
   };
   const [limitedBy, limit] = (Object.entries(limits) as [HostCapacity['limitedBy'], number][]).reduce((a, b) => (b[1] < a[1] ? b : a));
   const most = Math.max(1, limit);
