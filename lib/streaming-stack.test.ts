@@ -131,6 +131,12 @@ describe('Fargate options', () => {
     template.resourceCountIs('AWS::EC2::EIP', 0);
     const definition = definitionOf(template);
     expect(definition.States[STATES.runTask].Parameters.NetworkConfiguration.AwsvpcConfiguration.AssignPublicIp).toBe('DISABLED');
+    // The image through ECR's dual-stack registry endpoint, which ECS requires of IPv6-only tasks.
+    const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    const joined = (value: { 'Fn::Join': [string, unknown[]] }) => value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
+    expect(joined(task.Properties.ContainerDefinitions[0].Image)).toMatch(/^\{"Ref":"AWS::AccountId"\}\.dkr-ecr\.\{"Ref":"AWS::Region"\}\.on\.aws\/\{"Fn::Sub":"cdk-[a-z0-9]+-container-assets-/);
+    const defaults = Object.values(streaming.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(JSON.stringify(defaults.Properties.ContainerDefinitions[0].Image)).toContain('.dkr.ecr.');
   });
 });
 

@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CfnSubnet, FlowLogDestination, FlowLogTrafficType, IpProtocol, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import {
   CfnCluster,
   Cluster,
@@ -135,16 +135,25 @@ export class StreamingStack extends Stack {
     new Rule(this, 'StreamReconcilerSchedule', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(reconciler)] });
   }
 
-  /** What the stream task's container is, on either plane: its image, logs and stop behaviour. */
-  private streamTaskContainer(platform: Platform): ContainerDefinitionOptions {
+  /** What the stream task's container is, on either plane: its image, logs and stop behaviour. A task without IPv4
+   * pulls its image through ECR's dual-stack registry endpoint (`<account>.dkr-ecr.<region>.on.aws`), which ECS
+   * requires of IPv6-only tasks; the image is the same asset. */
+  private streamTaskContainer(taskDefinition: TaskDefinition, platform: Platform, options: { dualStackRegistry?: boolean } = {}): ContainerDefinitionOptions {
+    const asset = new DockerImageAsset(this, 'StreamTaskImage', {
+      directory: repoRoot,
+      file: 'stream-task/Dockerfile',
+      platform,
+      ignoreMode: IgnoreMode.DOCKER,
+      // Only what the image build reads; everything else (node_modules, cdk.out, .data) stays out of the asset.
+      exclude: ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!lambdas', '!stream-task'],
+    });
+    let image = ContainerImage.fromDockerImageAsset(asset);
+    if (options.dualStackRegistry) {
+      asset.repository.grantPull(taskDefinition.obtainExecutionRole());
+      image = ContainerImage.fromRegistry(`${this.account}.dkr-ecr.${this.region}.on.aws/${asset.repository.repositoryName}:${asset.imageTag}`);
+    }
     return {
-      image: ContainerImage.fromAsset(repoRoot, {
-        file: 'stream-task/Dockerfile',
-        platform,
-        ignoreMode: IgnoreMode.DOCKER,
-        // Only what the image build reads; everything else (node_modules, cdk.out, .data) stays out of the asset.
-        exclude: ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!lambdas', '!stream-task'],
-      }),
+      image,
       logging: LogDrivers.awsLogs({ streamPrefix: 'stream', logGroup: this.taskLogGroup }),
       // Nothing else: the lifecycle gives each task its run, its run token and the task API's URL
       // (lambdas/contract/stream-lifecycle.ts), and the task reaches Loopcast only through that API.
@@ -163,8 +172,9 @@ export class StreamingStack extends Stack {
       subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 22, ...(ipv6Only ? { mapPublicIpOnLaunch: false } : {}) }],
       flowLogs: { rejected: { destination: FlowLogDestination.toCloudWatchLogs(), trafficType: FlowLogTrafficType.REJECT } },
     });
-    // IPv6-only subnets (no IPv4 range at all): ECS then runs the task IPv6-only, reaching ECR, CloudWatch Logs and
-    // the task API over IPv6 (docs/decisions.md, "No public IPv4?"). The VPC keeps its IPv4 range: AWS requires one.
+    // IPv6-only subnets (no IPv4 range at all): ECS then runs the task IPv6-only, reaching ECR (its dual-stack
+    // registry endpoint), CloudWatch Logs, the task API and S3 over IPv6 (docs/decisions.md, "No public IPv4?"). The
+    // VPC keeps its IPv4 range: AWS requires one.
     if (ipv6Only) {
       for (const subnet of vpc.publicSubnets) {
         const cfn = subnet.node.defaultChild as CfnSubnet;
@@ -194,7 +204,7 @@ export class StreamingStack extends Stack {
       // No ephemeral storage: the free 20 GiB; PrepareTask asks for more per task when a stream's media needs it.
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
-    taskDefinition.addContainer(STREAM_TASK_CONTAINER, this.streamTaskContainer(Platform.LINUX_ARM64));
+    taskDefinition.addContainer(STREAM_TASK_CONTAINER, this.streamTaskContainer(taskDefinition, Platform.LINUX_ARM64, { dualStackRegistry: ipv6Only }));
     const launch: TaskLaunch = {
       dataPlane: 'fargate',
       capacityProvider: config.spot ? 'FARGATE_SPOT' : 'FARGATE',
@@ -214,7 +224,7 @@ export class StreamingStack extends Stack {
     // Bridge networking on the host; the task only dials out (RTMP destinations, the task API, S3 download URLs).
     const taskDefinition = new ExternalTaskDefinition(this, 'StreamTask', { family: streamTaskFamily(config), networkMode: NetworkMode.BRIDGE });
     taskDefinition.addContainer(STREAM_TASK_CONTAINER, {
-      ...this.streamTaskContainer(hostArchitectureOf(config) === 'arm64' ? Platform.LINUX_ARM64 : Platform.LINUX_AMD64),
+      ...this.streamTaskContainer(taskDefinition, hostArchitectureOf(config) === 'arm64' ? Platform.LINUX_ARM64 : Platform.LINUX_AMD64),
       cpu: externalStreamTask.cpuUnits,
       memoryReservationMiB: externalStreamTask.memoryReservationMiB,
       memoryLimitMiB: externalStreamTask.memoryLimitMiB,
