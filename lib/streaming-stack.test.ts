@@ -173,6 +173,12 @@ describe('external data plane (ECS Anywhere)', () => {
     expect(task.Properties.EphemeralStorage).toBeUndefined();
   });
 
+  test('a stage switching planes keeps its cluster and task definition family: the same logical ids', () => {
+    const ids = (t: Template, type: string) => Object.keys(t.findResources(type));
+    expect(ids(template, 'AWS::ECS::Cluster')).toEqual(ids(streaming, 'AWS::ECS::Cluster'));
+    expect(ids(template, 'AWS::ECS::TaskDefinition')).toEqual(ids(streaming, 'AWS::ECS::TaskDefinition'));
+  });
+
   test('no VPC, no subnet, no security group, no NAT: hosts join the cluster from anywhere; the cluster has Container Insights', () => {
     for (const type of ['AWS::EC2::VPC', 'AWS::EC2::Subnet', 'AWS::EC2::SecurityGroup', 'AWS::EC2::NatGateway']) template.resourceCountIs(type, 0);
     template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'loopcast-test-streams', ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });

@@ -21,7 +21,7 @@ import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { IgnoreMode } from 'aws-cdk-lib';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { externalStreamTask, fargateStreamTask } from '../lambdas/contract/data-planes';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition, type TaskLaunch } from '../lambdas/contract/stream-lifecycle';
 import { streamClusterName, streamLifecycleName, streamTaskFamily, type ApiStack } from './api-stack';
@@ -216,8 +216,9 @@ export class StreamingStack extends Stack {
   }
 
   private externalPlane(config: StageConfig): Plane {
-    // A cluster without a VPC (CDK's Cluster would make one, with NAT gateways): hosts join it from anywhere.
-    const cluster = new CfnCluster(this, 'Cluster', {
+    // A cluster without a VPC (CDK's Cluster would make one, with NAT gateways): hosts join it from anywhere. At the
+    // path of the Fargate plane's cluster, so a stage that switches planes keeps its cluster (same logical id).
+    const cluster = new CfnCluster(new Construct(this, 'Cluster'), 'Resource', {
       clusterName: this.clusterName,
       clusterSettings: [{ name: 'containerInsights', value: 'enabled' }],
     });
