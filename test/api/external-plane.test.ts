@@ -93,7 +93,9 @@ test('a host that dies and ECS hears nothing (StopTask cannot reach it, .sync ne
   expect(await reconcileAt(0)).toMatchObject({ staleRestarted: 0, orphansEnded: 0 });
   const restartStarted = Date.now();
   expect(await reconcileAt(4 * 60_000)).toMatchObject({ staleRestarted: 1 });
-  expect(Date.now() - restartStarted).toBeLessThan(10_000);
+  const reconcileMs = Date.now() - restartStarted;
+  console.log(`[external] the reconciler moved the dead host's stream in ${reconcileMs} ms, not waiting for its task`);
+  expect(reconcileMs).toBeLessThan(10_000);
   expect(alive(dead.pid)).toBe(true);
   const pending = await stream();
   expect(pending).toMatchObject({ restarts: restarts + 1 });
