@@ -221,18 +221,24 @@ export class ApiStack extends Stack {
     }
   }
 
-  /** Stopping a stream ends its tasks (StopTask, then DescribeTasks until they are gone); the reconciler also lists
+  /** Stopping a stream ends its tasks (StopTask, then DescribeTasks until they are gone, DescribeContainerInstances
+   * for ECS Anywhere hosts that cannot be reached); the reconciler also lists
    * them (ListTasks on this cluster only) and the executions of this stage's lifecycle. */
   grantStreamTasks(grantee: HandlerFunction, options: { list?: boolean } = {}): void {
     const cluster = this.formatArn({ service: 'ecs', resource: 'cluster', resourceName: streamClusterName(this.config) });
     const tasks = this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${streamClusterName(this.config)}/*` });
     grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:StopTask', 'ecs:DescribeTasks'], resources: [tasks] }));
+    // ECS Anywhere: a task whose host's agent is disconnected cannot stop now and is not waited for.
+    const hosts = this.formatArn({ service: 'ecs', resource: 'container-instance', resourceName: `${streamClusterName(this.config)}/*` });
+    grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:DescribeContainerInstances'], resources: [hosts] }));
     if (options.list) {
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:ListTasks'], resources: ['*'], conditions: { ArnEquals: { 'ecs:cluster': cluster } } }));
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['states:ListExecutions'], resources: [this.streamLifecycleArn] }));
     }
     acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs: StopTask and DescribeTasks cover this stage\'s streams cluster only.',
       new RegExp(`^Resource::arn:.*:ecs:.*:task/${streamClusterName(this.config)}/\\*$`));
+    acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Hosts register at run time: DescribeContainerInstances covers this stage\'s streams cluster only.',
+      new RegExp(`^Resource::arn:.*:ecs:.*:container-instance/${streamClusterName(this.config)}/\\*$`));
     if (options.list) acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'ecs:ListTasks takes no resource; the statement is conditioned on this stage\'s streams cluster.', /^Resource::\*$/);
   }
 

@@ -9,6 +9,7 @@ import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/
 import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../lambdas/adapters/telegram/bot-api';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
+import type { DataPlane } from '../lambdas/contract/data-planes';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -85,6 +86,8 @@ export interface LocalStackOptions {
   google?: GoogleSettings;
   /** The operator's Telegram bot (and, in tests, a fake Bot API); without it alerts go by e-mail only. */
   telegram?: TelegramSettings;
+  /** Which data plane's lifecycle definition runs (default fargate): the stream tasks are child processes either way. */
+  dataPlane?: DataPlane;
 }
 
 export interface LocalStack {
@@ -166,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
       taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams')),
+      ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     });
     stoppers.push(() => streamRunner.stopAll());
     deps = createDeps(config, {

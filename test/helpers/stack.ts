@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../../lambdas/adapters/telegram/bot-api';
+import type { DataPlane } from '../../lambdas/contract/data-planes';
 import { appTable } from '../../lambdas/contract/tables';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
@@ -20,6 +21,8 @@ export interface TestStackOptions {
   telegram?: TelegramSettings;
   /** A stopped stack whose tables, bucket, data folder and RTMP ports to use again: `npm start` run a second time. */
   continueFrom?: LocalStack;
+  /** The data plane whose lifecycle definition the stack runs (default fargate). */
+  dataPlane?: DataPlane;
 }
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
@@ -45,5 +48,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.google ? { google: options.google } : {}),
     ...(options.telegram ? { telegram: options.telegram } : {}),
+    ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
   });
 }
