@@ -45,7 +45,6 @@ const UPKEEP_INTERVAL_MS = 5 * 60_000;
 function localMasterKeyFile(dataDir: string): string {
   const file = join(dataDir, 'secrets.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32), { mode: 0o600 });
     chmodSync(file, 0o600);
   }
@@ -94,7 +93,15 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/** The data folder holds live confirmation and reset links (outbox), password hashes (DynamoDB's files), the key
+ * that opens stream keys and the logs: this user's only, also when an older version made it readable to all. */
+function privateDataFolder(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  privateDataFolder(options.dataDir);
   const stoppers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);

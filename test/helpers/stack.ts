@@ -18,6 +18,8 @@ export interface TestStackOptions {
   google?: GoogleSettings;
   /** A stopped stack whose tables, bucket, data folder and RTMP ports to use again: `npm start` run a second time. */
   continueFrom?: LocalStack;
+  /** A data folder of the test's own (a fresh temporary one otherwise). */
+  dataDir?: string;
 }
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
@@ -28,7 +30,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
   if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
   const previous = options.continueFrom;
   return startLocalStack({
-    dataDir: previous?.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
+    dataDir: previous?.dataDir ?? options.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,
     namePrefix: previous ? previous.config.tables.app.slice(0, -appTable.id.length) : `t${randomBytes(4).toString('hex')}-`,
     ports: {
