@@ -12,7 +12,7 @@ import { observability } from '../adapters/observability';
 import { matchesOriginVerify } from '../adapters/origin-verify';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../contract/edge-headers';
 import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
-import { routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
+import { PATH_ID, routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
 import { DEFAULT_MAX_BODY_BYTES, type ApiResponse, type AuthContext, type RouteImplementation } from './api';
 
 export type Authenticate = (bearerToken: string, deps: Deps) => Promise<AuthContext | undefined>;
@@ -26,6 +26,8 @@ export interface HttpGroupOptions {
   authenticate?: Authenticate;
   /** The route table to check against; the real one unless a test brings its own. */
   routeTable?: readonly RouteDefinition[];
+  /** What the group answers for an id that names nothing ('not found' unless given), also for a malformed one. */
+  unknownId?: ErrorKey;
 }
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -178,6 +180,11 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
       auth = token && options.authenticate ? await options.authenticate(token, deps) : undefined;
       if (!auth) throw new AppError('unauthorized');
       logger.appendKeys({ userId: auth.userId });
+    }
+
+    // A malformed id names nothing: the group's own answer for an unknown id, before any store sees it.
+    if (Object.values(event.pathParameters ?? {}).some((value) => value === undefined || !PATH_ID.test(value))) {
+      throw new AppError(options.unknownId ?? 'not found');
     }
 
     const body = implementation.binaryBody ? binaryBody(event, implementation) : implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);

@@ -149,6 +149,7 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
     group: 'streams',
     deps,
     authenticate: authenticateSession,
+    unknownId: 'stream not found',
     routes: {
       'GET /api/streams': list,
       'POST /api/streams': create,
