@@ -10,6 +10,7 @@ import { json, noContent, publicRoute, userRoute, type ApiRequest } from './api'
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 import { accountsContext } from '../wiring/accounts';
+import { singleLineText } from './text-fields';
 
 
 const client = (request: Pick<ApiRequest<unknown, unknown, undefined>, 'sourceIp' | 'userAgent'>): accounts.Client => ({ ip: request.sourceIp, userAgent: request.userAgent });
@@ -21,7 +22,7 @@ const language = z.enum(languageCodes).default('en');
 
 const register = publicRoute({
   body: z.object({
-    displayName: z.string().trim().min(1).max(80).regex(/^[^\p{Cc}]+$/u),
+    displayName: singleLineText(80),
     email,
     password,
     language,

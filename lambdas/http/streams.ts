@@ -13,11 +13,12 @@ import { pictureUrl } from '../core/media/media-urls';
 import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
+import { multiLineText, singleLineText } from './text-fields';
 
 const id = z.string().trim().min(1).max(64);
 const fields = {
-  title: z.string().trim().min(1).max(100),
-  description: z.string().max(5000).optional(),
+  title: singleLineText(100),
+  description: multiLineText(5000).optional(),
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
   audioId: id.nullable().optional(),

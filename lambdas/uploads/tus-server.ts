@@ -22,6 +22,7 @@ import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
+import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
 import { StagingS3Store } from './staging-s3-store';
 import { uploadMetrics, type UploadMetrics } from './upload-metrics';
 
@@ -41,7 +42,8 @@ const USER_ID = /^[\w-]{1,128}$/;
 export const uploadKinds = ['video', 'audio'] as const;
 
 const uploadMetadataSchema = z.object({
-  filename: z.string().trim().min(1).max(255),
+  // Free text: it becomes the item's title (lambdas/core/plain-text.ts).
+  filename: z.string().trim().min(1).max(255).refine((name) => !hasForbiddenCharacters(name), CONTROL_CHARACTERS_REFUSED),
   // Browsers leave the type empty for formats they do not know (often .mkv): accepted, the transcoder probes.
   filetype: z
     .string()

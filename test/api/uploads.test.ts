@@ -146,6 +146,14 @@ test('Upload-Length is required: a deferred length is refused', async () => {
   expect(body.details).toEqual({ fields: { 'Upload-Length': expect.any(String) } });
 });
 
+// Security audit M8: the file name becomes the item's title; control characters in it reached the support tool.
+test('metadata: a file name with control or invisible formatting characters is refused', async () => {
+  for (const filename of ['a\u001b[31m.mp4', 'clip\r.mp4', 'gpj\u202Eexe.mp4']) {
+    const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename, filetype: 'video/mp4', kind: 'video' } }).catch(refusalOf);
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.filename': expect.any(String) } } } });
+  }
+});
+
 test('metadata: filename and a kind of video or audio are required', async () => {
   const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(refusalOf);
   expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.kind': expect.any(String) } } } });
