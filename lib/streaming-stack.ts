@@ -1,5 +1,6 @@
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { FlowLogDestination, FlowLogTrafficType, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { FlowLogDestination, FlowLogTrafficType, Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { DESTINATION_PORTS } from '../lambdas/core/channels/destination-address';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Cluster, ContainerImage, ContainerInsights, CpuArchitecture, FargateTaskDefinition, LogDrivers, OperatingSystemFamily } from 'aws-cdk-lib/aws-ecs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -53,11 +54,18 @@ export class StreamingStack extends Stack {
       containerInsightsV2: ContainerInsights.ENABLED,
       enableFargateCapacityProviders: true,
     });
+    // Egress only to RTMP (1935) and TLS (443: RTMPS destinations and the AWS APIs): a user-chosen destination
+    // cannot reach metadata, credentials or anything else on another port (security audit L3). The VPC's DNS
+    // resolver and link-local services are not subject to security groups.
     this.taskSecurityGroup = new SecurityGroup(this, 'TaskSecurityGroup', {
       vpc: this.vpc,
-      description: 'Stream tasks: no inbound traffic, outbound to RTMP destinations and AWS APIs',
-      allowAllOutbound: true,
+      description: 'Stream tasks: no inbound traffic, outbound TCP 1935 and 443 only',
+      allowAllOutbound: false,
     });
+    for (const port of DESTINATION_PORTS) {
+      this.taskSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(port), `RTMP destinations and AWS APIs, TCP ${port}`);
+      this.taskSecurityGroup.addEgressRule(Peer.anyIpv6(), Port.tcp(port), `RTMP destinations and AWS APIs, TCP ${port} (IPv6)`);
+    }
 
     this.taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
       family: `loopcast-${config.stage}-stream-task`,

@@ -27,6 +27,7 @@ import { createStreamUpkeep } from '../lambdas/events/stream-upkeep';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
+import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
 
 export interface LocalPorts {
@@ -72,6 +73,8 @@ export interface LocalStackOptions {
   stripe?: StripeSettings;
   /** Google OAuth client (and, in tests, a fake Google's endpoints); without it YouTube is off, RTMP keys work. */
   google?: GoogleSettings;
+  /** RTMP destinations on the public internet only, as in AWS (locally any server may be named by default). */
+  publicDestinationsOnly?: boolean;
 }
 
 export interface LocalStack {
@@ -189,6 +192,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamRunner,
       google: async () => options.google,
       originVerify: async () => [originVerify],
+      ...(options.publicDestinationsOnly ? { destinations: publicDestinationsOnly() } : {}),
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);

@@ -24,6 +24,8 @@ import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
 import { traced } from './observability';
 import { noOriginVerify, originVerifyFromSecret, type OriginVerifyValues } from './origin-verify';
+import type { DestinationPolicy } from '../core/channels/channels';
+import { anyDestination, publicDestinationsOnly } from './net/destination-policy';
 
 /** Everything a handler may touch, passed in explicitly (never module globals), so tests and the local stack
  * can build their own. AWS-only and local-only adapters are chosen where Deps are made. */
@@ -48,6 +50,9 @@ export interface Deps {
   /** The values of CloudFront's `x-origin-verify` header, beside which the HTTP handlers believe `x-viewer-address`
    * (Secrets Manager in AWS, random per start locally; lambdas/adapters/origin-verify.ts). Never logged. */
   originVerify: OriginVerifyValues;
+  /** Which servers RTMP destinations may name: the public internet only, except in the local stack (where its own
+   * test destination is on 127.0.0.1) unless it asks for the rule too. */
+  destinations: DestinationPolicy;
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
@@ -55,7 +60,7 @@ export interface Deps {
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
  * through CloudFront (Deps that serve no HTTP, like the support tool's). */
 export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google'> &
-  Partial<Pick<Deps, 'originVerify'>>;
+  Partial<Pick<Deps, 'originVerify' | 'destinations'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -66,6 +71,7 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     now: overrides.now ?? (() => new Date()),
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
+    destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),
     realtime: new ManagementApiPublisher(
       traced(new ApiGatewayManagementApiClient({
         region: config.region,

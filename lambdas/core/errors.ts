@@ -67,6 +67,10 @@ export const errorCatalogue = {
     message: 'YouTube access was not granted. Please connect again and allow Loopcast to manage your YouTube account',
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
+  'destination not allowed': {
+    status: 422,
+    message: "This server address cannot be used. Enter your streaming platform's public RTMP address",
+  },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },
   'internal error': { status: 500, message: 'Something went wrong on our side. Please try again' },

@@ -20,6 +20,8 @@ export interface TestStackOptions {
   continueFrom?: LocalStack;
   /** A data folder of the test's own (a fresh temporary one otherwise). */
   dataDir?: string;
+  /** RTMP destinations on the public internet only, as in AWS. */
+  publicDestinationsOnly?: boolean;
 }
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
@@ -44,5 +46,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.web ? { webDir: webBuildDir } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.google ? { google: options.google } : {}),
+    ...(options.publicDestinationsOnly ? { publicDestinationsOnly: true } : {}),
   });
 }

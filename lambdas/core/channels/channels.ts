@@ -4,10 +4,17 @@ import { AppError } from '../errors';
 import type { SecretBox } from '../secret-box';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import { runningStatuses } from '../streams/stream';
-import { CHANNEL_NAME_MAX, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
+import { CHANNEL_NAME_MAX, isStreamKey, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
+
+/** Which servers a destination may name: any in the local stack, the public internet only in AWS. */
+export interface DestinationPolicy {
+  /** Resolves when the server URL may be dialled; throws 'destination not allowed' (or 'invalid request') otherwise. */
+  check(rtmpUrl: string): Promise<void>;
+}
 
 export interface ChannelsContext {
   channels: ChannelStore;
+  destinations: DestinationPolicy;
   streams: StreamStore;
   secrets: SecretBox;
   now: () => Date;
@@ -15,14 +22,16 @@ export interface ChannelsContext {
 
 export async function addRtmpChannel(context: ChannelsContext, userId: string, input: { name: string; url: string; key: string }): Promise<Channel> {
   const key = input.key.trim();
-  if (!key || /[\s/?#]/.test(key)) throw new AppError('invalid request', { fields: { key: 'a stream key has no spaces, slashes or question marks' } });
+  if (!isStreamKey(key)) throw new AppError('invalid request', { fields: { key: 'a stream key is printable ASCII without spaces, slashes, question marks or #' } });
+  const rtmpUrl = normalizeRtmpUrl(input.url);
+  await context.destinations.check(rtmpUrl);
   const id = randomUUID();
   const channel: Channel = {
     id,
     userId,
     kind: 'rtmp',
     name: input.name.trim().slice(0, CHANNEL_NAME_MAX),
-    rtmpUrl: normalizeRtmpUrl(input.url),
+    rtmpUrl,
     sealedKey: await context.secrets.seal(key, { userId, channelId: id }),
     keyHint: keyHintOf(key),
     createdAt: context.now().toISOString(),
