@@ -67,6 +67,7 @@ export const errorCatalogue = {
     message: 'YouTube access was not granted. Please connect again and allow Loopcast to manage your YouTube account',
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
+  'video too long': { status: 422, message: 'This video is longer than your plan allows. Upload a shorter one or upgrade your plan' },
   'destination not allowed': {
     status: 422,
     message: "This server address cannot be used. Enter your streaming platform's public RTMP address",

@@ -66,6 +66,7 @@ function PlanCard({ plan }: { plan: Plan }) {
         <li>{t('pricing.limits.uploads', { count: plan.limits.uploadsPerCycle })}</li>
         <li>{t('pricing.limits.destinations', { count: plan.limits.destinationsPerStream })}</li>
         <li>{t('pricing.limits.channels', { count: plan.limits.youtubeChannels })}</li>
+        <li>{t('pricing.limits.mediaLength', { count: plan.limits.maxMediaSeconds / 3600 })}</li>
       </ul>
       <ul className="plan__features">
         {featureKeys.map((feature) => {
