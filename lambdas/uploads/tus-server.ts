@@ -133,7 +133,9 @@ function fromTus(status: number, reason: string): Refusal {
   if (status === 410) return refusal(new AppError('upload not found'), 410);
   if (status === 413) return refusal(new AppError('payload too large'));
   if (status === 409 || status === 412) return refusal(new AppError('invalid request', { reason }), status);
-  if (status < 500) return refusal(new AppError('invalid request', { reason }));
+  // 501: a header tus does not implement here (Upload-Length on a PATCH, Upload-Concat): the client's request is
+  // wrong, and a 5xx would make it retry for ever.
+  if (status < 500 || status === 501) return refusal(new AppError('invalid request', { reason }));
   // tus's own 5xx: the lock could not be had in time. Clients retry 5xx.
   logger.warn('tus upload request failed', { status, reason });
   return refusal(new AppError('service unavailable'));
@@ -269,6 +271,10 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
 
       if (request.method === 'POST' && request.headers.get('upload-length') === null) {
         throw new AppError('invalid request', { fields: { 'Upload-Length': 'required: the size must be known when the upload starts' } });
+      }
+      // An empty file is no video: it would take one of the plan's uploads and fail as an item.
+      if (request.method === 'POST' && /^0+$/.test(request.headers.get('upload-length')!.trim())) {
+        throw new AppError('invalid request', { fields: { 'Upload-Length': 'an upload has at least one byte' } });
       }
       if (Number(request.headers.get('content-length') ?? 0) > MAX_CHUNK_BYTES) throw new AppError('payload too large');
 

@@ -154,6 +154,26 @@ test('metadata: a file name with control or invisible formatting characters is r
   }
 });
 
+// Security audit L8: a 0-byte upload was accepted (taking one of the plan's uploads, then failing as an item),
+// and Upload-Length on a PATCH got tus's 501, which was passed on as 503 so clients retried a client error.
+test('an empty upload is refused at creation', async () => {
+  for (const length of ['0', '00']) {
+    const response = await fetch(origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.alice), 'Upload-Length': length, 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' } });
+    const body = await expectRefusal(response, 400, 'invalid request');
+    expect(body.details).toEqual({ fields: { 'Upload-Length': 'an upload has at least one byte' } });
+  }
+});
+
+test('a header tus does not implement on a PATCH is a catalogued 400, not a 5xx', async () => {
+  const url = await createUpload(tokens.alice, 10);
+  const response = await fetch(url, {
+    method: 'PATCH',
+    headers: { ...tusHeaders(tokens.alice), 'Upload-Offset': '0', 'Upload-Length': '10', 'Content-Type': 'application/offset+octet-stream' },
+    body: new Uint8Array(10),
+  });
+  await expectRefusal(response, 400, 'invalid request');
+});
+
 test('metadata: filename and a kind of video or audio are required', async () => {
   const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(refusalOf);
   expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.kind': expect.any(String) } } } });
