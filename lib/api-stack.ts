@@ -221,6 +221,8 @@ export class ApiStack extends Stack {
         this.grantTableData(fn);
         this.grantSendEmail(fn);
         this.signingKey.grantRead(fn);
+        // Sign-out and password resets close the account's realtime sockets (DeleteConnection).
+        this.grantRealtimePublish(fn);
         break;
       case 'billing':
         this.grantTableData(fn);
@@ -281,6 +283,8 @@ export class ApiStack extends Stack {
   private addRealtimeRoutes(): void {
     const authorizerFunction = this.handlerFunction(this, 'RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
     this.signingKey.grantRead(authorizerFunction);
+    // A token opens a socket only while its session is open and the account active.
+    this.grantTableData(authorizerFunction);
     const connectionsFunction = this.handlerFunction(this, 'RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
     this.grantTableData(connectionsFunction);
     this.functions['realtime-authorizer'] = authorizerFunction;

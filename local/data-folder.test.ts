@@ -22,7 +22,7 @@ afterAll(() => stack.stop());
 test('the data folder is private to this user, its outbox folder and every message too', async () => {
   const email = uniqueEmail();
   const registered = await api(stack, 'POST', '/register', { body: { displayName: 'Ana', email, password: strongPassword, acceptTerms: true, ageConfirmed: true } });
-  expect(registered.status).toBe(201);
+  expect(registered.status).toBe(202);
   const messages = readdirSync(stack.outbox);
   expect(messages.length).toBeGreaterThan(0);
   expect({ data: mode(dataDir), outbox: mode(stack.outbox), messages: messages.map((name) => mode(join(stack.outbox, name))) })

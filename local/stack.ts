@@ -27,6 +27,7 @@ import { createStreamUpkeep } from '../lambdas/events/stream-upkeep';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
+import { realtimeManagementFile } from './paths';
 import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
 
@@ -142,6 +143,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(realtime.stop);
+    writeFileSync(realtimeManagementFile(options.dataDir), realtime.managementUrl, { mode: 0o600 });
 
     const config: RuntimeConfig = {
       stage: 'local',

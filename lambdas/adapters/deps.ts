@@ -20,6 +20,8 @@ import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
 import { ManagementApiPublisher } from './realtime/management-api-publisher';
+import { ManagementApiConnectionCloser } from './realtime/connection-closer';
+import type { OpenConnections } from '../core/accounts/ports';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
 import { traced } from './observability';
@@ -35,6 +37,8 @@ export interface Deps {
   s3: S3Client;
   mailer: Mailer;
   realtime: RealtimePublisher;
+  /** Closes users' realtime WebSockets when their sessions end (the same management API as `realtime`). */
+  connections: OpenConnections;
   /** The HMAC key of realtime tokens and media URLs (Secrets Manager in AWS, random per start locally). */
   signingKey: () => Promise<string>;
   /** Stripe, when configured (Secrets Manager in AWS, environment locally); undefined: trial only. */
@@ -64,6 +68,12 @@ export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentP
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
+  const management = traced(new ApiGatewayManagementApiClient({
+    region: config.region,
+    endpoint: config.realtime.managementUrl,
+    ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
+  }));
+  const connections = new ConnectionsStore(db, config.tables.app);
   const deps: Deps = {
     config,
     db,
@@ -72,15 +82,8 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
     destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),
-    realtime: new ManagementApiPublisher(
-      traced(new ApiGatewayManagementApiClient({
-        region: config.region,
-        endpoint: config.realtime.managementUrl,
-        ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
-      })),
-      new ConnectionsStore(db, config.tables.app),
-      () => deps.now(),
-    ),
+    realtime: new ManagementApiPublisher(management, connections, () => deps.now()),
+    connections: new ManagementApiConnectionCloser(management, connections, () => deps.now()),
   };
   return deps;
 }
