@@ -289,6 +289,21 @@ describe('files that are not what they claim', () => {
     expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
   }, 60_000);
 
+  // Security audit M1: an uploaded HLS playlist made ffmpeg copy a file of the server into the user's video.
+  test.each([
+    ['an HLS playlist naming a file of the server', (secret: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:2.0,\nfile://${secret}\n#EXTINF:2.0,\n${secret}\n#EXT-X-ENDLIST\n`],
+    ['a concat list naming a file of the server', (secret: string) => `ffconcat version 1.0\nfile '${secret}'\n`],
+    ['an SDP description reaching for the network', () => 'v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video 5004 RTP/AVP 96\na=rtpmap:96 H264/90000\n'],
+  ])('%s is refused with the encode error and nothing of it is stored', async (_, contents) => {
+    const secret = join(dir, 'server-secret.ts');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', secret]);
+    const source = join(dir, 'playlist-upload');
+    await writeFile(source, contents(secret));
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+    expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error' });
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+  }, 60_000);
+
   test('temporary files are removed after every job', async () => {
     expect(await readdir(join(dir, 'work'))).toEqual([]);
   });
