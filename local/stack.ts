@@ -16,7 +16,7 @@ import { resumeInterruptedWork } from './resume';
 import { startNginxRtmp } from './nginx-rtmp';
 import { startRealtimeServer } from './realtime-server';
 import { uploadsMount } from './uploads-mount';
-import { hlsMount } from './hls-mount';
+import { hlsMount, LocalPreviews } from './hls-mount';
 import { createUploadServer } from '../lambdas/uploads/tus-server';
 import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
@@ -201,6 +201,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await createBucket(deps.s3, config.buckets.media);
 
     let rtmp: { rtmpUrl: string; hlsUrl: string } | undefined;
+    const previews = new LocalPreviews();
     if (options.rtmp) {
       const nginx = await startNginxRtmp({
         dir: join(options.dataDir, 'nginx'),
@@ -211,6 +212,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stoppers.push(nginx.stop);
       rtmp = nginx;
       config.localPreview = { rtmpUrl: nginx.rtmpUrl };
+      deps.localPreviews = previews;
     }
 
     // What EventBridge's 5-minute schedule does in AWS: billing enforcement and YouTube broadcast checks.
@@ -222,7 +224,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const origin = await startHttpOrigin({
       port: options.ports.http,
       deps,
-      mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl)] : [])],
+      mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl, previews)] : [])],
       ...(options.webDir ? { webDir: options.webDir } : {}),
       originVerify,
     });

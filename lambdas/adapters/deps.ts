@@ -57,6 +57,9 @@ export interface Deps {
   /** Which servers RTMP destinations may name: the public internet only, except in the local stack (where its own
    * test destination is on 127.0.0.1) unless it asks for the rule too. */
   destinations: DestinationPolicy;
+  /** Local stack only, with its RTMP test destination: the opaque id a stream key's HLS preview is served by
+   * (local/hls-mount.ts), so the API never hands out a key. */
+  localPreviews?: { idFor(streamKey: string): string };
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }

@@ -34,7 +34,7 @@ const patchBody = z.object(fields).partial();
 async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'image'; url: string } | undefined> {
   if (stream.status !== 'started') return undefined;
   const local = deps.config.localPreview;
-  if (!local) {
+  if (!local || !deps.localPreviews) {
     const at = stream.health?.previewAt;
     return at ? { kind: 'image', url: `${pictureUrl(await deps.signingKey(), 'preview', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(at)}` } : undefined;
   }
@@ -43,7 +43,7 @@ async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'ima
     const channel = await channels.get(stream.userId, channelId);
     if (channel?.rtmpUrl === local.rtmpUrl && channel.sealedKey) {
       const key = await deps.secrets.open(channel.sealedKey, streams.sealContext(channel));
-      return { kind: 'hls', url: `/hls/${encodeURIComponent(key)}.m3u8` };
+      return { kind: 'hls', url: `/hls/${deps.localPreviews.idFor(key)}.m3u8` };
     }
   }
   return undefined;
