@@ -30,7 +30,14 @@ export function createLoopcastStacks(app: App, config: StageConfig, env?: Enviro
     transcodeQueue: media.transcodeQueue,
     transcodeRole: media.transcodeRole,
   });
-  const web = new WebStack(app, name('Web'), config, { ...common, httpApi: api.httpApi, uploadsUrl: api.uploadsUrl, originVerify: api.originVerify, accessLogs: data.accessLogs });
+  const web = new WebStack(app, name('Web'), config, {
+    ...common,
+    httpApi: api.httpApi,
+    uploadsUrl: api.uploadsUrl,
+    originVerify: api.originVerify,
+    accessLogs: data.accessLogs,
+    realtimeOrigin: api.realtimeApi.apiEndpoint,
+  });
   const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api, secretsKey: data.secretsKey });
   const ops = new OpsStack(app, name('Ops'), config, { ...common, api, streaming, table: data.table });
   Tags.of(app).add('project', 'loopcast');

@@ -30,7 +30,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './constructs/handler-function';
 import { ORIGIN_VERIFY_HEADER } from '../lambdas/contract/edge-headers';
-import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
+import { buildHasTagManager, contentSecurityPolicy, inlineScriptHashes, permissionsPolicy } from '../web/edge/content-security-policy';
 import { acknowledgeFindings } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
@@ -44,6 +44,9 @@ export interface WebStackProps extends StackProps {
   /** The Api stack's OriginVerify secret: CloudFront sends its value to both API origins as `x-origin-verify`. */
   originVerify: ISecret;
   accessLogs: IBucket;
+  /** The realtime WebSocket API's origin (wss://<id>.execute-api.<region>.amazonaws.com), the app's one
+   * cross-origin connection (the page's CSP names it). */
+  realtimeOrigin: string;
 }
 
 /** Context key whose new value makes a deploy update the distribution, so CloudFront reads a rotated OriginVerify
@@ -77,12 +80,16 @@ export class WebStack extends Stack {
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         // No 'unsafe-inline': the build's few inline scripts are allowed by hash (web/edge/content-security-policy.ts).
-        contentSecurityPolicy: { override: true, contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir)) },
+        contentSecurityPolicy: {
+          override: true,
+          contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir), { tagManager: buildHasTagManager(webBuildDir), realtimeSources: [props.realtimeOrigin] }),
+        },
         strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true },
         contentTypeOptions: { override: true },
         frameOptions: { override: true, frameOption: HeadersFrameOption.DENY },
         referrerPolicy: { override: true, referrerPolicy: 'strict-origin-when-cross-origin' as never },
       },
+      customHeadersBehavior: { customHeaders: [{ header: 'permissions-policy', value: permissionsPolicy, override: true }] },
     });
 
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {

@@ -20,3 +20,12 @@ test('a trailing slash still redirects, on this site', async () => {
   const response = await fetch(`${stack.urls.web}/pricing/`, { redirect: 'manual' });
   expect({ status: response.status, location: response.headers.get('location') }).toEqual({ status: 301, location: '/pricing' });
 });
+
+// Security audit L10: the local site sends the same narrowed policy as CloudFront, and a Permissions-Policy.
+test('pages carry a CSP without any-host sources, and a Permissions-Policy', async () => {
+  const page = await fetch(`${stack.urls.web}/pricing`);
+  const csp = page.headers.get('content-security-policy')!;
+  expect(csp.split(/[ ;]+/)).not.toEqual(expect.arrayContaining(['https:', 'wss:']));
+  expect(csp).not.toContain('googletagmanager');
+  expect(page.headers.get('permissions-policy')).toContain('camera=()');
+});
