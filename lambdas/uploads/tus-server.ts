@@ -21,6 +21,8 @@ import { logger } from '../adapters/logger';
 import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
+import { ORIGIN_VERIFY_HEADER } from '../contract/edge-headers';
+import { edgeCheck } from '../adapters/origin-verify';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
 import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
 import { StagingS3Store } from './staging-s3-store';
@@ -83,7 +85,9 @@ export interface UploadHooks {
 export type UploadConfig = Pick<RuntimeConfig, 'region' | 'tables' | 'buckets' | 'endpoints'>;
 
 export interface UploadServerOptions {
-  deps: Pick<Deps, 'db'> & { config: UploadConfig };
+  /** `originVerify`: CloudFront's values; where configured, requests without one are refused (the Function URL is
+   * reachable without CloudFront and its WAF). */
+  deps: Pick<Deps, 'db'> & Partial<Pick<Deps, 'originVerify'>> & { config: UploadConfig };
   hooks: UploadHooks;
   /** Unfinished uploads answer 410 after this long (S3 lifecycle rules remove what is left). */
   expirationMs?: number;
@@ -258,6 +262,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       if (!isCollection && !(path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) {
         throw new AppError('route not found');
       }
+      // The Function URL bypasses CloudFront and its WAF: only CloudFront's requests are served.
+      if (!(await edgeCheck(request.headers.get(ORIGIN_VERIFY_HEADER) ?? undefined, deps.originVerify)).allowed) throw new AppError('direct access refused');
       // CORS preflight and tus capability discovery carry no credentials.
       if (request.method === 'OPTIONS') return await withCataloguedError(await tus.handleWeb(request));
       const allowed = isCollection ? ['POST'] : ['HEAD', 'PATCH', 'DELETE'];

@@ -174,6 +174,27 @@ test('a header tus does not implement on a PATCH is a catalogued 400, not a 5xx'
   await expectRefusal(response, 400, 'invalid request');
 });
 
+// Security audit L11: the uploads Function URL bypasses CloudFront and its WAF. Where CloudFront is in front, a
+// request without its origin-verify value is refused before anything else, OPTIONS included.
+test('behind CloudFront, only requests with its origin-verify value are served', async () => {
+  const guarded = await startTestOrigin(storage, hooks, { originVerify: async () => ['the-cloudfront-secret'] });
+  try {
+    for (const [method, headers] of [['POST', { 'Upload-Length': '10' }], ['OPTIONS', {}], ['HEAD', {}]] as const) {
+      const url = method === 'POST' || method === 'OPTIONS' ? guarded.endpoint : `${guarded.endpoint}/${'a'.repeat(32)}`;
+      const direct = await fetch(url, { method, headers: { ...tusHeaders(tokens.alice), ...headers } });
+      expect({ method, status: direct.status }).toEqual({ method, status: 403 });
+      if (method === 'POST') expect(await direct.json()).toMatchObject({ error: 'direct access refused' });
+    }
+    const viaCloudFront = await fetch(guarded.endpoint, {
+      method: 'POST',
+      headers: { ...tusHeaders(tokens.alice), 'x-origin-verify': 'the-cloudfront-secret', 'Upload-Length': '10', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+    });
+    expect(viaCloudFront.status).toBe(201);
+  } finally {
+    await guarded.stop();
+  }
+});
+
 test('metadata: filename and a kind of video or audio are required', async () => {
   const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(refusalOf);
   expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.kind': expect.any(String) } } } });
