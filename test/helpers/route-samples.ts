@@ -86,7 +86,7 @@ export async function send(base: string, method: string, request: SampleRequest,
   let body: BodyInit | undefined;
   if (request.raw) {
     headers['content-type'] ??= request.raw.contentType;
-    body = request.raw.bytes;
+    body = new Uint8Array(request.raw.bytes);
   } else if (request.body !== undefined) {
     headers['content-type'] ??= 'application/json';
     body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
