@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { CfnSubnet, FlowLogDestination, FlowLogTrafficType, IpProtocol, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { CfnSubnet, FlowLogDestination, FlowLogTrafficType, IpProtocol, Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { DESTINATION_PORTS } from '../lambdas/core/channels/destination-address';
 import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import {
   CfnCluster,
@@ -193,12 +194,18 @@ export class StreamingStack extends Stack {
       containerInsightsV2: ContainerInsights.ENABLED,
       enableFargateCapacityProviders: true,
     });
+    // Egress only to RTMP (1935) and TLS (443: RTMPS destinations, the task API and the AWS APIs): a user-chosen
+    // destination cannot reach metadata, credentials or anything else on another port (security audit L3). The VPC's
+    // DNS resolver and link-local services are not subject to security groups.
     const securityGroup = new SecurityGroup(this, 'TaskSecurityGroup', {
       vpc,
-      description: 'Stream tasks: no inbound traffic, outbound to RTMP destinations and AWS APIs',
-      allowAllOutbound: true,
-      allowAllIpv6Outbound: ipv6Only,
+      description: 'Stream tasks: no inbound traffic, outbound TCP 1935 and 443 only',
+      allowAllOutbound: false,
     });
+    for (const port of DESTINATION_PORTS) {
+      securityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(port), `RTMP destinations and AWS APIs, TCP ${port}`);
+      securityGroup.addEgressRule(Peer.anyIpv6(), Port.tcp(port), `RTMP destinations and AWS APIs, TCP ${port} (IPv6)`);
+    }
     const taskDefinition = new FargateTaskDefinition(this, 'StreamTask', {
       family: streamTaskFamily(config),
       cpu: fargateStreamTask.cpuUnits,

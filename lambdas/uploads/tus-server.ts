@@ -25,7 +25,10 @@ import { logger } from '../adapters/logger';
 import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
+import { ORIGIN_VERIFY_HEADER } from '../contract/edge-headers';
+import { edgeCheck } from '../adapters/origin-verify';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
+import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
 import { MIN_PART_BYTES, StagingS3Store } from './staging-s3-store';
 import { uploadMetrics, type UploadMetrics } from './upload-metrics';
 
@@ -49,7 +52,8 @@ const USER_ID = /^[\w-]{1,128}$/;
 export const uploadKinds = ['video', 'audio'] as const;
 
 const uploadMetadataSchema = z.object({
-  filename: z.string().trim().min(1).max(255),
+  // Free text: it becomes the item's title (lambdas/core/plain-text.ts).
+  filename: z.string().trim().min(1).max(255).refine((name) => !hasForbiddenCharacters(name), CONTROL_CHARACTERS_REFUSED),
   // Browsers leave the type empty for formats they do not know (often .mkv): accepted, the transcoder probes.
   filetype: z
     .string()
@@ -89,7 +93,9 @@ export interface UploadHooks {
 export type UploadConfig = Pick<RuntimeConfig, 'region' | 'tables' | 'buckets' | 'endpoints'>;
 
 export interface UploadServerOptions {
-  deps: Pick<Deps, 'db'> & { config: UploadConfig };
+  /** `originVerify`: CloudFront's values; where configured, requests without one are refused (the Function URL is
+   * reachable without CloudFront and its WAF). */
+  deps: Pick<Deps, 'db'> & Partial<Pick<Deps, 'originVerify'>> & { config: UploadConfig };
   hooks: UploadHooks;
   /** Unfinished uploads answer 410 after this long (S3 lifecycle rules remove what is left). */
   expirationMs?: number;
@@ -139,7 +145,9 @@ function fromTus(status: number, reason: string): Refusal {
   if (status === 410) return refusal(new AppError('upload not found'), 410);
   if (status === 413) return refusal(new AppError('payload too large'));
   if (status === 409 || status === 412) return refusal(new AppError('invalid request', { reason }), status);
-  if (status < 500) return refusal(new AppError('invalid request', { reason }));
+  // 501: a header tus does not implement here (Upload-Length on a PATCH, Upload-Concat): the client's request is
+  // wrong, and a 5xx would make it retry for ever.
+  if (status < 500 || status === 501) return refusal(new AppError('invalid request', { reason }));
   // tus's own 5xx: the lock could not be had in time. Clients retry 5xx.
   logger.warn('tus upload request failed', { status, reason });
   return refusal(new AppError('service unavailable'));
@@ -350,6 +358,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       if (!isCollection && !(path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) {
         throw new AppError('route not found');
       }
+      // The Function URL bypasses CloudFront and its WAF: only CloudFront's requests are served.
+      if (!(await edgeCheck(request.headers.get(ORIGIN_VERIFY_HEADER) ?? undefined, deps.originVerify)).allowed) throw new AppError('direct access refused');
       // CORS preflight and tus capability discovery carry no credentials.
       if (request.method === 'OPTIONS') return await withCataloguedError(await tus.handleWeb(request));
       const allowed = isCollection ? ['POST'] : ['HEAD', 'PATCH', 'DELETE'];
@@ -371,6 +381,10 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       }
       if (request.method === 'POST' && request.headers.get('upload-length') === null) {
         throw new AppError('invalid request', { fields: { 'Upload-Length': 'required: the size must be known when the upload starts' } });
+      }
+      // An empty file is no video: it would take one of the plan's uploads and fail as an item.
+      if (request.method === 'POST' && /^0+$/.test(request.headers.get('upload-length')!.trim())) {
+        throw new AppError('invalid request', { fields: { 'Upload-Length': 'an upload has at least one byte' } });
       }
       if (Number(request.headers.get('content-length') ?? 0) > MAX_CHUNK_BYTES) throw new AppError('payload too large');
 

@@ -23,6 +23,10 @@ export interface TestStackOptions {
   continueFrom?: LocalStack;
   /** The data plane whose lifecycle definition the stack runs (default fargate). */
   dataPlane?: DataPlane;
+  /** A data folder of the test's own (a fresh temporary one otherwise). */
+  dataDir?: string;
+  /** RTMP destinations on the public internet only, as in AWS. */
+  publicDestinationsOnly?: boolean;
 }
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
@@ -33,7 +37,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
   if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
   const previous = options.continueFrom;
   return startLocalStack({
-    dataDir: previous?.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
+    dataDir: previous?.dataDir ?? options.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,
     namePrefix: previous ? previous.config.tables.app.slice(0, -appTable.id.length) : `t${randomBytes(4).toString('hex')}-`,
     ports: {
@@ -49,5 +53,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.google ? { google: options.google } : {}),
     ...(options.telegram ? { telegram: options.telegram } : {}),
     ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
+    ...(options.publicDestinationsOnly ? { publicDestinationsOnly: true } : {}),
   });
 }
