@@ -32,7 +32,7 @@ beforeAll(async () => {
   const stream = await api(stack, 'POST', '/streams', { token: owner.token, body: { title: 'Owner loop', videoId } });
   const withThumbnail = await send(stack.urls.api, 'PUT', { path: `/streams/${stream.body.id}/thumbnail`, raw: { bytes: pngBytes, contentType: 'image/png' } }, { token: owner.token });
   streamThumbnailUrl = withThumbnail.body.thumbnailUrl;
-  world = { email: owner.email, videoId, streamId: stream.body.id, channelId: channel.body.id };
+  world = { email: owner.email, userId: owner.userId, videoId, streamId: stream.body.id, channelId: channel.body.id };
 }, 120_000);
 afterAll(() => stack.stop());
 
@@ -67,6 +67,13 @@ const publicAnswers: Record<string, Expected> = {
   'GET /api/media/{id}/preview': [404, 'not found'],
   'GET /api/media/{id}/stream-thumbnail': [404, 'not found'],
   'GET /api/channels/youtube/callback': [302],
+  // Telegram's webhook: no bot configured in this stack.
+  'POST /api/telegram/webhook': [503, 'telegram not configured'],
+};
+// The task API answers any caller without a run token (lambdas/http/stream-tasks.ts): a session token is not one.
+const taskAnswers = (caller: 'anonymous' | 'other' | 'owner'): Record<string, Expected> => {
+  const answer: Expected = caller === 'anonymous' ? [401, 'unauthorized'] : [409, 'task lease lost'];
+  return { 'POST /api/task/lease': answer, 'POST /api/task/heartbeat': answer, 'PUT /api/task/preview': answer };
 };
 const noStripe: Expected = [503, 'payment provider missing configuration'];
 const otherUser: Record<string, Expected> = {
@@ -83,6 +90,7 @@ const otherUser: Record<string, Expected> = {
   'DELETE /api/videos/{id}': [404, 'not found'],
   'GET /api/channels': [200],
   'POST /api/channels/rtmp': [201],
+  'PATCH /api/channels/{id}': [404, 'not found'],
   'DELETE /api/channels/{id}': [404, 'not found'],
   'POST /api/channels/youtube': [503, 'youtube not configured'],
   'GET /api/streams': [200],
@@ -94,14 +102,22 @@ const otherUser: Record<string, Expected> = {
   'POST /api/streams/{id}/stop': [404, 'stream not found'],
   'PUT /api/streams/{id}/thumbnail': [404, 'stream not found'],
   'DELETE /api/streams/{id}/thumbnail': [404, 'stream not found'],
+  'GET /api/streams/{id}/history': [404, 'stream not found'],
+  'GET /api/incidents': [200],
+  'GET /api/notifications': [200],
+  'PATCH /api/notifications': [200],
+  'POST /api/notifications/telegram': [503, 'telegram not configured'],
+  'DELETE /api/notifications/telegram': [204],
 };
 const ownerAnswers: Record<string, Expected> = {
   ...otherUser,
   'GET /api/videos/{id}': [200],
   'PATCH /api/videos/{id}': [200],
   'DELETE /api/videos/{id}': [204],
+  'PATCH /api/channels/{id}': [200],
   'DELETE /api/channels/{id}': [204],
   'GET /api/streams/{id}': [200],
+  'GET /api/streams/{id}/history': [200],
   'PATCH /api/streams/{id}': [200],
   'DELETE /api/streams/{id}': [204],
   'POST /api/streams/{id}/start': [400, 'invalid request'],
@@ -131,14 +147,19 @@ const expectedColumn = (table: (route: RouteDefinition) => Expected) =>
     const [status, error] = table(route);
     return { route: routeKeyOf(route), status, ...(status >= 400 ? { error } : {}) };
   });
-const answerOf = (answers: Record<string, Expected>) => (route: RouteDefinition): Expected =>
-  route.auth === 'session' ? answers[routeKeyOf(route)] ?? [0, 'no expectation'] : publicAnswers[routeKeyOf(route)] ?? [0, 'no expectation'];
+const answerOf = (caller: 'anonymous' | 'other' | 'owner', answers: Record<string, Expected>) => (route: RouteDefinition): Expected => {
+  const key = routeKeyOf(route);
+  if (route.auth === 'task') return taskAnswers(caller)[key] ?? [0, 'no expectation'];
+  if (route.auth !== 'session') return publicAnswers[key] ?? [0, 'no expectation'];
+  return caller === 'anonymous' ? [401, 'unauthorized'] : answers[key] ?? [0, 'no expectation'];
+};
 
 test('every route of the table has a sample request and an expected answer for every caller', () => {
   expect(routesWithoutSample()).toEqual([]);
   for (const route of routes) {
     const key = routeKeyOf(route);
     if (route.auth === 'session') expect({ key, other: key in otherUser, owner: key in ownerAnswers }).toEqual({ key, other: true, owner: true });
+    else if (route.auth === 'task') expect({ key, task: key in taskAnswers('owner') }).toEqual({ key, task: true });
     else expect({ key, public: key in publicAnswers }).toEqual({ key, public: true });
   }
 });
@@ -211,15 +232,15 @@ test('through the API\'s own endpoint, without CloudFront, every route is refuse
 });
 
 test('anonymous: 401 on every session route, the public routes\' own answers, nothing of the owner\'s', async () => {
-  expect(await column('anonymous', undefined)).toEqual(expectedColumn((route) => (route.auth === 'session' ? [401, 'unauthorized'] : publicAnswers[routeKeyOf(route)]!)));
+  expect(await column('anonymous', undefined)).toEqual(expectedColumn(answerOf('anonymous', {})));
 }, 60_000);
 
 test('another user: the catalogued "not found" for every resource of the owner, and nothing of the owner\'s anywhere', async () => {
-  expect(await column('other', other.token)).toEqual(expectedColumn(answerOf(otherUser)));
+  expect(await column('other', other.token)).toEqual(expectedColumn(answerOf('other', otherUser)));
 }, 60_000);
 
 test('the owner: every route\'s own answer', async () => {
   // A fresh session, so the sign-out at the end does not end the one the other tests used.
   const session = await api(stack, 'POST', '/login', { body: { email: owner.email, password: strongPassword } });
-  expect(await column('owner', session.body.token)).toEqual(expectedColumn(answerOf(ownerAnswers)));
+  expect(await column('owner', session.body.token)).toEqual(expectedColumn(answerOf('owner', ownerAnswers)));
 }, 60_000);

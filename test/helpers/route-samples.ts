@@ -6,6 +6,7 @@ import { strongPassword, uniqueEmail } from './accounts';
 /** The owner's resources the requests name. */
 export interface World {
   email: string;
+  userId: string;
   videoId: string;
   streamId: string;
   channelId: string;
@@ -14,6 +15,8 @@ export interface World {
 export interface SampleRequest {
   path: string;
   body?: unknown;
+  /** Query parameters, added to the path. */
+  query?: Record<string, string>;
   /** Raw bytes and their type (pictures), instead of JSON. */
   raw?: { bytes: Uint8Array; contentType: string };
 }
@@ -49,6 +52,7 @@ const samples: Record<string, Sample> = {
   'GET /api/media/{id}/stream-thumbnail': (w) => ({ id: w.streamId }),
   'GET /api/channels': () => ({}),
   'POST /api/channels/rtmp': () => ({ body: { name: 'Second destination', url: 'rtmp://127.0.0.1:1935/live', key: 'matrix-key-0123456789' } }),
+  'PATCH /api/channels/{id}': (w) => ({ id: w.channelId, body: { name: 'Renamed destination' } }),
   'DELETE /api/channels/{id}': (w) => ({ id: w.channelId }),
   'POST /api/channels/youtube': () => ({ body: { language: 'en' } }),
   'GET /api/channels/youtube/callback': () => ({}),
@@ -61,7 +65,26 @@ const samples: Record<string, Sample> = {
   'POST /api/streams/{id}/stop': (w) => ({ id: w.streamId }),
   'PUT /api/streams/{id}/thumbnail': (w) => ({ id: w.streamId, raw: { bytes: pngBytes, contentType: 'image/png' } }),
   'DELETE /api/streams/{id}/thumbnail': (w) => ({ id: w.streamId }),
+  'GET /api/streams/{id}/history': (w) => ({ id: w.streamId }),
+  'GET /api/incidents': () => ({}),
+  'GET /api/notifications': () => ({}),
+  'PATCH /api/notifications': () => ({ body: { email: false } }),
+  'POST /api/notifications/telegram': () => ({}),
+  'DELETE /api/notifications/telegram': () => ({}),
+  'POST /api/telegram/webhook': () => ({ body: { update_id: 1, message: { message_id: 1, chat: { id: 1 }, text: '/start' } } }),
+  // A stream task names its run; the matrix's callers have session tokens, never the run's token.
+  'POST /api/task/lease': (w) => ({ body: taskCaller(w) }),
+  'POST /api/task/heartbeat': (w) => ({ body: { ...taskCaller(w), heartbeat: stoppedHeartbeat(w.streamId) } }),
+  'PUT /api/task/preview': (w) => ({ query: taskCaller(w), raw: { bytes: jpegBytes, contentType: 'image/jpeg' } }),
 };
+
+const taskCaller = (w: World) => ({ userId: w.userId, streamId: w.streamId, instanceId: 'matrix-task' });
+const stoppedHeartbeat = (streamId: string) => {
+  const at = new Date().toISOString();
+  return { streamId, desired: 'stopped', actual: 'stopped', since: at, uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, restarts: 0, scheduledRestarts: 0, destinations: [], at };
+};
+/** A JPEG's first bytes (start of image, JFIF marker). */
+const jpegBytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
 export const routesWithoutSample = (): string[] => routes.map(routeKeyOf).filter((key) => !samples[key]);
 
@@ -69,8 +92,9 @@ export const routesWithoutSample = (): string[] => routes.map(routeKeyOf).filter
 export function sampleRequest(route: RouteDefinition, world: World): SampleRequest {
   const sample = samples[routeKeyOf(route)];
   if (!sample) throw new Error(`no sample request for ${routeKeyOf(route)} in test/helpers/route-samples.ts`);
-  const { id, ...rest } = sample(world);
-  return { path: route.path.replace('{id}', id ?? 'none'), ...rest };
+  const { id, query, ...rest } = sample(world);
+  const path = route.path.replace('{id}', id ?? 'none');
+  return { path: query ? `${path}?${new URLSearchParams(query)}` : path, ...rest };
 }
 
 export interface Answer {
