@@ -96,3 +96,12 @@ export function streamWarning(stream: Pick<Stream, 'status' | 'warning'>): Probl
   if (!isRunning(stream.status) || !stream.warning) return undefined;
   return isErrorKey(stream.warning) ? { key: stream.warning } : { reason: stream.warning };
 }
+
+/** A moment as the app shows times: the time alone on the day it happened ("2:05 PM", "14:05"), with the date
+ * before ("Nov 23, 2026, 2:05 PM"); in the viewer's clock unless `timeZone` names another. */
+export function formatMoment(iso: string, locale: string, now: number, timeZone?: string): string {
+  const at = Date.parse(iso);
+  const day = (instant: number) => new Intl.DateTimeFormat('en-CA', timeZone ? { timeZone } : {}).format(instant);
+  if (day(at) === day(now)) return timeFormat(locale, timeZone).format(at);
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(at);
+}

@@ -1,4 +1,5 @@
 // The stream form's state and what it sends. Pure.
+import { DEFAULT_ATTENTION_MINUTES } from '../../../../lambdas/core/streams/stream';
 import type { Privacy, Stream, StreamInput } from './api/streams-api';
 import { browserTimeZone, rowsOf, timesOf, type RestartTimeRow } from './restart-times';
 
@@ -13,9 +14,15 @@ export interface StreamDraft {
   channelIds: string[];
   restartTimes: RestartTimeRow[];
   timeZone: string;
+  /** As typed in the number field: minutes of bad health before the stream needs attention. */
+  attentionMinutes: string;
 }
 
-/** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone). */
+/** The attention time the API accepts (PATCH and POST /streams, `attentionMinutes`). */
+export const ATTENTION_MINUTES = { min: 1, max: 60 } as const;
+
+/** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone, attention
+ * after 5 minutes). */
 export const draftOf = (stream?: Stream): StreamDraft => ({
   title: stream?.title ?? '',
   description: stream?.description ?? '',
@@ -25,6 +32,7 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
   channelIds: stream?.channelIds ?? [],
   restartTimes: rowsOf(stream?.restartTimes ?? []),
   timeZone: stream?.timeZone ?? browserTimeZone(),
+  attentionMinutes: String(stream?.attentionMinutes ?? DEFAULT_ATTENTION_MINUTES),
 });
 
 export const inputOf = (draft: StreamDraft): StreamInput => ({
@@ -36,6 +44,7 @@ export const inputOf = (draft: StreamDraft): StreamInput => ({
   channelIds: draft.channelIds,
   restartTimes: timesOf(draft.restartTimes),
   timeZone: draft.timeZone.trim(),
+  attentionMinutes: Number(draft.attentionMinutes),
 });
 
 /** Ticks or unticks a destination, keeping the order they were chosen in. */
