@@ -155,11 +155,11 @@ describe('a stream\'s page', () => {
       expect(await timelineKinds(page)).toEqual(['stopped', 'recovered', 'live', 'needs attention', 'interrupted', 'live', 'started']);
       const event = (kind: string) => page.locator(`.stream-event[data-kind="${kind}"]`);
       expect(await event('stopped').locator('.stream-event__title').textContent()).toBe(en.streams.history.event.stoppedByYou!.title);
-      // Lengths as "1m 5s", "24s": more than the one-minute attention time off air.
-      const duration = String.raw`(\d+m( \d+s)?|\d+s)`;
-      expect(await event('interrupted').locator('.stream-event__title').textContent()).toMatch(new RegExp(String.raw`^Interrupted · off air for \d+m( \d+s)?$`));
-      expect(await event('needs attention').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Needs attention · lasted ${duration}$`));
-      expect(await event('recovered').locator('.stream-event__body').textContent()).toMatch(new RegExp(String.raw`^Back to normal after \d+m( \d+s)? with problems`));
+      // Lengths as "1 min 5 sec", "24 sec": more than the one-minute attention time off air.
+      const minutes = String.raw`\d+ min( \d+ sec)?`;
+      expect(await event('interrupted').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Interrupted · off air for ${minutes}$`));
+      expect(await event('needs attention').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Needs attention · lasted (${minutes}|\\d+ sec)$`));
+      expect(await event('recovered').locator('.stream-event__body').textContent()).toMatch(new RegExp(`^Back to normal after ${minutes} with problems`));
       // What the task said is a detail under the plain words.
       expect(await event('interrupted').locator('.stream-event__detail').textContent()).toMatch(/^Technical details: .+/);
       expect(await page.locator('.stream-event__time').first().textContent()).toMatch(/^\d{1,2}:\d{2}\s[AP]M$/);

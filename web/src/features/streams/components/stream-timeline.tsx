@@ -64,7 +64,7 @@ function TimelineEvent({ item }: { item: TimelineItem }) {
   const { t, language, errorText } = useI18n();
   const locale = language.htmlLang;
   const words = wordsOf(item);
-  const duration = item.durationSeconds !== undefined ? formatDuration(item.durationSeconds, locale) : undefined;
+  const duration = item.durationSeconds !== undefined ? formatDuration(item.durationSeconds, locale, 'short') : undefined;
   const length = lengthOf(item, duration);
   return (
     <li className={`stream-event stream-event--${item.tone}`} data-kind={item.kind} data-ongoing={item.ongoing || undefined}>
