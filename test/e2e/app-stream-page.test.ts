@@ -14,19 +14,20 @@ import { reconcileStreams } from '../../lambdas/core/streams/reconcile';
 import { streamsContext } from '../../lambdas/wiring/streams';
 import { startNginxRtmp, type NginxRtmp } from '../../local/nginx-rtmp';
 import { freePort } from '../../local/ports';
-import { api, signedInUser } from '../helpers/accounts';
+import { api, signedInUser, strongPassword } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 import { waitFor } from '../helpers/wait';
 
 type Catalogue = {
+  auth: { fields: { email: string; password: string }; login: { submit: string } };
   app: { pages: { streams: { title: string } } };
   streams: {
     new: string;
     attention: { badge: string };
     form: { attentionMinutes: string; attentionHelp: string; create: string };
     page: { notFoundTitle: string; allStreams: string };
-    history: { uptimeTitle: string; timelineTitle: string; event: Record<string, { title: string }> };
+    history: { uptimeTitle: string; timelineTitle: string; empty: string; event: Record<string, { title: string }> };
     card: { history: string };
   };
 };
@@ -212,5 +213,21 @@ describe('a stream\'s page', () => {
       await page.waitForURL(`**${language.prefix}/app/streams`);
       expect(problems.filter((problem) => !problem.includes('404'))).toEqual([]);
     }
+  });
+
+  test('an alert e-mail\'s link opened signed out: the login page, then the stream\'s page in the e-mail\'s language', async () => {
+    const user = await signedInUser(e2e.stack, 'mailed', { language: 'ru' });
+    const stream = (await api(e2e.stack, 'POST', '/streams', { token: user.token, body: { title: 'Ночной эфир', channelIds: [] } })).body;
+    const ru = catalogue('ru');
+    const page = await (await e2e.newContext({ locale: 'ru-RU', ...phone })).newPage();
+    // The link as the alert e-mail writes it: `${publicUrl}/<lang>/app/streams/<id>`.
+    await page.goto(`${e2e.stack.urls.web}/ru/app/streams/${stream.id}`);
+    await page.waitForURL((at) => at.pathname === '/ru/app/auth/login');
+    await page.getByLabel(ru.auth.fields.email).fill(user.email);
+    await page.getByLabel(ru.auth.fields.password, { exact: true }).fill(strongPassword);
+    await page.getByRole('button', { name: ru.auth.login.submit, exact: true }).click();
+    await page.waitForURL((at) => at.pathname === `/ru/app/streams/${stream.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Ночной эфир' }).waitFor();
+    await page.getByText(ru.streams.history.empty).waitFor();
   });
 });

@@ -1,5 +1,5 @@
-import { streamView, type Stream } from '../../../../lambdas/core/streams/stream';
-import { destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
+import { DEFAULT_ATTENTION_MINUTES, streamView, type Stream } from '../../../../lambdas/core/streams/stream';
+import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
 
 // A stopped stream as the API shows it.
 const stored: Stream = {
@@ -26,6 +26,8 @@ describe('the stream form\'s draft', () => {
   test('the attention time is the stream\'s own, 5 minutes when it never set one, and is sent as a number', () => {
     expect(draftOf(streamView({ ...stored, attentionMinutes: 12 }, new Date('2025-06-01T00:00:00Z'))).attentionMinutes).toBe('12');
     expect(inputOf({ ...draftOf(stream), attentionMinutes: '30' }).attentionMinutes).toBe(30);
+    // A new stream starts with the API's own default.
+    expect(ATTENTION_MINUTES.default).toBe(DEFAULT_ATTENTION_MINUTES);
   });
 
   test('the YouTube privacy is kept when editing (streams made before it existed are public, like the API\'s default)', () => {

@@ -1,5 +1,4 @@
 // The stream form's state and what it sends. Pure.
-import { DEFAULT_ATTENTION_MINUTES } from '../../../../lambdas/core/streams/stream';
 import type { Privacy, Stream, StreamInput } from './api/streams-api';
 import { browserTimeZone, rowsOf, timesOf, type RestartTimeRow } from './restart-times';
 
@@ -18,8 +17,12 @@ export interface StreamDraft {
   attentionMinutes: string;
 }
 
-/** The attention time the API accepts (PATCH and POST /streams, `attentionMinutes`). */
-export const ATTENTION_MINUTES = { min: 1, max: 60 } as const;
+/**
+ * The attention time the API accepts (PATCH and POST /streams, `attentionMinutes`), and the one it gives streams that
+ * never set theirs (DEFAULT_ATTENTION_MINUTES of lambdas/core/streams/stream.ts, whose module would bring zod into the
+ * page's bundle; stream-draft.test.ts checks they agree).
+ */
+export const ATTENTION_MINUTES = { min: 1, max: 60, default: 5 } as const;
 
 /** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone, attention
  * after 5 minutes). */
@@ -32,7 +35,7 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
   channelIds: stream?.channelIds ?? [],
   restartTimes: rowsOf(stream?.restartTimes ?? []),
   timeZone: stream?.timeZone ?? browserTimeZone(),
-  attentionMinutes: String(stream?.attentionMinutes ?? DEFAULT_ATTENTION_MINUTES),
+  attentionMinutes: String(stream?.attentionMinutes ?? ATTENTION_MINUTES.default),
 });
 
 export const inputOf = (draft: StreamDraft): StreamInput => ({
