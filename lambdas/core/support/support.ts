@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeEmail } from '../accounts/email-address';
 import { publicUser } from '../accounts/accounts';
-import type { AccountsStore, User } from '../accounts/ports';
+import type { AccountsStore, OpenConnections, User } from '../accounts/ports';
 import { subscriptionOverview, type BillingContext } from '../billing/billing';
 import type { VideoStore } from '../media/ports';
 import { stopStream, type StreamsContext } from '../streams/streams';
@@ -13,6 +13,8 @@ import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionControl, 
 
 export interface SupportContext {
   accounts: AccountsStore;
+  /** The account's realtime WebSockets, closed with its sessions. */
+  connections: OpenConnections;
   streams: StreamsContext;
   billing: BillingContext;
   videos: Pick<VideoStore, 'list'>;
@@ -123,10 +125,12 @@ async function withBilling(context: SupportContext, subscriptionId: string | und
   return subscriptionId;
 }
 
-/** Sign-in is refused from now on (status first), the open sessions end, then the streams stop. */
+/** Sign-in is refused from now on (status first), the open sessions and their realtime sockets end, then the
+ * streams stop. */
 async function shutOut(context: SupportContext, user: User, status: 'suspended' | 'terminated'): Promise<number> {
   await context.accounts.updateUser(user.id, { status });
   await context.accounts.deleteSessionsOf(user.id);
+  await context.connections.close(user.id);
   return stopAllStreams(context, user.id);
 }
 
