@@ -6,6 +6,7 @@ export interface DeviceSummary {
   browser?: string;
   /** e.g. Windows, macOS, iOS, iPadOS, Android, ChromeOS, Linux; absent when not recognised. */
   os?: string;
+  /** A phone (tablets are not). */
   mobile: boolean;
 }
 
@@ -33,5 +34,5 @@ const systems: [RegExp, string][] = [
 export function summarizeUserAgent(userAgent: string): DeviceSummary {
   const browser = browsers.find(([pattern]) => pattern.test(userAgent))?.[1];
   const os = systems.find(([pattern]) => pattern.test(userAgent))?.[1];
-  return { ...(browser ? { browser } : {}), ...(os ? { os } : {}), mobile: /\bMobile\b|\biPhone\b|\bAndroid\b.*\bMobile\b/.test(userAgent) };
+  return { ...(browser ? { browser } : {}), ...(os ? { os } : {}), mobile: os !== 'iPadOS' && /\bMobile\b|\biPhone\b/.test(userAgent) };
 }
