@@ -33,7 +33,7 @@ export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: num
     );
   }
   return (
-    <li className="stream-card" aria-labelledby={headingId} data-stream-id={stream.id}>
+    <li className="stream-card" id={`stream-${stream.id}`} tabIndex={-1} aria-labelledby={headingId} data-stream-id={stream.id}>
       <div className="stream-card__top">
         <h2 id={headingId} className="stream-card__title">
           {stream.title}
