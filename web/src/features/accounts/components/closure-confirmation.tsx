@@ -7,6 +7,7 @@ import { endSession, isSignedIn } from '../../../lib/session';
 import { confirmClosure } from '../api/account-settings-api';
 import { errorKeyOf } from '../api/error-key';
 import { FormAlert } from './form-alert';
+import './auth-forms.css';
 
 const consequences = ['streams', 'media', 'destinations', 'billing', 'payments'] as const;
 

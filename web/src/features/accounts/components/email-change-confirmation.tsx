@@ -9,6 +9,7 @@ import { accountQueryKey, confirmEmailChange } from '../api/account-settings-api
 import { currentUserQueryKey, type PublicUser } from '../api/accounts-api';
 import { errorKeyOf } from '../api/error-key';
 import { FormAlert } from './form-alert';
+import './auth-forms.css';
 
 /** A link works once: a second render of the page must wait for the same request rather than spend it again. */
 const confirmations = new Map<string, Promise<{ user: PublicUser }>>();

@@ -16,6 +16,9 @@ import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useNow } from '../hooks/use-now';
 import { formatBitrate, formatDuration, isRunning, lastProblem, restartCount, streamWarning, uptimeSeconds } from '../stream-display';
 import { StreamBadges } from './stream-badges';
+// The badges' and the loading states' styles are the Streams page's.
+import '../streams.css';
+import './live-overview.css';
 
 /** At most this many stopped streams are offered to start; the Streams page has them all. */
 const STOPPED_SHOWN = 4;
