@@ -68,6 +68,7 @@ export class ApiStack extends Stack {
   private readonly stripeKeys: Secret;
   /** Google OAuth client, `{ clientId, clientSecret }` (docs/youtube.md); empty: YouTube is off. */
   readonly googleClient: Secret;
+  readonly telegramBot: Secret;
   /** What CloudFront adds as `x-origin-verify` to its API origin requests (lib/web-stack.ts): the HTTP functions
    * believe `x-viewer-address` only beside it (lambdas/http/handler.ts). */
   readonly originVerify: Secret;
@@ -108,6 +109,13 @@ export class ApiStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
     Validations.of(this.googleClient).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The OAuth client secret is rotated in Google Cloud Console and pasted in by the operator.' });
+    // The operator's Telegram bot (docs/deploy.md): `{ "botToken", "botUsername", "webhookSecret" }`; empty, alerts go
+    // by e-mail only.
+    this.telegramBot = new Secret(this, 'TelegramBot', {
+      description: 'Telegram bot token, username and webhook secret (JSON) for stream alerts',
+      secretStringValue: SecretValue.unsafePlainText('{}'),
+    });
+    Validations.of(this.telegramBot).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The bot token is rotated with BotFather and pasted in by the operator, who also sets the webhook secret.' });
 
     // Generated at deploy, never in the repository; CloudFront reads it through a dynamic reference when its
     // distribution deploys, the functions at run time. Rotated by hand (docs/deploy.md).
@@ -129,6 +137,7 @@ export class ApiStack extends Stack {
       SIGNING_KEY_ARN: this.signingKey.secretArn,
       STRIPE_SECRET_ARN: this.stripeKeys.secretArn,
       GOOGLE_SECRET_ARN: this.googleClient.secretArn,
+      TELEGRAM_SECRET_ARN: this.telegramBot.secretArn,
       ORIGIN_VERIFY_SECRET_ARN: this.originVerify.secretArn,
       SECRETS_KEY_ARN: props.secretsKey.keyArn,
       STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
@@ -174,6 +183,12 @@ export class ApiStack extends Stack {
   }
 
   /** SES identities a sender may use: the address itself and its domain (whichever one is verified). */
+  /** What telling a creator needs: e-mail (SES) and the Telegram bot's secret. */
+  grantAlerts(fn: HandlerFunction): void {
+    this.grantSendEmail(fn);
+    this.telegramBot.grantRead(fn);
+  }
+
   private grantSendEmail(fn: HandlerFunction): void {
     const domain = this.config.mailFrom.split('@')[1] ?? this.config.mailFrom;
     fn.addToRolePolicy(new PolicyStatement({
@@ -286,6 +301,14 @@ export class ApiStack extends Stack {
         this.grantStreamTasks(fn);
         this.grantYouTube(fn);
         this.grantMedia(fn, ['s3:PutObject', 's3:DeleteObject'], ['media/*']);
+        break;
+      case 'notifications':
+        this.grantTableData(fn);
+        this.telegramBot.grantRead(fn);
+        break;
+      case 'telegram-webhook':
+        this.grantTableData(fn);
+        this.telegramBot.grantRead(fn);
         break;
       case 'stream-tasks':
         // What stream tasks reach through it: their run's lease and stream, their stream keys (KMS), their media

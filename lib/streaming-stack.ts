@@ -133,6 +133,7 @@ export class StreamingStack extends Stack {
     api.grantStreamLifecycle(upkeep, ['states:StopExecution']);
     api.grantStreamTasks(upkeep);
     api.grantYouTube(upkeep);
+    api.grantAlerts(upkeep);
     acknowledgeFindings(upkeep.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
     new Rule(this, 'StreamUpkeepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(upkeep)] });
 
@@ -143,6 +144,7 @@ export class StreamingStack extends Stack {
     api.grantStreamLifecycle(reconciler, ['states:StartExecution', 'states:StopExecution']);
     api.grantStreamTasks(reconciler, { list: true });
     api.grantYouTube(reconciler);
+    api.grantAlerts(reconciler);
     new Rule(this, 'StreamReconcilerSchedule', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(reconciler)] });
   }
 

@@ -7,6 +7,7 @@ import { createDeps, type Deps } from '../lambdas/adapters/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
 import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
+import type { TelegramSettings } from '../lambdas/adapters/telegram/bot-api';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
@@ -82,6 +83,8 @@ export interface LocalStackOptions {
   stripe?: StripeSettings;
   /** Google OAuth client (and, in tests, a fake Google's endpoints); without it YouTube is off, RTMP keys work. */
   google?: GoogleSettings;
+  /** The operator's Telegram bot (and, in tests, a fake Bot API); without it alerts go by e-mail only. */
+  telegram?: TelegramSettings;
 }
 
 export interface LocalStack {
@@ -177,6 +180,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       secrets: localSecretBox(readFileSync(keyFile)),
       streamRunner,
       google: async () => options.google,
+      telegram: async () => options.telegram,
       originVerify: async () => [originVerify],
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });

@@ -17,6 +17,7 @@ import type { StreamRunner } from '../core/streams/ports';
 import { kmsSecretBox } from './crypto/envelope';
 import { AwsStreamRunner } from './workflow/aws-stream-runner';
 import type { GoogleSettings } from './google/youtube';
+import type { TelegramSettings } from './telegram/bot-api';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
@@ -47,6 +48,8 @@ export interface Deps {
   streamRunner: StreamRunner;
   /** Google OAuth client settings (Secrets Manager in AWS, environment locally); undefined: YouTube off. */
   google: () => Promise<GoogleSettings | undefined>;
+  /** The operator's Telegram bot (Secrets Manager in AWS, environment locally); undefined: e-mail alerts only. */
+  telegram: () => Promise<TelegramSettings | undefined>;
   /** The values of CloudFront's `x-origin-verify` header, beside which the HTTP handlers believe `x-viewer-address`
    * (Secrets Manager in AWS, random per start locally; lambdas/adapters/origin-verify.ts). Never logged. */
   originVerify: OriginVerifyValues;
@@ -56,7 +59,7 @@ export interface Deps {
 
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
  * through CloudFront (Deps that serve no HTTP, like the support tool's). */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google'> &
+export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google' | 'telegram'> &
   Partial<Pick<Deps, 'originVerify'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
@@ -114,6 +117,7 @@ export const depsFromEnvironment = (): Promise<Deps> =>
         taskFamily: required('STREAM_TASK_FAMILY'),
       }),
       google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
+      telegram: telegramFromSecret(config.region, process.env.TELEGRAM_SECRET_ARN),
       originVerify: originVerifyFromSecret(config.region, required('ORIGIN_VERIFY_SECRET_ARN')),
     }),
   ));
@@ -125,6 +129,17 @@ export function googleFromSecret(region: string, secretArn: string | undefined):
   return async () => {
     const { clientId, clientSecret } = JSON.parse(await read()) as { clientId?: string; clientSecret?: string };
     return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+  };
+}
+
+/** The operator stores `{ "botToken": "...", "botUsername": "...", "webhookSecret": "..." }` (docs/deploy.md); an
+ * empty or absent secret means Telegram alerts are off. */
+function telegramFromSecret(region: string, secretArn: string | undefined): () => Promise<TelegramSettings | undefined> {
+  if (!secretArn) return async () => undefined;
+  const read = secretValue(region, secretArn);
+  return async () => {
+    const { botToken, botUsername, webhookSecret } = JSON.parse(await read()) as Partial<TelegramSettings>;
+    return botToken && botUsername && webhookSecret ? { botToken, botUsername, webhookSecret } : undefined;
   };
 }
 

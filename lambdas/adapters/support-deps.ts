@@ -100,6 +100,8 @@ export function localSupportRuntime(target: LocalSupportTarget): SupportRuntime 
     secrets: localSecretBox(readFileSync(keyFile)),
     streamRunner: new LocalStreamTaskStopper(),
     google: async () => google,
+    // The support tool tells users nothing by Telegram; its actions are written to the audit trail.
+    telegram: async () => undefined,
   });
   return { deps, ...(stripe ? { subscriptions: new StripeSubscriptionControl({ secretKey: stripe.secretKey }) } : {}), credentials: 'local' };
 }

@@ -84,6 +84,15 @@ export const routes = [
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
+  { method: 'GET', path: '/streams/{id}/history', group: 'streams', auth: 'session' },
+  { method: 'GET', path: '/incidents', group: 'streams', auth: 'session' },
+
+  { method: 'GET', path: '/notifications', group: 'notifications', auth: 'session' },
+  { method: 'PATCH', path: '/notifications', group: 'notifications', auth: 'session' },
+  { method: 'POST', path: '/notifications/telegram', group: 'notifications', auth: 'session' },
+  { method: 'DELETE', path: '/notifications/telegram', group: 'notifications', auth: 'session' },
+  // Telegram's calls to the operator's bot webhook, checked by the secret token set with setWebhook.
+  { method: 'POST', path: '/telegram/webhook', group: 'telegram-webhook', auth: 'signature' },
 
   // The stream task API (lambdas/contract/stream-task.ts): what a running stream task may do, and nothing else.
   { method: 'POST', path: TASK_API.lease, group: 'stream-tasks', auth: 'task' },

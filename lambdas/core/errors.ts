@@ -70,6 +70,7 @@ export const errorCatalogue = {
   'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
+  'telegram not configured': { status: 503, message: 'Telegram notifications are not set up on this server. E-mail notifications still work' },
   'wrong password': { status: 403, message: 'The current password is not correct' },
   'same password': { status: 422, message: 'The new password must be different from the current one' },
   'same email': { status: 422, message: 'This is already the e-mail address of your account' },

@@ -10,6 +10,8 @@ import { createChannelsHandler } from './channels';
 import { createMediaHandler } from './media';
 import { createStreamsHandler } from './streams';
 import { createStreamTasksHandler } from './stream-tasks';
+import { createNotificationsHandler } from './notifications';
+import { createTelegramWebhookHandler } from './telegram-webhook';
 import { createSystemHandler } from './system';
 
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
@@ -22,4 +24,6 @@ export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>)
   channels: createChannelsHandler,
   streams: createStreamsHandler,
   'stream-tasks': createStreamTasksHandler,
+  notifications: createNotificationsHandler,
+  'telegram-webhook': createTelegramWebhookHandler,
 };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { AppError } from '../core/errors';
+import { historyView, recentIncidents } from '../core/streams/history';
 import { streamView, type Stream } from '../core/streams/stream';
 import * as streams from '../core/streams/streams';
 import { streamsContext } from '../wiring/streams';
@@ -24,6 +25,7 @@ const fields = {
   channelIds: z.array(id).max(20),
   restartTimes: z.array(z.string().max(8)).max(24),
   timeZone: z.string().min(1).max(64),
+  attentionMinutes: z.number().int().min(1).max(60).optional(),
 };
 const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
@@ -102,6 +104,7 @@ const update = userRoute({
       channelIds: merged.channelIds,
       restartTimes: merged.restartTimes,
       timeZone: merged.timeZone,
+      ...(merged.attentionMinutes !== undefined ? { attentionMinutes: merged.attentionMinutes } : {}),
     });
     return json(200, await view(deps, stream));
   },
@@ -144,6 +147,20 @@ const removeThumbnail = userRoute({
   },
 });
 
+const history = userRoute({
+  async handle(request, deps) {
+    const stream = await owned(deps, request.auth.userId, request.params.id ?? '');
+    return json(200, await historyView(streamsContext(deps).history, stream.userId, stream.id, deps.now()));
+  },
+});
+
+const incidents = userRoute({
+  async handle(request, deps) {
+    const context = streamsContext(deps);
+    return json(200, { incidents: await recentIncidents(context.history, await context.streams.list(request.auth.userId), deps.now()) });
+  },
+});
+
 export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHandler =>
   createHttpHandler({
     group: 'streams',
@@ -159,6 +176,8 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
       'POST /api/streams/{id}/stop': stop,
       'PUT /api/streams/{id}/thumbnail': putThumbnail,
       'DELETE /api/streams/{id}/thumbnail': removeThumbnail,
+      'GET /api/streams/{id}/history': history,
+      'GET /api/incidents': incidents,
     },
   });
 

@@ -3,6 +3,7 @@ import type { Deps } from '../adapters/deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
+import { DynamoStreamHistory } from '../adapters/dynamo/stream-history-store';
 import { DynamoStreamStore } from '../adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { entitlementOfUser } from '../core/billing/billing';
@@ -12,6 +13,7 @@ import { API_BASE } from '../contract/routes';
 import type { LifecycleContext } from '../core/streams/lifecycle';
 import type { StreamsContext } from '../core/streams/streams';
 import type { TaskSessionContext } from '../core/streams/task-session';
+import { streamAlerts } from './notifications';
 import { broadcastKeeper } from './youtube';
 
 export function streamsContext(deps: Deps): StreamsContext {
@@ -27,6 +29,8 @@ export function streamsContext(deps: Deps): StreamsContext {
     entitlement: (userId) => entitlementOfUser({ accounts, billing, now: deps.now }, userId),
     secrets: deps.secrets,
     realtime: deps.realtime,
+    history: new DynamoStreamHistory(deps.db, table),
+    alerts: streamAlerts(deps),
     now: deps.now,
   };
 }

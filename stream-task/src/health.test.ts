@@ -53,7 +53,7 @@ describe('run health', () => {
   test('slowness counts only over a full window', () => {
     // The first sample arrives at 500 ms: 15 s of samples exist from 15.5 s on.
     expect(stallReason(run(15_000, { speed: 0.5 }), 15_000, policy)).toBeUndefined();
-    expect(stallReason(run(15_500, { speed: 0.5 }), 15_500, policy)).toBe('too slow: speed 0.50x below 0.95x for 15 s');
+    expect(stallReason(run(15_500, { speed: 0.5 }), 15_500, policy)).toBe('too slow: speed 0.50x below 0.8x for 15 s');
     expect(stallReason(run(120_000, { speed: 0.95 }), 120_000, policy)).toBeUndefined();
   });
 });

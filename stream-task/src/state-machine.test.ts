@@ -187,19 +187,19 @@ describe('stream-task state machine', () => {
     expect(h.state).toMatchObject({ actual: 'restarting', lastError: 'stalled: output time did not advance for 5 s' });
   });
 
-  test('speed below 0.95x sustained for 15 s is restarted; 0.96x is not', () => {
+  test('speed below 0.8x sustained for 15 s is restarted; 0.85x (a busy machine reading progress late) is not', () => {
     const fine = new Harness();
     fine.startStreaming();
-    fine.flowing(60_000, 0.96);
+    fine.flowing(60_000, 0.85);
     expect(fine.state).toMatchObject({ actual: 'started', restarts: 0 });
 
     const slow = new Harness();
     slow.startStreaming();
-    slow.flowing(14_000, 0.8);
+    slow.flowing(14_000, 0.6);
     expect(slow.state.actual).toBe('started');
-    slow.flowing(3_000, 0.8);
+    slow.flowing(3_000, 0.6);
     expect(slow.state.actual).toBe('restarting');
-    expect(slow.state.lastError).toMatch(/^too slow: speed 0\.8\dx below 0\.95x for 15 s$/);
+    expect(slow.state.lastError).toMatch(/^too slow: speed 0\.[56]\dx below 0\.8x for 15 s$/);
   });
 
   test('no media within 15 s of spawning (a destination that accepts TCP but never answers) is given up', () => {

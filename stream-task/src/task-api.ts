@@ -41,8 +41,10 @@ export class LeaseLost extends Error {
   }
 }
 
-/** Statuses that mean "stop": the lease is gone (409), the run is over (404), the token is not valid (401). */
-const REFUSALS = new Set([401, 404, 409]);
+/** The one answer that means "another task carries the run, or it is over": 409 'task lease lost'. Anything else that
+ * fails (the media gone: 404; no token: 401; the API down) is this task's failure, which the lifecycle restarts with
+ * a backoff; a refusal is not, and is restarted at once (docs/streams.md). */
+const REFUSALS = new Set([409]);
 const REQUEST_TIMEOUT_MS = 5000;
 
 export class TaskApiClient {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
+import type { TelegramSettings } from '../../lambdas/adapters/telegram/bot-api';
 import { appTable } from '../../lambdas/contract/tables';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
@@ -16,6 +17,7 @@ export interface TestStackOptions {
   web?: boolean;
   stripe?: StripeSettings;
   google?: GoogleSettings;
+  telegram?: TelegramSettings;
   /** A stopped stack whose tables, bucket, data folder and RTMP ports to use again: `npm start` run a second time. */
   continueFrom?: LocalStack;
 }
@@ -42,5 +44,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.web ? { webDir: webBuildDir } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.google ? { google: options.google } : {}),
+    ...(options.telegram ? { telegram: options.telegram } : {}),
   });
 }

@@ -58,7 +58,7 @@ function joined(items: Record<string, unknown>[]): Stream[] {
   }
   return streams.map((stream) => withLive(stream, live.get(`STREAM#${stream.id}`)));
 }
-const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'updatedAt'] as const;
+const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'updatedAt'] as const;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
@@ -136,7 +136,7 @@ export class DynamoStreamStore implements StreamStore {
               TableName: this.table,
               Key: streamKey(stream.userId, stream.id),
               ConditionExpression: '#status = :stopped',
-              UpdateExpression: 'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, warning, startedAt, health',
+              UpdateExpression: 'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, warning, startedAt, health, unhealthySince, attentionSince',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':stopped': 'stopped',
@@ -235,7 +235,7 @@ export class DynamoStreamStore implements StreamStore {
               TableName: this.table,
               Key: streamKey(userId, streamId),
               ConditionExpression: 'runId = :run AND #status <> :stopped',
-              UpdateExpression: `SET #status = :stopped, desired = :stopped, updatedAt = :now${lastError ? ', lastError = :error' : ''} REMOVE runId, executionName, gsi1pk, gsi1sk`,
+              UpdateExpression: `SET #status = :stopped, desired = :stopped, updatedAt = :now${lastError ? ', lastError = :error' : ''} REMOVE runId, executionName, gsi1pk, gsi1sk, unhealthySince, attentionSince`,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: { ':run': runId, ':stopped': 'stopped', ':now': now.toISOString(), ...(lastError ? { ':error': lastError } : {}) },
             },

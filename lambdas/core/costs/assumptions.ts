@@ -28,34 +28,35 @@ export const wireMbps = (videoMbps: number): number => (videoMbps + AUDIO_MBPS) 
 /** A stream's video: one hour of stream-ready video at its bitrate (docs/plans.md: a library is tens of such hours). */
 export const STREAM_VIDEO_HOURS = 1;
 
-/** Control plane work per running stream, as the code does it today (issue 18 read it off the code; the leaner
- * control plane of issue 18 item 3 replaces these with figures measured against DynamoDB Local). */
+/** Share of the time a stream's page is open somewhere (a judgement): while it is, heartbeats are pushed to it and
+ * the task stores a preview frame a minute. */
+export const WATCHED_SHARE = 0.25;
+
+/** Control plane work per running stream. The DynamoDB units are measured (`npm run bench:control-plane`, docs/costs.md
+ * "Control plane, measured": one stream on the local stack with DynamoDB Local's consumed-capacity figures, nobody
+ * watching and its page open), the rest read off the code. */
 export const controlPlaneUsage = {
-  /** The stream task reports every 10 s (and on every change). */
-  heartbeatsPerHour: 360,
-  /** A strongly consistent read of the stream item (≤ 4 KB: 1 unit) and an eventually consistent query of the
-   * user's realtime connections (0.5). */
-  readUnitsPerHeartbeat: 1.5,
-  /** A conditional update of a ~2.5 KB item (3 units), doubled because the index projects every attribute. */
-  writeUnitsPerHeartbeat: 6,
-  /** The 5-minute upkeep reads the stream and its owner's entitlement: 12 runs × ~2 units. */
-  upkeepReadUnitsPerHour: 24,
-  /** Each heartbeat is pushed to the owner's open pages; an open page a quarter of the time (a judgement). */
-  realtimeMessagesPerHour: 90,
-  realtimeConnectionMinutesPerHour: 15,
-  /** The preview frame stored once a minute. */
-  previewPutsPerHour: 60,
-  /** Lifecycle executions: a start, a few task restarts and hand-overs a month, ~6 transitions each (a judgement). */
-  stateTransitionsPerMonth: 30,
-  /** The lifecycle function per task end and this stream's share of the upkeep function's runs. */
-  lambdaRequestsPerMonth: 60,
-  lambdaGbSecondsPerMonth: 200,
-  /** Task logs (state changes, warnings), the egress metric line a minute and Container Insights' performance
-   * events for the task. */
+  /** The stream task reports every 30 s (TASK_LEASE.renewSeconds) and on every change: a task API request each. */
+  heartbeatsPerHour: 120,
+  /** Read and write units per stream-hour, measured, nobody watching and its page open (the reconciler's and upkeep's
+   * reads included). */
+  dynamoReadUnitsPerHour: { unwatched: 90, watched: 150 },
+  dynamoWriteUnitsPerHour: { unwatched: 120, watched: 180 },
+  /** Each heartbeat is pushed to the owner's open pages. */
+  realtimeMessagesPerHour: 120 * WATCHED_SHARE,
+  realtimeConnectionMinutesPerHour: 60 * WATCHED_SHARE,
+  /** A preview frame a minute while the page is open: a task API request and an S3 PUT each. */
+  previewPutsPerHour: 60 * WATCHED_SHARE,
+  /** Lifecycle executions: a start, a few task restarts and hand-overs a month, ~8 transitions each (a judgement). */
+  stateTransitionsPerMonth: 40,
+  /** The task API's function per heartbeat and preview (512 MB, ~30 ms), the lifecycle's per task round, and this
+   * stream's share of the reconciler's and upkeep's runs. */
+  lambdaRequestsPerMonth: (120 + 60 * WATCHED_SHARE) * HOURS_PER_MONTH + 60,
+  lambdaGbSecondsPerMonth: (120 + 60 * WATCHED_SHARE) * HOURS_PER_MONTH * 0.5 * 0.03 + 200,
+  /** Task logs (state changes, warnings) and the task API's request lines. */
   logGbPerMonth: 0.1,
-  /** External data plane only: what leaves AWS towards the host per heartbeat (the stream item read, the
-   * connections query and the update's answer). */
-  responseBytesPerHeartbeat: 4096,
+  /** External data plane only: what leaves AWS towards the host per task API answer (a heartbeat's, small). */
+  responseBytesPerHeartbeat: 1024,
   /** External data plane only: downloads of the stream-ready file from S3 a month (a start and one restart or host
    * move; a host-side cache would make it one). On Fargate the download stays in the region: free. */
   videoDownloadsPerMonth: 2,

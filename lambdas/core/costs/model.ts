@@ -10,6 +10,7 @@ import {
   STREAM_VIDEO_HOURS,
   AUDIO_MBPS,
   controlPlaneUsage as usage,
+  WATCHED_SHARE,
   fleetFixed,
   hostOffers,
   hostPacking,
@@ -124,20 +125,28 @@ export const fleetFixedUsdPerMonth = (): number =>
   fleetFixed.alarms * prices.cloudWatchAlarmMonth.value +
   fleetFixed.dashboards * prices.cloudWatchDashboardMonth.value;
 
+/** Units per hour, with the stream's page open WATCHED_SHARE of the time. */
+const watchedMix = (units: { unwatched: number; watched: number }) => units.unwatched * (1 - WATCHED_SHARE) + units.watched * WATCHED_SHARE;
+
 function controlPlaneLines(streams: number): CostLine[] {
   const line = (key: string, label: string, usd: number): CostLine => ({ key, group: 'control plane', label, usd, scale: 'stream' });
   const hourly = (count: number) => count * HOURS_PER_MONTH;
   return [
-    line('dynamodb-reads', 'DynamoDB reads (heartbeats, upkeep)', perMillion(hourly(usage.heartbeatsPerHour * usage.readUnitsPerHeartbeat + usage.upkeepReadUnitsPerHour), prices.dynamoReadMillion)),
-    line('dynamodb-writes', 'DynamoDB writes (heartbeats)', perMillion(hourly(usage.heartbeatsPerHour * usage.writeUnitsPerHeartbeat), prices.dynamoWriteMillion)),
+    line('dynamodb-reads', 'DynamoDB reads (measured: heartbeats, reconciler, upkeep)', perMillion(hourly(watchedMix(usage.dynamoReadUnitsPerHour)), prices.dynamoReadMillion)),
+    line('dynamodb-writes', 'DynamoDB writes (measured: heartbeats, previews)', perMillion(hourly(watchedMix(usage.dynamoWriteUnitsPerHour)), prices.dynamoWriteMillion)),
+    line(
+      'task-api',
+      'task API requests (heartbeats, previews: CloudFront and HTTP API)',
+      perMillion(hourly(usage.heartbeatsPerHour + usage.previewPutsPerHour), { value: prices.httpApiRequestMillion.value + prices.cloudFrontHttpsRequestTenThousand.value * 100 }),
+    ),
     line(
       'realtime',
       'realtime pushes (WebSocket messages, connection minutes)',
       perMillion(hourly(usage.realtimeMessagesPerHour), prices.webSocketMessageMillion) + perMillion(hourly(usage.realtimeConnectionMinutesPerHour), prices.webSocketConnectionMinuteMillion),
     ),
-    line('preview', 'preview frame a minute (S3 PUT)', (hourly(usage.previewPutsPerHour) / 1000) * prices.s3PutThousand.value),
+    line('preview', 'preview frames while watched (S3 PUT)', (hourly(usage.previewPutsPerHour) / 1000) * prices.s3PutThousand.value),
     line('step-functions', 'Step Functions transitions', (usage.stateTransitionsPerMonth / 1000) * prices.stepFunctionsThousandTransitions.value),
-    line('lambda', 'Lambda (lifecycle, upkeep)', perMillion(usage.lambdaRequestsPerMonth, prices.lambdaRequestMillion) + usage.lambdaGbSecondsPerMonth * prices.lambdaArmGbSecond.value),
+    line('lambda', 'Lambda (task API, lifecycle, reconciler, upkeep)', perMillion(usage.lambdaRequestsPerMonth, prices.lambdaRequestMillion) + usage.lambdaGbSecondsPerMonth * prices.lambdaArmGbSecond.value),
     line('logs', 'CloudWatch logs', usage.logGbPerMonth * prices.cloudWatchLogsIngestGb.value),
     line('fleet-fixed', `CloudWatch metrics, alarms, dashboard (the deployment's, ÷ ${streams})`, fleetFixedUsdPerMonth() / streams),
   ];

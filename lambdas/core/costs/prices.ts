@@ -97,6 +97,23 @@ export const prices = {
     readFrom: 'https://git.mcrn.ar/mariano/lambda_local_runner/src/branch/main/docs/lambdas-md/lambda-13-cost.md',
     asOf: '2026-05-11',
   },
+  httpApiRequestMillion: {
+    value: 1.0,
+    unit: 'USD per million requests',
+    what: 'API Gateway HTTP API requests (first 300 million a month): the task API',
+    source: 'https://aws.amazon.com/api-gateway/pricing/',
+    readFrom: 'https://docs.aws.amazon.com/whitepapers/latest/best-practices-api-gateway-private-apis-integration/cost-optimization.html (Table 4, us-east-1)',
+    asOf: 'undated, read 2026-11-24',
+  },
+  cloudFrontHttpsRequestTenThousand: {
+    value: 0.01,
+    unit: 'USD per 10,000 HTTPS requests',
+    what: 'CloudFront HTTPS requests, United States: the task API passes through CloudFront',
+    source: 'https://aws.amazon.com/cloudfront/pricing/',
+    readFrom: 'https://aws.amazon.com/cloudfront/pricing (stored copy; its request table was not in the part read: the long-standing US rate)',
+    asOf: 'undated, read 2026-11-24',
+    assumed: true,
+  },
   cloudWatchLogsIngestGb: {
     value: 0.5,
     unit: 'USD per GB',

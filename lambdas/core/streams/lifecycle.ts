@@ -14,7 +14,7 @@ import { publishState, type StreamsContext } from './streams';
 import type { StreamRun } from './ports';
 import { nextExecutionName, type Stream } from './stream';
 
-export type LifecycleContext = Pick<StreamsContext, 'streams' | 'runner' | 'realtime' | 'now' | 'broadcasts'> & {
+export type LifecycleContext = Pick<StreamsContext, 'streams' | 'runner' | 'realtime' | 'now' | 'broadcasts' | 'history'> & {
   /** Where stream tasks reach the task API (the public API's base URL). */
   taskApiUrl: string;
 };
@@ -110,7 +110,10 @@ export async function taskEnded(context: LifecycleContext, payload: TaskEndedPay
   const executionName = handover ? nextExecutionName(run.executionName) : undefined;
   const moved = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status: 'pending', restarts, ...(executionName ? { executionName } : {}) }, now, run.executionName);
   if (!moved) return stop;
-  if (counted && end.reason) await context.streams.noteProblem(run.userId, run.streamId, run.runId, end.reason, now);
+  if (counted) {
+    if (end.reason) await context.streams.noteProblem(run.userId, run.streamId, run.runId, end.reason, now);
+    await context.history.record(run.userId, run.streamId, { at: now.toISOString(), kind: 'restarted', ...(end.reason ? { reason: end.reason } : {}) });
+  }
   if (stream.status !== 'pending') await publishState(context, stream, 'pending');
   if (executionName) return { decision: { action: 'handover', executionName }, restartCounted: counted };
   const healthyBefore = (stream.health?.uptimeSeconds ?? 0) >= HEALTHY_RUN_SECONDS;
@@ -126,6 +129,7 @@ export async function lifecycleFailed(context: Omit<LifecycleContext, 'taskApiUr
   await context.runner.endStreamTasks(run.streamId, stream.lease?.holder ? [stream.lease.holder] : []);
   const finished = await context.streams.finishRun(run.userId, run.streamId, run.runId, 'service unavailable', context.now());
   if (finished) {
+    await context.history.record(run.userId, run.streamId, { at: context.now().toISOString(), kind: 'stopped', reason: 'service unavailable' });
     await context.broadcasts.end(stream);
     await publishState(context, stream, 'stopped', 'service unavailable');
   }

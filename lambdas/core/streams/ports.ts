@@ -62,8 +62,10 @@ export interface RunStateChanges {
   executionName?: string;
   /** Sets startedAt unless the run already has one. */
   markStarted?: boolean;
-  /** An empty string removes the warning. */
+  /** An empty string removes the field (here and below). */
   warning?: string;
+  unhealthySince?: string;
+  attentionSince?: string;
 }
 
 /** The caller of the task API: a run's token, and the task instance presenting it. */

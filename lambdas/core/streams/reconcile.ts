@@ -4,11 +4,13 @@
 // - a running stream whose lifecycle execution is gone gets a fresh execution (not counted as a restart: the
 //   creator's stream did nothing wrong);
 // - a running stream whose task stopped reporting (no heartbeat renewed its lease) is restarted (counted);
-// - a stop that did not finish (the API died half-way) is finished.
+// - a stop that did not finish (the API died half-way) is finished;
+// - a stream unhealthy for longer than its attention time needs attention: its creator is told, and told again when
+//   it recovers.
 // Nothing here is needed while everything works; each finding is a metric with an alarm (docs/operations.md).
 import { publishState, runOf, stopStream, type StreamsContext } from './streams';
 import type { StreamTask } from './ports';
-import { nextExecutionName, type Stream } from './stream';
+import { DEFAULT_ATTENTION_MINUTES, healthVerdict, nextExecutionName, type Stream } from './stream';
 
 export const RECONCILE_TIMERS = {
   /** A task younger than this may still be starting up and taking its lease. */
@@ -33,6 +35,9 @@ export interface ReconcileOutcome {
   staleRestarted: number;
   /** Stops that had been cut short, finished. */
   stopsFinished: number;
+  /** Streams that started to need attention (their creator was told), and that recovered. */
+  attention: number;
+  recovered: number;
 }
 
 /** The last sign of life of a running stream: its lease changed (minted, taken, renewed) or the stream moved. */
@@ -55,14 +60,17 @@ export async function relaunch(context: StreamsContext, stream: Stream, restart?
   if (!moved) return false;
   await context.runner.stopExecution(run);
   await context.runner.endStreamTasks(run.streamId, stream.lease?.holder ? [stream.lease.holder] : []);
-  if (restart) await context.streams.noteProblem(run.userId, run.streamId, run.runId, restart.problem, now);
+  if (restart) {
+    await context.streams.noteProblem(run.userId, run.streamId, run.runId, restart.problem, now);
+    await context.history.record(run.userId, run.streamId, { at: now.toISOString(), kind: 'restarted', reason: restart.problem });
+  }
   await context.runner.launch(next);
   if (stream.status !== 'pending') await publishState(context, stream, 'pending');
   return true;
 }
 
 export async function reconcileStreams(context: StreamsContext): Promise<ReconcileOutcome> {
-  const outcome: ReconcileOutcome = { orphansEnded: 0, relaunched: 0, staleRestarted: 0, stopsFinished: 0 };
+  const outcome: ReconcileOutcome = { orphansEnded: 0, relaunched: 0, staleRestarted: 0, stopsFinished: 0, attention: 0, recovered: 0 };
   const known = new Map<string, Stream | undefined>();
   const streamOf = async (userId: string, streamId: string) => {
     const key = `${userId}/${streamId}`;
@@ -97,7 +105,46 @@ export async function reconcileStreams(context: StreamsContext): Promise<Reconci
       continue;
     }
     const staleAfter = stream.status === 'started' ? RECONCILE_TIMERS.startedStaleMs : RECONCILE_TIMERS.pendingStaleMs;
-    if (quietMs > staleAfter && (await relaunch(context, stream, { problem: 'the stream task stopped reporting' }))) outcome.staleRestarted++;
+    if (quietMs > staleAfter && (await relaunch(context, stream, { problem: 'the stream task stopped reporting' }))) {
+      outcome.staleRestarted++;
+      continue;
+    }
+    const change = await watchHealth(context, stream);
+    if (change === 'attention') outcome.attention++;
+    if (change === 'recovered') outcome.recovered++;
   }
   return outcome;
+}
+
+/**
+ * Needs attention: a running stream that has not been healthy (live, every destination taking media, at speed) for
+ * its attention time (5 minutes unless the creator set another) becomes an incident: the creator is told once, by
+ * e-mail and Telegram, and again when it is healthy. Checked every minute by the reconciler.
+ */
+async function watchHealth(context: StreamsContext, stream: Stream): Promise<'attention' | 'recovered' | undefined> {
+  const now = context.now();
+  const healthy = healthVerdict(stream, now) === 'healthy';
+  const set = (changes: { unhealthySince?: string; attentionSince?: string }) => context.streams.setRunState(stream.userId, stream.id, stream.runId!, changes, now);
+  if (healthy) {
+    if (!stream.unhealthySince) return undefined;
+    if (!(await set({ unhealthySince: '', attentionSince: '' })) || !stream.attentionSince) return undefined;
+    const minutes = Math.max(1, Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 60_000));
+    await context.history.record(stream.userId, stream.id, { at: now.toISOString(), kind: 'recovered', durationSeconds: Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 1000) });
+    await context.alerts.send(stream.userId, { kind: 'recovered', streamId: stream.id, streamTitle: stream.title, minutes });
+    await publishState(context, stream, stream.status);
+    return 'recovered';
+  }
+  if (!stream.unhealthySince) {
+    await set({ unhealthySince: now.toISOString() });
+    return undefined;
+  }
+  const attentionMs = (stream.attentionMinutes ?? DEFAULT_ATTENTION_MINUTES) * 60_000;
+  if (stream.attentionSince || now.getTime() - Date.parse(stream.unhealthySince) < attentionMs) return undefined;
+  if (!(await set({ attentionSince: now.toISOString() }))) return undefined;
+  const minutes = Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 60_000);
+  await context.history.record(stream.userId, stream.id, { at: now.toISOString(), kind: 'needs attention', ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}) });
+  await context.alerts.send(stream.userId, { kind: 'needs attention', streamId: stream.id, streamTitle: stream.title, minutes, ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}) });
+  // Open pages refetch the stream: the badge shows at once.
+  await publishState(context, stream, stream.status);
+  return 'attention';
 }

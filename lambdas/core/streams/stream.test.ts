@@ -28,7 +28,8 @@ describe('stream rules', () => {
   test('the health verdict', () => {
     expect(healthVerdict(stream(), now)).toBe('healthy');
     expect(healthVerdict(stream({ health: health({ destinations: [{ id: 'c1', state: 'ok' }, { id: 'c2', state: 'failed' }] }) }), now)).toBe('degraded');
-    expect(healthVerdict(stream({ health: health({ speed: 0.9 }) }), now)).toBe('degraded');
+    expect(healthVerdict(stream({ health: health({ speed: 0.85 }) }), now)).toBe('degraded');
+    expect(healthVerdict(stream({ health: health({ speed: 0.93 }) }), now)).toBe('healthy');
     expect(healthVerdict(stream({ health: health({ at: new Date(now.getTime() - 91_000).toISOString() }) }), now)).toBe('recovering');
     expect(healthVerdict(stream({ health: health({ actual: 'restarting' }) }), now)).toBe('recovering');
     expect(healthVerdict(stream({ status: 'pending' }), now)).toBe('recovering');

@@ -78,6 +78,12 @@ export interface Stream {
   lastError?: string;
   /** A problem of a running stream that does not stop it (a YouTube grant revoked: other destinations go on). */
   warning?: string;
+  /** Minutes a running stream may be unhealthy before the creator is told (needs attention); 5 unless set. */
+  attentionMinutes?: number;
+  /** Since when the running stream has not been healthy (the reconciler keeps it). */
+  unhealthySince?: string;
+  /** When the creator was told it needs attention (the incident goes on until it is healthy again). */
+  attentionSince?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -118,17 +124,31 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
   // No heartbeat for as long as its lease lasts: the task is gone or cut off; it will be restarted.
   if (now.getTime() - new Date(health.at).getTime() > TASK_LEASE.ttlSeconds * 1000) return 'recovering';
   if (health.actual !== 'started') return 'recovering';
-  if (health.destinations.some((d) => d.state === 'failed') || health.speed < 0.95) return 'degraded';
+  // Below 0.9x the destination is falling behind; a little under 1 is how a busy machine reads a healthy loop.
+  if (health.destinations.some((d) => d.state === 'failed') || health.speed < 0.9) return 'degraded';
   return 'healthy';
 }
 
+export const DEFAULT_ATTENTION_MINUTES = 5;
+
 /** What the API shows of a stream: not its owner, its run's internals or its thumbnail's storage key. */
-export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey'> & {
+export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey' | 'unhealthySince' | 'attentionSince' | 'attentionMinutes'> & {
   hasCustomThumbnail: boolean;
   verdict: HealthVerdict;
+  attentionMinutes: number;
+  /** Not healthy for longer than its attention time: the creator has been told (since `attentionSince`). */
+  needsAttention: boolean;
+  attentionSince?: string;
 };
 
 export function streamView(stream: Stream, now: Date): StreamView {
-  const { userId: _owner, runId: _run, executionName: _execution, lease: _lease, desired: _desired, thumbnailKey, ...visible } = stream;
-  return { ...visible, hasCustomThumbnail: thumbnailKey !== undefined, verdict: healthVerdict(stream, now) };
+  const { userId: _owner, runId: _run, executionName: _execution, lease: _lease, desired: _desired, thumbnailKey, unhealthySince: _unhealthy, attentionSince, attentionMinutes, ...visible } = stream;
+  return {
+    ...visible,
+    hasCustomThumbnail: thumbnailKey !== undefined,
+    verdict: healthVerdict(stream, now),
+    attentionMinutes: attentionMinutes ?? DEFAULT_ATTENTION_MINUTES,
+    needsAttention: attentionSince !== undefined,
+    ...(attentionSince ? { attentionSince } : {}),
+  };
 }

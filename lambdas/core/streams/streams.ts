@@ -9,7 +9,9 @@ import type { Channel } from '../channels/channel';
 import { AppError, type ErrorKey } from '../errors';
 import type { Video } from '../media/videos';
 import { normalizeRestartSchedule } from '../restart-schedule';
+import type { Alert } from '../notifications/messages';
 import type { SecretBox } from '../secret-box';
+import type { StreamHistory } from './history';
 import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
 import { assertModifiable, executionNameOf, type Privacy, type Stream } from './stream';
 import { thumbnailType } from './thumbnail';
@@ -23,7 +25,16 @@ export interface StreamsContext {
   entitlement: (userId: string) => Promise<Entitlement>;
   secrets: SecretBox;
   realtime: RealtimePublisher;
+  history: StreamHistory;
+  alerts: StreamAlerts;
   now: () => Date;
+}
+
+/** Telling the creator (lambdas/core/notifications): every time, or once per notice id. */
+export interface StreamAlerts {
+  send(userId: string, alert: Alert): Promise<void>;
+  /** Sends unless a notice of this id was sent before; answers whether it sent. */
+  once(userId: string, noticeId: string, alert: Alert): Promise<boolean>;
 }
 
 export interface StreamInput {
@@ -35,6 +46,7 @@ export interface StreamInput {
   channelIds: string[];
   restartTimes: string[];
   timeZone: string;
+  attentionMinutes?: number;
 }
 
 async function owned(context: Pick<StreamsContext, 'streams'>, userId: string, streamId: string): Promise<Stream> {
@@ -70,6 +82,7 @@ function normalized(input: StreamInput): StreamInput {
     channelIds: input.channelIds,
     restartTimes: schedule.times,
     timeZone: schedule.timeZone,
+    ...(input.attentionMinutes !== undefined ? { attentionMinutes: input.attentionMinutes } : {}),
   };
 }
 
@@ -87,7 +100,7 @@ export async function updateStream(context: StreamsContext, userId: string, stre
   assertModifiable(stream);
   const clean = normalized(input);
   await checkReferences(context, userId, clean, await context.entitlement(userId));
-  const { description: _d, privacy: _p, videoId: _v, audioId: _a, ...kept } = stream;
+  const { description: _d, privacy: _p, videoId: _v, audioId: _a, attentionMinutes: _m, ...kept } = stream;
   const next: Stream = { ...kept, ...clean, updatedAt: context.now().toISOString() };
   if (!(await context.streams.updateStopped(next))) assertModifiable(await owned(context, userId, streamId));
   return next;
@@ -155,6 +168,7 @@ export async function startStream(context: StreamsContext, userId: string, strea
     throw new AppError('stream not found');
   }
   const claimed: Stream = { ...stream, status, desired: 'running', ...run, restarts: 0 };
+  await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'started' });
   if (status === 'pending') await launchRun(context, claimed);
   await publishState(context, stream, status);
   return claimed;
@@ -192,7 +206,9 @@ export async function stopStream(context: StreamsContext, userId: string, stream
   if (run) {
     await context.runner.stopExecution(run);
     await context.runner.endStreamTasks(streamId, before.lease?.holder ? [before.lease.holder] : []);
-    await context.streams.finishRun(userId, streamId, run.runId, reason, context.now());
+    if (await context.streams.finishRun(userId, streamId, run.runId, reason, context.now())) {
+      await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'stopped', ...(reason ? { reason } : {}) });
+    }
     await context.broadcasts.end(stream);
   }
   await publishState(context, stream, 'stopped', reason);
@@ -224,21 +240,31 @@ export async function resumeWaiting(context: StreamsContext, userId: string, str
 
 /** Every few minutes over every running stream: stop those whose plan ended or whose failed payment outlived its
  * grace period; check the others' YouTube broadcasts. */
+/** A trial this close to its end, while a stream runs, is worth an alert: the stream stops with it. */
+const TRIAL_ENDING_NOTICE_HOURS = 24;
+
 export async function upkeep(context: StreamsContext): Promise<{ running: number; stopped: number }> {
   const running = await context.streams.running();
   let stopped = 0;
   for (const { userId, streamId } of running) {
     const entitlement = await context.entitlement(userId);
-    if (streamsMustStop(entitlement, context.now())) {
-      await stopStream(context, userId, streamId, entitlement.blockedBy ?? 'no active subscription');
+    const now = context.now();
+    if (streamsMustStop(entitlement, now)) {
+      const stream = await stopStream(context, userId, streamId, entitlement.blockedBy ?? 'no active subscription');
+      await context.alerts.send(userId, { kind: 'stopped by plan', streamId, streamTitle: stream.title });
       stopped++;
       continue;
+    }
+    const hoursLeft = (Date.parse(entitlement.cycleEnd) - now.getTime()) / 3_600_000;
+    if (entitlement.state === 'trial' && hoursLeft > 0 && hoursLeft <= TRIAL_ENDING_NOTICE_HOURS) {
+      await context.alerts.once(userId, `trial-ending#${entitlement.cycleEnd}`, { kind: 'trial ending', hours: Math.ceil(hoursLeft) });
     }
     const stream = await context.streams.get(userId, streamId);
     if (!stream?.runId || stream.status !== 'started') continue;
     const warning = await context.broadcasts.check(stream);
     if (warning !== stream.warning) {
-      await context.streams.setRunState(userId, streamId, stream.runId, { warning: warning ?? '' }, context.now());
+      await context.streams.setRunState(userId, streamId, stream.runId, { warning: warning ?? '' }, now);
+      await context.history.record(userId, streamId, { at: now.toISOString(), kind: 'broadcast', ...(warning ? { reason: warning } : {}) });
       // Open pages refetch the stream on stream.state: the warning shows (or goes) without a reload.
       await publishState(context, stream, stream.status);
     }

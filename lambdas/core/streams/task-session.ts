@@ -17,7 +17,7 @@ export interface TaskMedia {
   putPreview(userId: string, streamId: string, jpeg: Uint8Array): Promise<void>;
 }
 
-export type TaskSessionContext = Pick<StreamsContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'broadcasts' | 'realtime' | 'now'> & {
+export type TaskSessionContext = Pick<StreamsContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'broadcasts' | 'realtime' | 'history' | 'now'> & {
   media: TaskMedia;
 };
 
@@ -112,13 +112,18 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
   const started = health.actual === 'started';
   const status = started ? 'started' : 'pending';
   const stream = { userId: caller.userId, id: caller.streamId };
-  if (!previous || (previous.actual === 'started') !== started) {
+  const wasStarted = previous?.actual === 'started';
+  const scheduledRestart = health.scheduledRestarts > (previous?.scheduledRestarts ?? 0);
+  if (!previous || wasStarted !== started) {
     const moved = await context.streams.setRunState(caller.userId, caller.streamId, renewed.runId, { status, ...(started ? { markStarted: true } : {}) }, now);
     if (!moved) throw new AppError('task lease lost');
     await publishState(context, stream, status);
+    if (started) await context.history.record(caller.userId, caller.streamId, { at: now.toISOString(), kind: 'live' });
+    else if (wasStarted && !scheduledRestart) await context.history.record(caller.userId, caller.streamId, { at: now.toISOString(), kind: 'interrupted', ...(health.lastError ? { reason: health.lastError } : {}) });
   }
   // A scheduled restart happened: YouTube destinations get fresh broadcasts.
-  if (health.scheduledRestarts > (previous?.scheduledRestarts ?? 0)) {
+  if (scheduledRestart) {
+    await context.history.record(caller.userId, caller.streamId, { at: now.toISOString(), kind: 'scheduled restart' });
     const current = await context.streams.get(caller.userId, caller.streamId);
     if (current) await context.broadcasts.rotate(current);
   }
