@@ -3,6 +3,8 @@ import type { Deps } from '../adapters/deps';
 import { DynamoAuditLog } from '../adapters/dynamo/audit-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
+import { DynamoNotificationSettings } from '../adapters/dynamo/notification-settings-store';
+import { DynamoStreamHistory } from '../adapters/dynamo/stream-history-store';
 import { DynamoStreamStore } from '../adapters/dynamo/stream-store';
 import { DynamoUserRecords } from '../adapters/dynamo/support-records';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
@@ -39,5 +41,7 @@ export function exportContext(deps: Deps): ExportContext {
     streams: new DynamoStreamStore(deps.db, table),
     billing: new DynamoBillingStore(deps.db, table),
     audit: new DynamoAuditLog(deps.db, table),
+    notifications: new DynamoNotificationSettings(deps.db, table),
+    history: new DynamoStreamHistory(deps.db, table),
   };
 }

@@ -14,17 +14,19 @@ import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../
 import { closureContext } from '../../lambdas/wiring/account';
 import type { LocalStack } from '../../local/stack';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/server';
 import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
 import { createStream, creatorWithDestination } from '../helpers/creators';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { leftoversOf } from '../helpers/leftovers';
-import { makeClip, uploadWithTus } from '../helpers/media';
+import { makeClip, uploadWithTus, waitForStreamStatus } from '../helpers/media';
 import { noMediaWithin } from '../helpers/player';
 import { listenRealtime } from '../helpers/realtime';
 import { startTestStack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 
 let fake: FakeStripe;
+let telegram: FakeTelegram;
 let stack: LocalStack;
 let held: HeldTranscodes;
 const realNow = () => new Date();
@@ -34,12 +36,18 @@ beforeAll(async () => {
   for (const period of billingPeriods) {
     fake.seedPrice({ lookupKey: stripeLookupKey('basic', period), unitAmount: periodPriceCents(plans.basic, period)!, productName: 'basic', interval: period === 'year' ? 'year' : 'month', intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period] });
   }
-  stack = await startTestStack({ rtmp: true, stripe: { secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url } });
+  telegram = await startFakeTelegram();
+  stack = await startTestStack({
+    rtmp: true,
+    stripe: { secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url },
+    telegram: { botToken: telegram.botToken, botUsername: telegram.botUsername, webhookSecret: randomBytes(24).toString('hex'), apiBase: telegram.apiBase },
+  });
   held = holdTranscodes(stack);
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
+  await telegram?.stop();
 });
 afterEach(() => { stack.deps.now = realNow; });
 
@@ -163,7 +171,7 @@ describe('e-mail change', () => {
   });
 
   test.each([
-    ['the wrong current password', (email: string) => ({ email: uniqueEmail(), password: 'not the password' }), 403, 'wrong password'],
+    ['the wrong current password', () => ({ email: uniqueEmail(), password: 'not the password' }), 403, 'wrong password'],
     ['the account\'s own address', (email: string) => ({ email, password: strongPassword }), 422, 'same email'],
     ['a disposable address', () => ({ email: 'someone@mailinator.com', password: strongPassword }), 422, 'disposable email'],
     ['a malformed address', () => ({ email: 'not-an-email', password: strongPassword }), 422, 'validation.bad_email'],
@@ -270,6 +278,9 @@ describe('data export', () => {
   test('a JSON download of the account, its sessions, media, destinations (no keys) and streams', async () => {
     const olga = await creatorWithDestination(stack, label('olga'));
     const stream = await createStream(stack, olga, { title: 'Rain radio' });
+    expect((await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: olga.token })).status).toBe(200);
+    await waitForStreamStatus(stack, olga.token, stream.body.id, 'started', 90_000);
+    expect((await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: olga.token })).status).toBe(200);
     const answer = await api(stack, 'GET', '/account/export', { token: olga.token });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="loopcast-account-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -280,13 +291,16 @@ describe('data export', () => {
       media: [expect.objectContaining({ id: olga.videoId, status: 'ready' })],
       destinations: [expect.objectContaining({ id: olga.channelId, keyHint: expect.stringMatching(/^••••/), storedSecret: 'stream key' })],
       streams: [expect.objectContaining({ id: stream.body.id, title: 'Rain radio' })],
+      notifications: { email: true },
       payments: [],
       supportActions: [],
     });
+    // The stream's history: its start, media reaching the destination, its stop.
+    expect(answer.body.streams[0].history.map((event: { kind: string }) => event.kind)).toEqual(expect.arrayContaining(['started', 'live', 'stopped']));
     const text = JSON.stringify(answer.body);
     expect(text).not.toContain(olga.key);
     expect(text).not.toMatch(/passwordHash|sealed|scrypt\$/);
-  }, 120_000);
+  }, 180_000);
 
   test('is rate-limited per account', async () => {
     const pia = await signedInUser(stack, label('pia'));
@@ -350,6 +364,8 @@ describe('closing the account', () => {
     const pendingAddress = uniqueEmail('sam-next');
     expect((await api(stack, 'POST', '/account/email', { token: sam.token, body: { email: pendingAddress, password: strongPassword } })).status).toBe(202);
     await unfinishedUpload(sam.token);
+    // A Telegram link started and not yet followed in Telegram.
+    expect((await api(stack, 'POST', '/notifications/telegram', { token: sam.token })).status).toBe(200);
     held.hold(sam.userId);
     const encodingId = await uploadWithTus(stack, sam.token, (await makeClip({ seconds: 2 })).bytes, { filename: 'late.mp4', filetype: 'video/mp4', kind: 'video' });
     await held.ended(encodingId);

@@ -18,7 +18,8 @@
 //                                              lifecycle and the task API only; gone when the run ends)
 //   USER#<userId>          STREAMLOG#<streamId>#<at>#<n>  an event of a stream's history (expires after 90 days)
 //   USER#<userId>          NOTIFY              how the user wants to be told (e-mail, a linked Telegram chat)
-//   TELEGRAM_LINK#<hash>   LINK                a Telegram deep link being followed (expires after 10 minutes)
+//   TELEGRAM_LINK#<hash>   LINK                a Telegram deep link being followed (expires after 10 minutes);
+//                                              gsi1: TELEGRAM_LINKS#<userId> / LINK
 //   USER#<userId>          CHANNEL#<channelId> a destination (RTMP stream key or YouTube channel)
 //   USER#<userId>          BROADCAST#<streamId>#<channelId>  the YouTube broadcast of a running stream
 //   OAUTH_STATE#<hash>     STATE               a Google consent in progress (expires after 10 minutes);
@@ -49,6 +50,7 @@ export const streamLiveKey = (userId: string, streamId: string) => ({ pk: `USER#
 export const streamLogPrefix = (streamId: string) => `STREAMLOG#${streamId}#`;
 export const notifySettingsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'NOTIFY' });
 export const telegramLinkKey = (tokenHash: string) => ({ pk: `TELEGRAM_LINK#${tokenHash}`, sk: 'LINK' });
+export const telegramLinksOfUser = (userId: string) => `TELEGRAM_LINKS#${userId}`;
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
 
 export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });

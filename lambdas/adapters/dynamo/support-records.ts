@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ErasedRecords, UserRecords } from '../../core/support/ports';
-import { connectionsOfUser, emailKey, emailTokensOfUser, oauthStatesOfUser, sessionsOfUser, uploadsOfUser, userKey } from './keys';
+import { connectionsOfUser, emailKey, emailTokensOfUser, oauthStatesOfUser, sessionsOfUser, telegramLinksOfUser, uploadsOfUser, userKey } from './keys';
 
 type Key = { pk: string; sk: string };
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
@@ -22,8 +22,8 @@ export class DynamoUserRecords implements UserRecords {
       }
     }
     // The user's items outside their partition, each kind indexed by user: open realtime connections, sessions,
-    // unused e-mail links, Google consents in progress, tus uploads' metadata.
-    for (const owner of [connectionsOfUser, sessionsOfUser, emailTokensOfUser, oauthStatesOfUser, uploadsOfUser]) {
+    // unused e-mail links, Google consents and Telegram links in progress, tus uploads' metadata.
+    for (const owner of [connectionsOfUser, sessionsOfUser, emailTokensOfUser, oauthStatesOfUser, telegramLinksOfUser, uploadsOfUser]) {
       await this.deleteAll(await this.keys({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :owner', ExpressionAttributeValues: { ':owner': owner(user.id) } }));
     }
 

@@ -6,6 +6,8 @@ import type { BillingStore } from '../billing/ports';
 import { channelView, type ChannelView } from '../channels/channel';
 import type { VideoStore } from '../media/ports';
 import { videoView, type VideoView } from '../media/videos';
+import type { NotificationSettingsStore } from '../notifications/notifications';
+import { HISTORY_RETENTION_DAYS, type StreamEvent, type StreamHistory } from '../streams/history';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import type { AuditLog } from '../support/ports';
 import { publicUser, type AccountsContext, type PublicUser } from './accounts';
@@ -19,6 +21,8 @@ export interface ExportContext {
   streams: Pick<StreamStore, 'list'>;
   billing: Pick<BillingStore, 'subscription' | 'payments' | 'customerOf'>;
   audit: Pick<AuditLog, 'ofUser'>;
+  notifications: Pick<NotificationSettingsStore, 'get'>;
+  history: Pick<StreamHistory, 'list'>;
 }
 
 /** The document's shape; `format` changes when its meaning does. */
@@ -34,7 +38,10 @@ export interface AccountExport {
   streams: {
     id: string; title: string; description?: string; videoId?: string; audioId?: string; channelIds: string[]; restartTimes: string[];
     timeZone: string; privacy?: string; hasCustomThumbnail: boolean; status: string; startedAt?: string; restarts: number; createdAt: string; updatedAt: string;
+    /** What happened to it, kept 90 days (lambdas/core/streams/history.ts), oldest first. */
+    history: StreamEvent[];
   }[];
+  notifications: { email: boolean; telegram?: { chatId: string; linkedAt: string } };
   /** What the operator did to the account (suspension, reactivation), without who. */
   supportActions: { action: string; at: string; reason?: string; outcome: string }[];
 }
@@ -43,7 +50,7 @@ export async function exportAccount(context: ExportContext, caller: Caller): Pro
   const { accounts } = context;
   const user = await activeUser(accounts, caller.userId);
   await enforce(accounts.rateLimiter, [['exportPerUser', user.id]], accounts.now());
-  const [sessions, subscription, payments, customer, videos, channels, streams, audit] = await Promise.all([
+  const [sessions, subscription, payments, customer, videos, channels, streams, audit, notifications] = await Promise.all([
     accounts.store.sessionsOf(user.id),
     context.billing.subscription(user.id),
     context.billing.payments(user.id),
@@ -52,7 +59,10 @@ export async function exportAccount(context: ExportContext, caller: Caller): Pro
     context.channels.list(user.id),
     context.streams.list(user.id),
     context.audit.ofUser(user.id),
+    context.notifications.get(user.id),
   ]);
+  const historySince = new Date(accounts.now().getTime() - HISTORY_RETENTION_DAYS * 24 * 3600 * 1000);
+  const histories = await Promise.all(streams.map((stream) => context.history.list(user.id, stream.id, historySince)));
   return {
     format: 'loopcast-account-export/1',
     exportedAt: accounts.now().toISOString(),
@@ -87,7 +97,7 @@ export async function exportAccount(context: ExportContext, caller: Caller): Pro
     })),
     media: videos.map(videoView),
     destinations: channels.map((channel) => ({ ...channelView(channel), storedSecret: channel.youtube ? 'stream key and Google access' : 'stream key' })),
-    streams: streams.map((stream) => ({
+    streams: streams.map((stream, index) => ({
       id: stream.id,
       title: stream.title,
       ...(stream.description ? { description: stream.description } : {}),
@@ -103,7 +113,9 @@ export async function exportAccount(context: ExportContext, caller: Caller): Pro
       restarts: stream.restarts,
       createdAt: stream.createdAt,
       updatedAt: stream.updatedAt,
+      history: histories[index] ?? [],
     })),
+    notifications,
     supportActions: audit.map((entry) => ({ action: entry.action, at: entry.at, ...(entry.reason ? { reason: entry.reason } : {}), outcome: entry.outcome })),
   };
 }
