@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { Messages } from '../../web/src/i18n/catalogue';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
+import { DynamoStreamHistory } from '../../lambdas/adapters/dynamo/stream-history-store';
+import type { StreamEvent } from '../../lambdas/core/streams/history';
 import { api, mailsTo, signedInUser, strongPassword, uniqueEmail } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { createStream, creatorWithDestination, type Creator } from '../helpers/creators';
 import { waitForStreamStatus } from '../helpers/media';
+import { waitFor } from '../helpers/wait';
 
 const catalogue = (code: LanguageCode) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Messages;
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
@@ -29,6 +32,12 @@ async function open(token: string, code: LanguageCode, path: string, options: Br
   return page;
 }
 
+/** Events in a stream's history as the lifecycle, the task API and the reconciler write them (through the same
+ * store), so the dashboard has a week of incidents to show without a destination failing for real here (the API
+ * tests of notifications do that). */
+const remember = (userId: string, streamId: string, event: Omit<StreamEvent, 'at'>, minutesAgo: number) =>
+  new DynamoStreamHistory(e2e.stack.deps.db, e2e.stack.config.tables.app).record(userId, streamId, { ...event, at: new Date(Date.now() - minutesAgo * 60_000).toISOString() });
+
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('the dashboard', () => {
@@ -39,6 +48,7 @@ describe('the dashboard', () => {
       const page = await open(user.token, code, '/app/dashboard', options);
       const problems = recordErrors(page, { console: true });
       await page.getByRole('heading', { level: 2, name: texts.dashboard.live.title }).waitFor();
+      await page.getByText(texts.dashboard.incidents.none).waitFor();
       const empty = page.locator('.live-empty');
       await empty.getByText(texts.dashboard.live.emptyTitle).waitFor();
       await expect(empty.getAttribute('data-next')).resolves.toBe('video');
@@ -65,6 +75,11 @@ describe('the dashboard', () => {
       await createStream(e2e.stack, ana, { title: 'Night drive synthwave' });
       expect((await api(e2e.stack, 'POST', `/streams/${streamId}/start`, { token: ana.token })).status).toBe(200);
       await waitForStreamStatus(e2e.stack, ana.token, streamId, 'started', 90_000);
+      // Last night: media stopped reaching the destination for 6 minutes, the stream needed attention, recovered.
+      await remember(ana.userId, streamId, { kind: 'interrupted', reason: 'service unavailable' }, 9 * 60);
+      await remember(ana.userId, streamId, { kind: 'needs attention', reason: 'service unavailable' }, 9 * 60 - 5);
+      await remember(ana.userId, streamId, { kind: 'live' }, 9 * 60 - 6);
+      await remember(ana.userId, streamId, { kind: 'recovered', durationSeconds: 6 * 60 }, 9 * 60 - 6);
     }, 180_000);
 
     test.each(['en', 'ru', 'ua'] as const)('%s: its health and uptime, live; a stopped one to start; no sideways scrolling', async (code) => {
@@ -81,6 +96,12 @@ describe('the dashboard', () => {
         const before = await uptime.innerText();
         await page.waitForFunction(([selector, was]) => document.querySelector(selector)?.textContent !== was, [`.live-row[data-stream-id="${streamId}"] [data-stat="uptime"]`, before] as const);
         await expect(page.locator('.stopped-row').getByText('Night drive synthwave').isVisible()).resolves.toBe(true);
+        // The week's incidents, newest first, each with its length.
+        const incidents = page.getByRole('list', { name: texts.dashboard.incidents.title }).getByRole('listitem');
+        await incidents.first().waitFor();
+        await expect(incidents.first().innerText()).resolves.toContain(texts.dashboard.incidents.kind.recovered);
+        await expect(incidents.last().innerText()).resolves.toContain(texts.dashboard.incidents.kind.interrupted);
+        await expect(incidents.last().innerText()).resolves.toContain(texts.errors['service unavailable']);
         expect(await noSidewaysScroll(page)).toBe(0);
         await screenshot(page, `dashboard-live-${code}-${screen}`);
         expect(problems).toEqual([]);
@@ -95,10 +116,17 @@ describe('the dashboard', () => {
       await row.locator('[data-status="started"]').waitFor();
       await page.locator('[data-realtime="open"]').waitFor();
 
-      // Another device stops it: the realtime event moves it to the stopped ones.
+      // A restart just now, then another device stops the stream: the realtime event moves it to the stopped ones
+      // and brings the restart into the incidents, without a reload.
+      const incidents = page.getByRole('list', { name: texts.dashboard.incidents.title }).getByRole('listitem');
+      await incidents.first().waitFor();
+      const before = await incidents.count();
+      await remember(ana.userId, streamId, { kind: 'restarted' }, 0);
       expect((await api(e2e.stack, 'POST', `/streams/${streamId}/stop`, { token: ana.token })).status).toBe(200);
       await row.waitFor({ state: 'detached', timeout: 10_000 });
       await page.locator('.live-empty[data-next="start"]').waitFor();
+      await waitFor('the restart among the incidents', () => incidents.count(), (count) => count === before + 1, 10_000);
+      await expect(incidents.first().innerText()).resolves.toContain(texts.dashboard.incidents.kind.restarted);
 
       // Start from the dashboard: it goes live here.
       await page.getByRole('button', { name: fill(texts.dashboard.live.startOne, { title: 'Lo-fi rain radio 24/7' }) }).click();

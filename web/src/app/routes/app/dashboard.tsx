@@ -2,6 +2,7 @@ import type { MetaArgs } from 'react-router';
 import { useCurrentUser } from '../../../features/accounts/api/accounts-api';
 import { PlanSummary } from '../../../features/billing/components/plan-summary';
 import { Greeting } from '../../../features/dashboard/components/greeting';
+import { RecentIncidents } from '../../../features/dashboard/components/recent-incidents';
 import { useFallbackPolling } from '../../../features/realtime/hooks/use-realtime';
 import { LiveOverview } from '../../../features/streams/components/live-overview';
 import { useI18n } from '../../../i18n/i18n-context';
@@ -11,7 +12,8 @@ import { titledMeta } from '../../page-meta';
 export const meta = (args: MetaArgs) => titledMeta(args, 'app.pages.dashboard.title');
 export const handle = { pageName: 'dashboard' };
 
-/** The live overview (issue 17, item 3): what is on air and how it is doing, the plan's usage, what to do next. */
+/** The live overview (issue 17, item 3): what is on air and how it is doing, the plan's usage, what went wrong
+ * lately, what to do next. */
 export default function DashboardPage() {
   const { t, language } = useI18n();
   const user = useCurrentUser();
@@ -32,6 +34,12 @@ export default function DashboardPage() {
               {t('dashboard.plan.title')}
             </h2>
             <PlanSummary refetchInterval={poll} planLink={localizePath('/app/billing', language)} />
+          </section>
+          <section aria-labelledby="dashboard-incidents-title">
+            <h2 className="dashboard__section-title" id="dashboard-incidents-title">
+              {t('dashboard.incidents.title')}
+            </h2>
+            <RecentIncidents refetchInterval={poll} />
           </section>
         </div>
       </div>
