@@ -3,6 +3,7 @@
 // measures those pages instead. Lighthouse with its default mobile
 // preset (simulated slow 4G, 4x CPU slowdown) in Debian's Chromium, three runs, the median of each category; then
 // the JavaScript a public page ships, gzip-compressed. Figures go to docs/web.md by hand.
+import { figure, quick, recordResults, type Figure } from './results';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,8 +15,9 @@ import { printAppWeights } from './app-bundle';
 import { freePort } from '../local/ports';
 import { startLocalStack } from '../local/stack';
 
-const RUNS = 3;
-const pages = process.argv.slice(2).length ? process.argv.slice(2) : ['/'];
+const RUNS = quick ? 1 : 3;
+const pages = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
+if (!pages.length) pages.push('/');
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const bars: Record<(typeof categories)[number], number> = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 };
 const CHROMIUM_FLAGS = [
@@ -58,6 +60,7 @@ const stack = await startLocalStack({
 });
 const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
 let failed = false;
+const figures: Record<string, Figure> = {};
 try {
   for (const page of pages) {
     const url = `${stack.urls.web}${page}`;
@@ -81,11 +84,15 @@ try {
       const score = median(scores[category]!);
       const ok = score >= bars[category];
       failed ||= !ok;
+      figures[`${page} ${category}`] = figure(score, 'score', { op: '>=', value: bars[category] });
       console.log(`  ${category.padEnd(15)} ${String(score).padStart(3)}  (bar ${bars[category]}) ${ok ? 'ok' : 'BELOW THE BAR'}`);
     }
     console.log(
       `  metrics         FCP ${median(metrics.FCP!).toFixed(0)} ms, LCP ${median(metrics.LCP!).toFixed(0)} ms, TBT ${median(metrics.TBT!).toFixed(0)} ms, CLS ${median(metrics.CLS!).toFixed(3)}, Speed Index ${median(metrics.SI!).toFixed(0)} ms`,
     );
+    for (const [name, values] of Object.entries(metrics)) {
+      figures[`${page} ${name}`] = figure(Number(median(values).toFixed(name === 'CLS' ? 3 : 0)), name === 'CLS' ? '' : 'ms');
+    }
   }
 
   console.log('\nJavaScript shipped, gzip -9 (bar for public pages: 120 kB)');
@@ -94,11 +101,13 @@ try {
     const total = bytes.external + bytes.inline;
     const publicPage = !path.startsWith('/app');
     if (publicPage) failed ||= total > 120_000;
+    figures[`script ${path}`] = figure(Number((total / 1000).toFixed(1)), 'kB', publicPage ? { op: '<=', value: 120 } : undefined);
     console.log(
       `  ${path.padEnd(16)} ${kB(total).padStart(9)}  (${bytes.files} files ${kB(bytes.external)}, inline ${kB(bytes.inline)})${publicPage ? '' : '  app page, for reference'}`,
     );
   }
   printAppWeights();
+  recordResults('web', figures, { runs: RUNS });
 } finally {
   await chrome.kill();
   await stack.stop();

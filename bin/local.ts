@@ -1,5 +1,6 @@
 // `npm start`: the whole product on this machine. Stops every child (java, nginx, ffmpeg) on Ctrl-C.
 import { existsSync } from 'node:fs';
+import { DEFAULT_DATA_PLANE, dataPlanes, isDataPlane } from '../lambdas/contract/data-planes';
 import { defaultDataDir, webBuildDir } from '../local/paths';
 import { PortInUseError } from '../local/ports';
 import { startLocalStack, type LocalPorts } from '../local/stack';
@@ -24,6 +25,13 @@ const ports: LocalPorts = {
   hls: port('LOOPCAST_HLS_PORT', 8088),
 };
 const dataDir = process.env.LOOPCAST_DATA_DIR ?? defaultDataDir;
+// The data plane whose lifecycle definition the local Step Functions stand-in runs (this machine stands in for the
+// Fargate task or the ECS Anywhere host alike).
+const dataPlane = process.env.LOOPCAST_DATA_PLANE ?? DEFAULT_DATA_PLANE;
+if (!isDataPlane(dataPlane)) {
+  console.error(`LOOPCAST_DATA_PLANE=${dataPlane} is not a data plane (${dataPlanes.join(', ')}).`);
+  process.exit(1);
+}
 
 if (!existsSync(webBuildDir)) {
   console.error(`The web app is not built (${webBuildDir}). Run "npm start", which builds it.`);
@@ -37,6 +45,7 @@ try {
     ports,
     namePrefix: 'loopcast-local-',
     rtmp: true,
+    dataPlane,
     webDir: webBuildDir,
     mailLog: (line) => console.log(line),
     ...(process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET
@@ -62,6 +71,7 @@ try {
     ['YouTube', process.env.GOOGLE_CLIENT_ID ? 'Google OAuth client (GOOGLE_CLIENT_ID)' : 'off: RTMP stream keys only (set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)'],
     ['Telegram alerts', process.env.TELEGRAM_BOT_TOKEN ? `@${process.env.TELEGRAM_BOT_USERNAME} (TELEGRAM_BOT_TOKEN)` : 'off: e-mail alerts only (set TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME, TELEGRAM_WEBHOOK_SECRET)'],
     ['Payments', process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : 'off: free trial only (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET)'],
+    ['Stream tasks', `child processes, as the ${dataPlane} data plane's lifecycle runs them (LOOPCAST_DATA_PLANE)`],
     ['Data folder', stack.dataDir],
     ['Logs', `${stack.dataDir}/logs`],
   ];

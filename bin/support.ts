@@ -10,22 +10,24 @@ import { AppError } from '../lambdas/core/errors';
 import { parseSupportArgs, supportUsage, UsageError, type SupportInvocation, type SupportTarget } from '../lambdas/core/support/cli-args';
 import { auditTrail, findUser, reactivateUser, suspendUser, SupportRefusal, terminateUser, type SupportContext } from '../lambdas/core/support/support';
 import { actionText, auditText, findText } from '../lambdas/core/support/text';
-import { defaultDataDir } from '../local/paths';
+import { defaultDataDir, readRealtimeManagementUrl } from '../local/paths';
 
 /** What `npm start` names its table and bucket (bin/local.ts). */
 const LOCAL_NAME_PREFIX = 'loopcast-local-';
 
 function localRuntime(target: Extract<SupportTarget, { kind: 'local' }>, env: NodeJS.ProcessEnv): SupportRuntime {
   const port = (name: string, fallback: number) => env[name] ?? String(fallback);
+  const dataDir = env.LOOPCAST_DATA_DIR ?? defaultDataDir;
   return localSupportRuntime({
-    dataDir: env.LOOPCAST_DATA_DIR ?? defaultDataDir,
+    dataDir,
     table: target.table ?? `${LOCAL_NAME_PREFIX}${appTable.id}`,
     bucket: target.bucket ?? `${LOCAL_NAME_PREFIX}${mediaBucket.id}`,
     endpoints: {
       dynamodb: env.LOOPCAST_DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${port('LOOPCAST_DYNAMODB_PORT', 8000)}`,
       s3: env.LOOPCAST_S3_ENDPOINT ?? `http://127.0.0.1:${port('LOOPCAST_S3_PORT', 4569)}`,
     },
-    realtimeManagementUrl: `http://127.0.0.1:${port('LOOPCAST_REALTIME_PORT', 8081)}`,
+    // The running stack's (its address changes every start); without one, no socket is open to notify.
+    realtimeManagementUrl: readRealtimeManagementUrl(dataDir) ?? `http://127.0.0.1:${port('LOOPCAST_REALTIME_PORT', 8081)}`,
     publicUrl: `http://localhost:${port('LOOPCAST_PORT', 8080)}`,
     ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } } : {}),
     ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET ? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } } : {}),

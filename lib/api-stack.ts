@@ -23,7 +23,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { envFromConfig } from '../lambdas/adapters/config';
-import { API_BASE, handlerGroups, routes, type HandlerGroup } from '../lambdas/contract/routes';
+import { API_BASE, handlerGroups, routeKeyOf, routes, type HandlerGroup } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
 import { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings, acknowledgeMediaPrefixes } from './constructs/nag';
@@ -48,6 +48,12 @@ export const streamTaskFamily = (config: StageConfig) => `loopcast-${config.stag
 const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 const REALTIME_STAGE = 'live';
+
+/** The HTTP API stage's throttle for every client together: the default, and tighter for the routes anyone may
+ * POST to without a session (sign-in, sign-up, resets, confirmations, the payment webhook), so a flood of those
+ * cannot use up the budget of the whole API. Per client, AWS WAF limits first (lib/edge-stack.ts). */
+export const apiThrottle = { rateLimit: 100, burstLimit: 200 };
+export const openRouteThrottle = { rateLimit: 20, burstLimit: 40 };
 
 /**
  * The APIs: the HTTP API (one route per entry of lambdas/contract/routes.ts, one function per handler group)
@@ -78,7 +84,7 @@ export class ApiStack extends Stack {
     this.httpApi = new HttpApi(this, 'HttpApi', { description: `Loopcast ${config.stage} API` });
     const httpStage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
     this.logAccess(httpStage, 'ApiAccessLogs', { method: '$context.httpMethod', latencyMs: '$context.responseLatency' });
-    httpStage.defaultRouteSettings = { throttlingBurstLimit: 200, throttlingRateLimit: 100 };
+    httpStage.defaultRouteSettings = { throttlingBurstLimit: apiThrottle.burstLimit, throttlingRateLimit: apiThrottle.rateLimit };
 
     this.realtimeApi = new WebSocketApi(this, 'RealtimeApi', { description: `Loopcast ${config.stage} realtime` });
     this.realtimeStage = new WebSocketStage(this, 'RealtimeStage', {
@@ -221,18 +227,24 @@ export class ApiStack extends Stack {
     }
   }
 
-  /** Stopping a stream ends its tasks (StopTask, then DescribeTasks until they are gone); the reconciler also lists
+  /** Stopping a stream ends its tasks (StopTask, then DescribeTasks until they are gone, DescribeContainerInstances
+   * for ECS Anywhere hosts that cannot be reached); the reconciler also lists
    * them (ListTasks on this cluster only) and the executions of this stage's lifecycle. */
   grantStreamTasks(grantee: HandlerFunction, options: { list?: boolean } = {}): void {
     const cluster = this.formatArn({ service: 'ecs', resource: 'cluster', resourceName: streamClusterName(this.config) });
     const tasks = this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${streamClusterName(this.config)}/*` });
     grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:StopTask', 'ecs:DescribeTasks'], resources: [tasks] }));
+    // ECS Anywhere: a task whose host's agent is disconnected cannot stop now and is not waited for.
+    const hosts = this.formatArn({ service: 'ecs', resource: 'container-instance', resourceName: `${streamClusterName(this.config)}/*` });
+    grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:DescribeContainerInstances'], resources: [hosts] }));
     if (options.list) {
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:ListTasks'], resources: ['*'], conditions: { ArnEquals: { 'ecs:cluster': cluster } } }));
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['states:ListExecutions'], resources: [this.streamLifecycleArn] }));
     }
     acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs: StopTask and DescribeTasks cover this stage\'s streams cluster only.',
       new RegExp(`^Resource::arn:.*:ecs:.*:task/${streamClusterName(this.config)}/\\*$`));
+    acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Hosts register at run time: DescribeContainerInstances covers this stage\'s streams cluster only.',
+      new RegExp(`^Resource::arn:.*:ecs:.*:container-instance/${streamClusterName(this.config)}/\\*$`));
     if (options.list) acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'ecs:ListTasks takes no resource; the statement is conditioned on this stage\'s streams cluster.', /^Resource::\*$/);
   }
 
@@ -256,6 +268,8 @@ export class ApiStack extends Stack {
         this.grantTableData(fn);
         this.grantSendEmail(fn);
         this.signingKey.grantRead(fn);
+        // Sign-out and password resets close the account's realtime sockets (DeleteConnection).
+        this.grantRealtimePublish(fn);
         break;
       case 'account':
         // The account page: e-mails (a new address, a changed password, closing); closing the account does what the
@@ -336,10 +350,20 @@ export class ApiStack extends Stack {
         id: 'AwsSolutions-APIG4',
         reason: 'Routes authenticate in the handler (opaque session tokens checked against DynamoDB, or a Stripe signature), identically in AWS and the local stack.',
       });
+      return route;
     };
+    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    // A map CDK passes through as it is: CloudFormation's own property names.
+    const throttled: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const route of routes) {
-      addRoute(`Route ${route.method} ${route.path}`, HttpRouteKey.with(`${API_BASE}${route.path}`, HttpMethod[route.method]), route.group);
+      const created = addRoute(`Route ${route.method} ${route.path}`, HttpRouteKey.with(`${API_BASE}${route.path}`, HttpMethod[route.method]), route.group);
+      if (route.auth !== 'session' && route.method === 'POST') {
+        throttled[routeKeyOf(route)] = { ThrottlingRateLimit: openRouteThrottle.rateLimit, ThrottlingBurstLimit: openRouteThrottle.burstLimit };
+        // Route settings name existing routes only.
+        stage.node.addDependency(created);
+      }
     }
+    stage.routeSettings = throttled;
     // Unmatched requests reach the system function, which answers the catalogued 'route not found' (as locally).
     addRoute('DefaultRoute', HttpRouteKey.DEFAULT, 'system');
   }
@@ -347,6 +371,8 @@ export class ApiStack extends Stack {
   private addRealtimeRoutes(): void {
     const authorizerFunction = this.handlerFunction(this, 'RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
     this.signingKey.grantRead(authorizerFunction);
+    // A token opens a socket only while its session is open and the account active.
+    this.grantTableData(authorizerFunction);
     const connectionsFunction = this.handlerFunction(this, 'RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
     this.grantTableData(connectionsFunction);
     this.functions['realtime-authorizer'] = authorizerFunction;

@@ -1,8 +1,9 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import type { CfnElement, Environment } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { handlerGroups, routes } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
 import { LoopcastChecks } from './constructs/nag';
+import { stageConfigFromContext, type StageConfig } from './stage';
 import { synthesizeForTest } from './test-app';
 
 const { app, stacks } = synthesizeForTest();
@@ -10,17 +11,36 @@ const template = (stack: keyof typeof stacks) => Template.fromStack(stacks[stack
 
 describe('CDK app', () => {
   // cdk-nag runs on the synthesized tree, as `cdk synth` runs it: cross-stack references are exports by then, and
-  // a deploy's stacks carry their account and region (which end up in the findings' ids).
+  // a deploy's stacks carry their account and region (which end up in the findings' ids). Every deployment option of
+  // the streaming stack (docs/deploy.md, "Context keys") is synthesized and checked.
   test.each([
-    ['environment-agnostic', undefined],
-    ['deployed to an account and region', { account: '123456789012', region: 'eu-west-1' }],
-  ])('cdk-nag AWS Solutions: no unacknowledged finding in any stack (%s)', (_, env) => {
-    const synthesized = env ? synthesizeForTest({}, { env }).app : app;
+    ['default options, environment-agnostic', {}, undefined],
+    ['default options, deployed to an account and region', {}, { account: '123456789012', region: 'eu-west-1' }],
+    ['Fargate Spot, IPv6-only task network', { spot: true, taskNetwork: 'ipv6-only' }, { account: '123456789012', region: 'eu-west-1' }],
+    ['the external data plane (ECS Anywhere), amd64 hosts', { dataPlane: 'external' }, undefined],
+    ['the external data plane, ARM hosts, deployed', { dataPlane: 'external', hostArchitecture: 'arm64' }, { account: '123456789012', region: 'eu-west-1' }],
+  ] as [string, Partial<StageConfig>, Environment | undefined][])('cdk-nag AWS Solutions: no unacknowledged finding in any stack (%s)', (_, config, env) => {
+    const synthesized = Object.keys(config).length || env ? synthesizeForTest(config, { ...(env ? { env } : {}) }).app : app;
     synthesized.synth();
     const report = new LoopcastChecks(synthesized).validateScope(synthesized);
     const findings = report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
+  });
+
+  test('stage options from the CDK context: checked values, Fargate-only and external-only settings refused on the other plane', () => {
+    const context = (values: Record<string, unknown>) => (key: string) => values[key];
+    expect(stageConfigFromContext(context({}))).toEqual({ stage: 'dev', mailFrom: 'no-reply@loopcast.example.com', domain: undefined, certificateArn: undefined, alarmEmail: undefined });
+    expect(stageConfigFromContext(context({ stage: 'prod', spot: 'true', taskNetwork: 'ipv6-only' }))).toMatchObject({ stage: 'prod', spot: true, taskNetwork: 'ipv6-only' });
+    expect(stageConfigFromContext(context({ spot: true }))).toMatchObject({ spot: true }); // a boolean in cdk.json
+    expect(stageConfigFromContext(context({ spot: 'false' }))).toMatchObject({ spot: false });
+    expect(stageConfigFromContext(context({ dataPlane: 'external', hostArch: 'arm64' }))).toMatchObject({ dataPlane: 'external', hostArchitecture: 'arm64' });
+    expect(() => stageConfigFromContext(context({ dataPlane: 'anywhere' }))).toThrow('dataPlane "anywhere" must be one of fargate, external');
+    expect(() => stageConfigFromContext(context({ spot: 'yes' }))).toThrow('spot "yes" must be one of true, false');
+    expect(() => stageConfigFromContext(context({ taskNetwork: 'ipv6' }))).toThrow('taskNetwork "ipv6" must be one of public-ipv4, ipv6-only');
+    expect(() => stageConfigFromContext(context({ dataPlane: 'external', spot: 'true' }))).toThrow('settings of the fargate data plane');
+    expect(() => stageConfigFromContext(context({ hostArch: 'arm64' }))).toThrow('setting of the external data plane');
+    expect(() => stageConfigFromContext(context({ stage: 'Prod' }))).toThrow('lower-case');
   });
 
   test('the table follows the shared definition, with PITR and TTL', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { LIFECYCLE_TIMEOUTS, STATES } from '../lambdas/contract/stream-lifecycle';
 import { synthesizeForTest } from './test-app';
@@ -24,8 +26,15 @@ describe('streaming stack', () => {
     for (const state of Object.values(definition.States) as { Type: string; TimeoutSeconds?: number }[]) {
       if (state.Type === 'Task') expect(state.TimeoutSeconds).toEqual(expect.any(Number));
     }
-    // The run token reaches the task only through its container's environment, from PrepareTask's decision.
-    expect(definition.States[STATES.runTask].Parameters.Overrides.ContainerOverrides[0].Environment).toContainEqual({ Name: 'LOOPCAST_TASK_TOKEN', 'Value.$': '$.prepared.decision.token' });
+    // The run token reaches the task only through its container's environment, from PrepareTask's decision; on
+    // Fargate the disk PrepareTask decided is merged in.
+    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({ Name: 'LOOPCAST_TASK_TOKEN', 'Value.$': '$.prepared.decision.token' });
+    expect(definition.States[STATES.runTask].Parameters).toMatchObject({
+      'Overrides.$': 'States.JsonMerge($.task.overrides, $.prepared.decision.fargateOverrides, false)',
+      CapacityProviderStrategy: [{ CapacityProvider: 'FARGATE', Weight: 1 }],
+      NetworkConfiguration: { AwsvpcConfiguration: { AssignPublicIp: 'ENABLED' } },
+    });
+    expect(definition.States[STATES.runTask].Parameters.LaunchType).toBeUndefined();
     expect(definition.States[STATES.taskEnded].Resource).toBe('arn:aws:states:::lambda:invoke');
     expect(definition.States[STATES.handOver].Resource).toBe('arn:aws:states:::states:startExecution');
     // By family, so that a restart after a deploy runs the new revision (CloudFormation deregisters the old one).
@@ -44,15 +53,17 @@ describe('streaming stack', () => {
     });
   });
 
-  test('stream tasks: Fargate ARM64, 0.25 vCPU / 0.5 GB, disk for large videos, nothing but the log level in the environment', () => {
+  test('stream tasks: Fargate ARM64, 0.25 vCPU / 0.5 GB, the free 20 GiB disk (PrepareTask asks for more per task), nothing but the log level in the environment', () => {
     streaming.hasResourceProperties('AWS::ECS::TaskDefinition', {
       Cpu: '256',
       Memory: '512',
-      EphemeralStorage: { SizeInGiB: 64 },
+      RequiresCompatibilities: ['FARGATE'],
+      NetworkMode: 'awsvpc',
       RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
       ContainerDefinitions: [Match.objectLike({ Name: 'stream-task', StopTimeout: 15 })],
     });
     const task = Object.values(streaming.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(task.Properties.EphemeralStorage).toBeUndefined();
     const names = task.Properties.ContainerDefinitions[0].Environment.map((e: { Name: string }) => e.Name);
     expect(names).toEqual(['POWERTOOLS_LOG_LEVEL']);
   });
@@ -96,6 +107,114 @@ describe('streaming stack', () => {
         Match.objectLike({ Action: 'states:ListExecutions' }),
       ]) },
     });
+  });
+});
+
+describe('Fargate options', () => {
+  test('-c spot=true: every task on Fargate Spot', () => {
+    const definition = definitionOf(Template.fromStack(synthesizeForTest({ spot: true }).stacks.streaming));
+    expect(definition.States[STATES.runTask].Parameters.CapacityProviderStrategy).toEqual([{ CapacityProvider: 'FARGATE_SPOT', Weight: 1 }]);
+  });
+
+  test('-c taskNetwork=ipv6-only: IPv6-only subnets, no public IPv4 for any task, outbound IPv6 allowed, still no NAT gateway', () => {
+    const template = Template.fromStack(synthesizeForTest({ taskNetwork: 'ipv6-only' }).stacks.streaming);
+    const subnets = Object.values(template.findResources('AWS::EC2::Subnet'));
+    expect(subnets).toHaveLength(2);
+    for (const subnet of subnets) {
+      expect(subnet.Properties).toMatchObject({ Ipv6Native: true, AssignIpv6AddressOnCreation: true, EnableDns64: false, MapPublicIpOnLaunch: false, Ipv6CidrBlock: expect.anything() });
+      expect(subnet.Properties.CidrBlock).toBeUndefined();
+    }
+    template.hasResourceProperties('AWS::EC2::VPCCidrBlock', { AmazonProvidedIpv6CidrBlock: true });
+    template.hasResourceProperties('AWS::EC2::Route', { DestinationIpv6CidrBlock: '::/0', GatewayId: Match.anyValue() });
+    template.hasResourceProperties('AWS::EC2::SecurityGroup', { SecurityGroupEgress: Match.arrayWith([Match.objectLike({ CidrIpv6: '::/0' })]) });
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    template.resourceCountIs('AWS::EC2::EIP', 0);
+    const definition = definitionOf(template);
+    expect(definition.States[STATES.runTask].Parameters.NetworkConfiguration.AwsvpcConfiguration.AssignPublicIp).toBe('DISABLED');
+    // The image through ECR's dual-stack registry endpoint, which ECS requires of IPv6-only tasks.
+    const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    const joined = (value: { 'Fn::Join': [string, unknown[]] }) => value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
+    expect(joined(task.Properties.ContainerDefinitions[0].Image)).toMatch(/^\{"Ref":"AWS::AccountId"\}\.dkr-ecr\.\{"Ref":"AWS::Region"\}\.on\.aws\/\{"Fn::Sub":"cdk-[a-z0-9]+-container-assets-/);
+    const defaults = Object.values(streaming.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(JSON.stringify(defaults.Properties.ContainerDefinitions[0].Image)).toContain('.dkr.ecr.');
+  });
+});
+
+/** The platforms the stack's container images are built for, from its asset manifest (what `cdk deploy` builds). */
+function imagePlatforms(synthesized: ReturnType<typeof synthesizeForTest>): string[] {
+  const assembly = synthesized.app.synth();
+  const manifest = JSON.parse(readFileSync(join(assembly.directory, `${synthesized.stacks.streaming.artifactId}.assets.json`), 'utf8')) as { dockerImages: Record<string, { source: { platform?: string } }> };
+  return Object.values(manifest.dockerImages).map((image) => image.source.platform ?? 'none');
+}
+
+describe('external data plane (ECS Anywhere)', () => {
+  const synthesized = synthesizeForTest({ dataPlane: 'external' });
+  const template = Template.fromStack(synthesized.stacks.streaming);
+
+  test('the lifecycle runs the same task with LaunchType EXTERNAL: no capacity provider, no awsvpc networking, no disk override, spread over the hosts', () => {
+    const definition = definitionOf(template);
+    expect(definition.States[STATES.runTask].Resource).toBe('arn:aws:states:::ecs:runTask.sync');
+    const parameters = definition.States[STATES.runTask].Parameters;
+    expect(parameters).toMatchObject({ LaunchType: 'EXTERNAL', TaskDefinition: 'loopcast-test-stream-task', PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }], 'Overrides.$': '$.task.overrides' });
+    expect(parameters.CapacityProviderStrategy).toBeUndefined();
+    expect(parameters.NetworkConfiguration).toBeUndefined();
+    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({ Name: 'LOOPCAST_TASK_TOKEN', 'Value.$': '$.prepared.decision.token' });
+  });
+
+  test('an external task definition whose reservations pack copy loops: 20 CPU units and 192 MiB reserved, 512 MiB at most, bridge networking, amd64 image', () => {
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      Family: 'loopcast-test-stream-task',
+      RequiresCompatibilities: ['EXTERNAL'],
+      NetworkMode: 'bridge',
+      ContainerDefinitions: [Match.objectLike({ Name: 'stream-task', Cpu: 20, MemoryReservation: 192, Memory: 512, StopTimeout: 15, LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }) })],
+    });
+    const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(task.Properties.Cpu).toBeUndefined();
+    expect(task.Properties.EphemeralStorage).toBeUndefined();
+  });
+
+  test('a stage switching planes keeps its cluster and task definition family: the same logical ids', () => {
+    const ids = (t: Template, type: string) => Object.keys(t.findResources(type));
+    expect(ids(template, 'AWS::ECS::Cluster')).toEqual(ids(streaming, 'AWS::ECS::Cluster'));
+    expect(ids(template, 'AWS::ECS::TaskDefinition')).toEqual(ids(streaming, 'AWS::ECS::TaskDefinition'));
+  });
+
+  test('no VPC, no subnet, no security group, no NAT: hosts join the cluster from anywhere; the cluster has Container Insights', () => {
+    for (const type of ['AWS::EC2::VPC', 'AWS::EC2::Subnet', 'AWS::EC2::SecurityGroup', 'AWS::EC2::NatGateway']) template.resourceCountIs(type, 0);
+    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'loopcast-test-streams', ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+    template.resourceCountIs('AWS::ECS::ClusterCapacityProviderAssociations', 0);
+  });
+
+  test('the hosts\' role, as AWS documents for ECS Anywhere: trusted by SSM of this account, the SSM and ECS agents\' managed policies; an output makes the activation', () => {
+    template.hasResourceProperties('AWS::IAM::Role', {
+      RoleName: 'loopcast-test-stream-hosts',
+      AssumeRolePolicyDocument: { Statement: [Match.objectLike({
+        Principal: { Service: 'ssm.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+      })] },
+      ManagedPolicyArns: [
+        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/AmazonSSMManagedInstanceCore']] },
+        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role']] },
+      ],
+    });
+    const outputs = template.findOutputs('*');
+    expect(JSON.stringify(outputs.StreamHostActivation!.Value)).toContain('aws ssm create-activation');
+    expect(JSON.stringify(outputs.StreamHostActivation!.Value)).toContain('--iam-role loopcast-test-stream-hosts');
+    expect(JSON.stringify(outputs.StreamHostInstall!.Value)).toContain('--cluster loopcast-test-streams');
+  });
+
+  test('the task role has no permission at all on this plane either', () => {
+    const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    const taskRoleId = task.Properties.TaskRoleArn['Fn::GetAtt'][0] as string;
+    expect(template.findResources('AWS::IAM::Role')[taskRoleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    const attached = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(taskRoleId));
+    expect(attached).toEqual([]);
+  });
+
+  test('the image is built for amd64 hosts, or ARM ones with -c hostArch=arm64 (Fargate tasks are ARM64)', () => {
+    expect(imagePlatforms(synthesized)).toEqual(['linux/amd64']);
+    expect(imagePlatforms(synthesizeForTest({ dataPlane: 'external', hostArchitecture: 'arm64' }))).toEqual(['linux/arm64']);
+    expect(imagePlatforms(synthesizeForTest())).toEqual(['linux/arm64']);
   });
 });
 

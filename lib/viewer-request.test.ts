@@ -65,6 +65,24 @@ describe('CloudFront function', () => {
     expect(answer('/es/')).toMatchObject({ status: 301, location: '/es' });
   });
 
+  // Security audit M2: `//evil.example/` answered `301 Location: //evil.example`, which browsers follow off-site (as
+  // they do `/\evil.example` and, with the tab removed, `/<TAB>/evil.example`).
+  test.each(['//evil.example/', '//evil.example', '///evil.example/', '/\\evil.example/', '/\t/evil.example/', '/\n//evil.example/', '/es//evil.example/', '/app//evil.example', '/pricing\u0000/'])(
+    '%j is no page: the not-found page with status 404, never a redirect',
+    (uri) => {
+      expect(rewrite(uri)).toBe('/404.html');
+      expect(responseStatus(uri)).toBe(404);
+    },
+  );
+
+  test('every redirect stays on this site: its location starts with one slash and no backslash', () => {
+    const uris = ['/pricing/', '/es/', '/ru/offer', '/a/b/c/', '/x//', '/%2Fevil.example/', '/%5Cevil.example/'];
+    for (const uri of uris) {
+      const result = viewerRequest(uri);
+      if ('statusCode' in result) expect(result.headers?.location?.value).toMatch(/^\/(?![\/\\])/);
+    }
+  });
+
   test.each([
     ['/', '/index.html'],
     ['/pricing', '/pricing/index.html'],

@@ -72,7 +72,9 @@ describe('web stack', () => {
     const policies = Object.values(web.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
     expect(policies).toHaveLength(1);
     const headers = policies[0]?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    const csp: string = headers.ContentSecurityPolicy.ContentSecurityPolicy;
+    // The realtime API's origin is a reference to the Api stack: Fn::Join of literal parts and tokens.
+    const raw = headers.ContentSecurityPolicy.ContentSecurityPolicy as string | { 'Fn::Join': [string, unknown[]] };
+    const csp = typeof raw === 'string' ? raw : raw['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : 'TOKEN')).join('');
     const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '))!;
     expect(scriptSrc).not.toContain('unsafe-inline');
     const hashes = inlineScriptHashes(webBuildDir);
@@ -82,6 +84,16 @@ describe('web stack', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("default-src 'self'");
     expect(csp.length).toBeLessThanOrEqual(1783); // CloudFront's limit for this header
+    // Security audit L10: no tag manager host without a configured tag manager, no bare https: source anywhere, and
+    // the one cross-origin connection is the realtime API.
+    expect(csp).not.toContain('googletagmanager');
+    expect(csp.split(/[ ;]+/)).not.toContain('https:');
+    expect(csp.split(/[ ;]+/)).not.toContain('wss:');
+    expect(csp).toContain("connect-src 'self' TOKEN;");
+    expect(JSON.stringify((raw as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].filter((part) => typeof part !== 'string'))).toContain('RealtimeApi');
+    expect(policies[0]?.Properties.ResponseHeadersPolicyConfig.CustomHeadersConfig.Items).toEqual([
+      { Header: 'permissions-policy', Value: expect.stringContaining('camera=(), display-capture=(), geolocation=()'), Override: true },
+    ]);
     expect(headers).toMatchObject({
       StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true, Preload: true },
       ContentTypeOptions: { Override: true },

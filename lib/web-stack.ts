@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -29,8 +29,10 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './constructs/handler-function';
+import { EDGE_REGION, webAclParameterName } from './edge-stack';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { ORIGIN_VERIFY_HEADER } from '../lambdas/contract/edge-headers';
-import { contentSecurityPolicy, inlineScriptHashes } from '../web/edge/content-security-policy';
+import { buildHasTagManager, contentSecurityPolicy, inlineScriptHashes, permissionsPolicy } from '../web/edge/content-security-policy';
 import { acknowledgeFindings } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
 
@@ -44,6 +46,27 @@ export interface WebStackProps extends StackProps {
   /** The Api stack's OriginVerify secret: CloudFront sends its value to both API origins as `x-origin-verify`. */
   originVerify: ISecret;
   accessLogs: IBucket;
+  /** The realtime WebSocket API's origin (wss://<id>.execute-api.<region>.amazonaws.com), the app's one
+   * cross-origin connection (the page's CSP names it). */
+  realtimeOrigin: string;
+}
+
+/** Reads the Edge stack's web ACL ARN from SSM in us-east-1 (CloudFront's web ACLs live there, the Web stack in the
+ * stage's region). Read once per name: the ACL keeps its ARN while its rules change. */
+function webAclArnOf(scope: Construct, config: StageConfig): string {
+  const parameterArn = `arn:${Aws.PARTITION}:ssm:${EDGE_REGION}:${Aws.ACCOUNT_ID}:parameter${webAclParameterName(config)}`;
+  const reader = new AwsCustomResource(scope, 'WebAclArn', {
+    onUpdate: {
+      service: 'SSM',
+      action: 'getParameter',
+      parameters: { Name: webAclParameterName(config) },
+      region: EDGE_REGION,
+      physicalResourceId: PhysicalResourceId.of(webAclParameterName(config)),
+    },
+    policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [parameterArn] }),
+    installLatestAwsSdk: false,
+  });
+  return reader.getResponseField('Parameter.Value');
 }
 
 /** Context key whose new value makes a deploy update the distribution, so CloudFront reads a rotated OriginVerify
@@ -77,12 +100,16 @@ export class WebStack extends Stack {
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         // No 'unsafe-inline': the build's few inline scripts are allowed by hash (web/edge/content-security-policy.ts).
-        contentSecurityPolicy: { override: true, contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir)) },
+        contentSecurityPolicy: {
+          override: true,
+          contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir), { tagManager: buildHasTagManager(webBuildDir), realtimeSources: [props.realtimeOrigin] }),
+        },
         strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true },
         contentTypeOptions: { override: true },
         frameOptions: { override: true, frameOption: HeadersFrameOption.DENY },
         referrerPolicy: { override: true, referrerPolicy: 'strict-origin-when-cross-origin' as never },
       },
+      customHeadersBehavior: { customHeaders: [{ header: 'permissions-policy', value: permissionsPolicy, override: true }] },
     });
 
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
@@ -117,6 +144,8 @@ export class WebStack extends Stack {
     });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Loopcast ${config.stage}`,
+      // AWS WAF: managed rule groups and per-IP rate limits (lib/edge-stack.ts).
+      webAclId: webAclArnOf(this, config),
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_ALL,
       enableLogging: true,
@@ -164,10 +193,6 @@ export class WebStack extends Stack {
       reason: 'No default root object is needed: the viewer-request function maps / and every page path to its index.html, and the bucket holds only the public site.',
     });
     Validations.of(this.distribution).acknowledge({ id: 'AwsSolutions-CFR1', reason: 'A global creator product: no geo restriction.' });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR2',
-      reason: 'WAF is left to the operator (docs/deploy.md): the API rate-limits sign-in itself and API Gateway throttles.',
-    });
 
     // Hashed assets are immutable; HTML and the rest must be revalidated so a deploy shows at once.
     const deployments = [
@@ -185,6 +210,13 @@ export class WebStack extends Stack {
         distributionPaths: ['/*'],
         memoryLimit: 512,
       });
+    }
+
+    // AwsCustomResource's singleton Lambda (CDK-owned code) reads the web ACL's ARN at deploy time.
+    const reader = this.node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
+    if (reader) {
+      acknowledgeFindings(reader, 'AwsSolutions-IAM4', "CDK's AwsCustomResource handler logs with the basic execution role; it runs only during deploys.");
+      Validations.of(reader).acknowledge({ id: 'AwsSolutions-L1', reason: 'CDK pins the AwsCustomResource handler runtime; it moves with aws-cdk-lib.' });
     }
 
     // BucketDeployment's singleton Lambda (CDK-owned code, not ours) copies the build into the bucket at deploy time.

@@ -39,7 +39,22 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-/** Like API Gateway: the most specific route wins (literal segments before parameters). */
+/** A path parameter that is not valid percent-encoding (`%`, `%E0%A4%A`): API Gateway refuses such a request
+ * with 400 before any function runs. */
+export class MalformedPathError extends Error {
+  override readonly name = 'MalformedPathError';
+}
+
+function decodeParameter(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new MalformedPathError('a path parameter is not valid percent-encoding');
+  }
+}
+
+/** Like API Gateway: the most specific route wins (literal segments before parameters). Throws MalformedPathError
+ * for undecodable parameters. */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
   const candidates = compiled
     .filter((route) => route.definition.method === method)
@@ -49,7 +64,7 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
   const best = candidates[0];
   if (!best) return undefined;
   const pathParameters: Record<string, string> = {};
-  best.route.names.forEach((name, i) => { pathParameters[name] = decodeURIComponent(best.match[i + 1]!); });
+  best.route.names.forEach((name, i) => { pathParameters[name] = decodeParameter(best.match[i + 1]!); });
   return { group: best.route.definition.group, routeKey: best.route.key, pathParameters };
 }
 
@@ -139,7 +154,8 @@ export function writeResult(response: ServerResponse, result: APIGatewayProxyStr
   response.end(body);
 }
 
-/** Reads a request body up to `limit` bytes; undefined when it is larger (the caller answers 413). */
+/** Reads a request body up to `limit` bytes; undefined when it is larger (the caller answers 413 with
+ * closeAfterResponse: the rest of the body is never read). */
 export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -149,4 +165,14 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** After a refusal that left the request body unread (413): `Connection: close`, and the socket goes once the
+ * answer is out. On a kept-alive connection the unread bytes would otherwise be parsed as the next request and the
+ * client's next request would never be answered. */
+export function closeAfterResponse(request: IncomingMessage, response: ServerResponse): void {
+  const socket = response.socket ?? request.socket;
+  response.shouldKeepAlive = false;
+  response.setHeader('connection', 'close');
+  response.once('finish', () => socket?.destroy());
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ManagedProcess } from './managed-process';
-import { dynamoDbLocalDir } from './paths';
+import { dynamoDbLocalDir, repoRoot } from './paths';
 import { waitForPort } from './ports';
 
 export interface DynamoDbLocal {
@@ -11,10 +11,14 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+/** DynamoDB Local's own server, bound to 127.0.0.1 and refusing non-loopback Host names (its own launcher listens
+ * on every interface and has no option for it): see the file. */
+export const loopbackLauncher = join(repoRoot, 'local', 'LoopbackDynamoDbLocal.java');
+
 /**
  * AWS's DynamoDB Local (Java), started as our direct child: on disk under `dataDir` for `npm start`, in memory
  * for tests. Real conditions, transactions and TTL semantics (TTL deletion itself is not run by DynamoDB Local,
- * so readers also check expiry).
+ * so readers also check expiry). Reachable from this machine only (loopbackLauncher).
  */
 export async function startDynamoDbLocal(options: { port: number; dataDir?: string; logFile: string }): Promise<DynamoDbLocal> {
   const jar = join(dynamoDbLocalDir, 'DynamoDBLocal.jar');
@@ -30,7 +34,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
       // Fast start on small machines: no C2 compiler warm-up, the single-threaded collector, a modest heap.
       '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx512m',
       `-Djava.library.path=${join(dynamoDbLocalDir, 'DynamoDBLocal_lib')}`,
-      '-jar', jar, '-sharedDb', '-disableTelemetry', '-port', String(options.port), ...storage,
+      '-cp', `${jar}${delimiter}${join(dynamoDbLocalDir, 'DynamoDBLocal_lib', '*')}`, loopbackLauncher, '-sharedDb', '-disableTelemetry', '-port', String(options.port), ...storage,
     ],
     cwd: dynamoDbLocalDir,
     logFile: options.logFile,

@@ -10,7 +10,7 @@ import { API_BASE } from '../lambdas/contract/routes';
 import { errorCatalogue, type ErrorKey } from '../lambdas/core/errors';
 import { httpGroups } from '../lambdas/http/groups';
 import type { HttpHandler } from '../lambdas/http/handler';
-import { buildEvent, lambdaContext, matchRoute, MAX_PAYLOAD_BYTES, passThroughEdge, readBody, writeResult } from './api-gateway';
+import { buildEvent, closeAfterResponse, lambdaContext, MalformedPathError, matchRoute, MAX_PAYLOAD_BYTES, passThroughEdge, readBody, writeResult, type RouteMatch } from './api-gateway';
 import { PortInUseError } from './ports';
 import { serveStatic } from './static-site';
 
@@ -52,8 +52,17 @@ export async function startHttpOrigin(options: HttpOriginOptions): Promise<HttpO
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const body = await readBody(request, MAX_PAYLOAD_BYTES);
-    if (!body) return sendError(response, 'payload too large');
-    const match = matchRoute(request.method ?? 'GET', path);
+    if (!body) {
+      closeAfterResponse(request, response);
+      return sendError(response, 'payload too large');
+    }
+    let match: RouteMatch | undefined;
+    try {
+      match = matchRoute(request.method ?? 'GET', path);
+    } catch (error) {
+      if (error instanceof MalformedPathError) return sendError(response, 'invalid request');
+      throw error;
+    }
     // Unmatched requests go to the system group's $default route, as in AWS, which answers 'route not found'.
     const group = match?.group ?? 'system';
     const event = buildEvent(request, body, match);

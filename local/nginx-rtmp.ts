@@ -50,7 +50,6 @@ http {
     }
     location /hls/ {
       alias ${join(dir, 'hls')}/;
-      add_header Access-Control-Allow-Origin *;
       add_header Cache-Control no-cache;
       types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
     }

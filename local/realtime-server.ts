@@ -1,6 +1,8 @@
 // The local stand-in for API Gateway's WebSocket API: a `ws` server that runs the same $connect authorizer and
 // connection handlers as AWS, and serves the WebSocket management API's wire protocol
-// (POST/GET/DELETE /@connections/{id}) so the same ManagementApiPublisher delivers events locally.
+// (POST/GET/DELETE /@connections/{id}) so the same ManagementApiPublisher delivers events locally. In AWS the
+// management API is IAM-signed; here it listens on its own loopback port, below a random path per start, and the
+// browsers' WebSocket port answers nothing but WebSocket upgrades (security audit L6).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -9,13 +11,13 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Deps } from '../lambdas/adapters/deps';
 import { createRealtimeAuthorizer } from '../lambdas/realtime/authorizer';
 import { createConnectionsHandler, type WebSocketEvent } from '../lambdas/realtime/connections';
-import { readBody } from './api-gateway';
+import { closeAfterResponse, readBody } from './api-gateway';
 import { PortInUseError } from './ports';
 
 export interface RealtimeServer {
   /** What browsers connect to (ws://...). */
   url: string;
-  /** The management API endpoint for publishers (http://...). */
+  /** The management API endpoint for publishers (http://127.0.0.1:<its own port>/<random path>). */
   managementUrl: string;
   /** Open sockets, by API Gateway-style connection id. */
   connections: Map<string, WebSocket>;
@@ -54,8 +56,12 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
   const connections = new Map<string, WebSocket>();
   const sockets = new WebSocketServer({ noServer: true });
 
+  // Publishers know it from the stack's config; nothing else does.
+  const managementPath = `/${randomBytes(24).toString('base64url')}`;
+
   async function management(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = /^\/@connections\/([^/?]+)/.exec(request.url ?? '');
+    const url = request.url ?? '';
+    const match = url.startsWith(`${managementPath}/`) ? /^\/@connections\/([^/?]+)/.exec(url.slice(managementPath.length)) : null;
     const connectionId = match ? decodeURIComponent(match[1]!) : '';
     const socket = connections.get(connectionId);
     if (!match) {
@@ -69,6 +75,7 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
     if (request.method === 'POST') {
       const body = await readBody(request, 128 * 1024);
       if (!body) {
+        closeAfterResponse(request, response);
         response.writeHead(413, { 'content-type': 'application/json', 'x-amzn-errortype': 'PayloadTooLargeException' }).end('{"message":"Payload too large"}');
         return;
       }
@@ -119,7 +126,11 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
     });
   }
 
-  const server: Server = createServer((request, response) => {
+  // The browsers' port: WebSocket upgrades only.
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(426, { upgrade: 'websocket', 'content-type': 'text/plain; charset=utf-8' }).end('WebSocket only');
+  });
+  const managementServer: Server = createServer((request, response) => {
     management(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
     });
@@ -134,17 +145,24 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
     );
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
+  await new Promise<void>((resolve, reject) => {
+    managementServer.once('error', reject);
+    managementServer.listen(0, '127.0.0.1', () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
+  const closeServer = (closing: Server) =>
+    new Promise<void>((resolve) => {
+      closing.closeAllConnections();
+      closing.close(() => resolve());
+    });
   return {
     url: `ws://localhost:${port}`,
-    managementUrl: `http://127.0.0.1:${port}`,
+    managementUrl: `http://127.0.0.1:${(managementServer.address() as AddressInfo).port}${managementPath}`,
     connections,
-    stop: () =>
-      new Promise((resolve) => {
-        for (const ws of connections.values()) ws.terminate();
-        sockets.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: async () => {
+      for (const ws of connections.values()) ws.terminate();
+      sockets.close();
+      await Promise.all([closeServer(server), closeServer(managementServer)]);
+    },
   };
 }

@@ -5,7 +5,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../lambdas/adapters/deps';
 import type { Video } from '../lambdas/core/media/videos';
 import { relaunch } from '../lambdas/core/streams/reconcile';
-import { transcoderOf } from '../lambdas/wiring/media';
+import { startTranscode } from '../lambdas/core/media/library';
+import { libraryContext } from '../lambdas/wiring/media';
 import { streamsContext } from '../lambdas/wiring/streams';
 
 export async function resumeInterruptedWork(deps: Deps): Promise<{ streams: number; transcodes: number }> {
@@ -25,7 +26,7 @@ export async function resumeInterruptedWork(deps: Deps): Promise<{ streams: numb
 
   let transcodes = 0;
   for (const video of await videosLeftEncoding(deps)) {
-    await transcoderOf(deps).start({ userId: video.userId, videoId: video.id, kind: video.kind, sourceKey: video.sourceKey, outputPrefix: `media/${video.userId}/${video.id}/` });
+    await startTranscode(libraryContext(deps), video);
     transcodes++;
   }
   return { streams, transcodes };

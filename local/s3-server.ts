@@ -1,5 +1,5 @@
-// s3rver (an S3 API on the file system), extended with what @tus/s3-store needs and s3rver lacks: ListParts,
-// AbortMultipartUpload and ListMultipartUploads, on s3rver's own store layout
+// s3rver (an S3 API on the file system), extended with what @tus/s3-store and the upload server need and s3rver
+// lacks: ListParts, AbortMultipartUpload, ListMultipartUploads and UploadPartCopy, on s3rver's own store layout
 //   <bucket>/._S3rver_uploads/<uploadId>/{key, metadata, <partNumber>, <partNumber>.md5}
 // It also replaces s3rver's writes, which acknowledge a PUT before the file is flushed (a GET right after could
 // read a short file), with streamed writes to a temporary file that is renamed into place once complete.
@@ -320,6 +320,27 @@ async function listMultipartUploads(ctx: S3rverContext, store: MultipartFilesyst
   };
 }
 
+/** UploadPartCopy: a part that is a byte range (`x-amz-copy-source-range: bytes=first-last`, or the whole
+ * object) of an existing object, answered as S3 does. */
+async function uploadPartCopy(ctx: S3rverContext, store: MultipartFilesystemStore, bucket: string, upload: MultipartUpload): Promise<void> {
+  const { bucket: sourceBucket, key: sourceKey } = bucketAndKey(`/${String(ctx.headers['x-amz-copy-source']).replace(/^\//, '')}`);
+  const range = ctx.headers['x-amz-copy-source-range'];
+  const bounds = range === undefined ? undefined : /^bytes=(\d+)-(\d+)$/.exec(String(range));
+  if (range !== undefined && (!bounds || Number(bounds[2]) < Number(bounds[1]))) {
+    throw new S3Error('InvalidArgument', 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy');
+  }
+  const source = sourceBucket && sourceKey ? await store.getObject(sourceBucket, sourceKey, bounds ? { start: Number(bounds[1]), end: Number(bounds[2]) } : undefined) : null;
+  if (!source) throw new S3Error('NoSuchKey', 'The specified key does not exist.', { Key: sourceKey ?? '' });
+  const size = Number(source.metadata['content-length']);
+  if (!source.content || (bounds && Number(bounds[2]) >= size)) {
+    (source.content as Readable | null)?.destroy();
+    throw new S3Error('InvalidRange', 'The requested range is not satisfiable', { RangeRequested: String(range), ActualObjectSize: size });
+  }
+  const { md5 } = await store.putPart(bucket, upload.uploadId, queryValue(ctx, 'partNumber') ?? '', source.content as Readable);
+  ctx.type = 'application/xml';
+  ctx.body = { CopyPartResult: { '@': { xmlns: S3_XMLNS }, LastModified: new Date().toISOString(), ETag: JSON.stringify(md5) } };
+}
+
 /** Path-style addressing only (`/<bucket>/<key>`), as the local stack configures s3rver. */
 function bucketAndKey(path: string): { bucket?: string; key?: string } {
   const [bucket, ...rest] = path.slice(1).split('/');
@@ -350,6 +371,7 @@ function multipartExtensions(store: MultipartFilesystemStore): S3rverMiddleware 
         ctx.status = 204;
         return;
       }
+      if (ctx.method === 'PUT' && ctx.headers['x-amz-copy-source']) return uploadPartCopy(ctx, store, bucket, upload);
       // UploadPart and CompleteMultipartUpload: s3rver's own handlers, which call our store.
       return next();
     });

@@ -45,6 +45,7 @@ declare module 's3rver/lib/stores/filesystem.js' {
     params: Record<string, string | undefined>;
     state: Record<string, unknown>;
     status: number;
+    type: string;
     body: unknown;
     store: S3rverStore;
   }
@@ -63,6 +64,8 @@ declare module 's3rver/lib/stores/filesystem.js' {
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
     putPart(bucket: string, uploadId: string, partNumber: string, content: Readable): Promise<{ size: number; md5: string }>;
+    /** The object (its content a stream of bytes `start` to `end`, inclusive, when given), or null. */
+    getObject(bucket: string, key: string, range?: { start: number; end: number }): Promise<S3rverObject | null>;
     putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]): Promise<{ size: number; md5: string }>;
   }
 }

@@ -9,6 +9,7 @@ import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/
 import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../lambdas/adapters/telegram/bot-api';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
+import type { DataPlane } from '../lambdas/contract/data-planes';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -17,7 +18,7 @@ import { resumeInterruptedWork } from './resume';
 import { startNginxRtmp } from './nginx-rtmp';
 import { startRealtimeServer } from './realtime-server';
 import { uploadsMount } from './uploads-mount';
-import { hlsMount } from './hls-mount';
+import { hlsMount, LocalPreviews } from './hls-mount';
 import { createUploadServer } from '../lambdas/uploads/tus-server';
 import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
@@ -29,6 +30,8 @@ import { createStreamReconciler } from '../lambdas/events/stream-reconciler';
 import { LocalStreamRunner } from './stream-runner';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
+import { realtimeManagementFile } from './paths';
+import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
 
 export interface LocalPorts {
@@ -55,7 +58,6 @@ function taskContainerEnvironment(workDir: string): NodeJS.ProcessEnv {
 function localMasterKeyFile(dataDir: string): string {
   const file = join(dataDir, 'secrets.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32), { mode: 0o600 });
     chmodSync(file, 0o600);
   }
@@ -85,6 +87,10 @@ export interface LocalStackOptions {
   google?: GoogleSettings;
   /** The operator's Telegram bot (and, in tests, a fake Bot API); without it alerts go by e-mail only. */
   telegram?: TelegramSettings;
+  /** Which data plane's lifecycle definition runs (default fargate): the stream tasks are child processes either way. */
+  dataPlane?: DataPlane;
+  /** RTMP destinations on the public internet only, as in AWS (locally any server may be named by default). */
+  publicDestinationsOnly?: boolean;
 }
 
 export interface LocalStack {
@@ -106,7 +112,15 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/** The data folder holds live confirmation and reset links (outbox), password hashes (DynamoDB's files), the key
+ * that opens stream keys and the logs: this user's only, also when an older version made it readable to all. */
+function privateDataFolder(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  privateDataFolder(options.dataDir);
   const stoppers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
@@ -144,6 +158,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(realtime.stop);
+    writeFileSync(realtimeManagementFile(options.dataDir), realtime.managementUrl, { mode: 0o600 });
 
     const config: RuntimeConfig = {
       stage: 'local',
@@ -166,6 +181,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
       taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams')),
+      ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     });
     stoppers.push(() => streamRunner.stopAll());
     deps = createDeps(config, {
@@ -182,12 +198,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       google: async () => options.google,
       telegram: async () => options.telegram,
       originVerify: async () => [originVerify],
+      ...(options.publicDestinationsOnly ? { destinations: publicDestinationsOnly() } : {}),
     });
     stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 
     let rtmp: { rtmpUrl: string; hlsUrl: string } | undefined;
+    const previews = new LocalPreviews();
     if (options.rtmp) {
       const nginx = await startNginxRtmp({
         dir: join(options.dataDir, 'nginx'),
@@ -198,6 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stoppers.push(nginx.stop);
       rtmp = nginx;
       config.localPreview = { rtmpUrl: nginx.rtmpUrl };
+      deps.localPreviews = previews;
     }
 
     // What EventBridge's 5-minute schedule does in AWS: billing enforcement and YouTube broadcast checks.
@@ -213,7 +232,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const origin = await startHttpOrigin({
       port: options.ports.http,
       deps,
-      mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl)] : [])],
+      mounts: [uploadsMount(uploads), ...(rtmp ? [hlsMount(rtmp.hlsUrl, previews)] : [])],
       ...(options.webDir ? { webDir: options.webDir } : {}),
       originVerify,
     });

@@ -140,3 +140,10 @@ test('a port in use gives a clear message, no stack trace, and starts nothing', 
     blocker.close();
   }
 }, 60_000);
+
+test('an unknown LOOPCAST_DATA_PLANE is refused with the planes there are, before anything starts', async () => {
+  const env = await portsEnv(mkdtempSync(join(tmpdir(), 'loopcast-start-')));
+  const run = startLocal({ ...env, LOOPCAST_DATA_PLANE: 'anywhere' });
+  expect(await run.exit).toBe(1);
+  expect(run.output()).toContain('LOOPCAST_DATA_PLANE=anywhere is not a data plane (fargate, external).');
+}, 60_000);

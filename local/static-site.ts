@@ -7,7 +7,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { contentSecurityPolicy, inlineScriptHashes, localRealtimeSources } from '../web/edge/content-security-policy';
+import { buildHasTagManager, contentSecurityPolicy, inlineScriptHashes, localRealtimeSources, permissionsPolicy } from '../web/edge/content-security-policy';
 import { repoRoot } from './paths';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -75,7 +75,8 @@ function securityHeaders(webDir: string): Record<string, string> {
   let headers = securityHeadersByBuild.get(webDir);
   if (!headers) {
     headers = {
-      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir), localRealtimeSources),
+      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir), { tagManager: buildHasTagManager(webDir), realtimeSources: localRealtimeSources }),
+      'permissions-policy': permissionsPolicy,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'referrer-policy': 'strict-origin-when-cross-origin',

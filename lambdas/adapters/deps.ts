@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -21,11 +23,15 @@ import type { TelegramSettings } from './telegram/bot-api';
 import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from './aws-clients';
 import { ConnectionsStore } from './dynamo/connections-store';
-import { ManagementApiPublisher } from './realtime/management-api-publisher';
+import { ManagementApiPublisher, POSTS_IN_FLIGHT } from './realtime/management-api-publisher';
+import { ManagementApiConnectionCloser } from './realtime/connection-closer';
+import type { OpenConnections } from '../core/accounts/ports';
 import { configFromEnv, type RuntimeConfig } from './config';
 import { SesMailer } from './mail/ses-mailer';
 import { traced } from './observability';
 import { noOriginVerify, originVerifyFromSecret, type OriginVerifyValues } from './origin-verify';
+import type { DestinationPolicy } from '../core/channels/channels';
+import { anyDestination, publicDestinationsOnly } from './net/destination-policy';
 
 /** Everything a handler may touch, passed in explicitly (never module globals), so tests and the local stack
  * can build their own. AWS-only and local-only adapters are chosen where Deps are made. */
@@ -35,6 +41,8 @@ export interface Deps {
   s3: S3Client;
   mailer: Mailer;
   realtime: RealtimePublisher;
+  /** Closes users' realtime WebSockets when their sessions end (the same management API as `realtime`). */
+  connections: OpenConnections;
   /** The HMAC key of realtime tokens and media URLs (Secrets Manager in AWS, random per start locally). */
   signingKey: () => Promise<string>;
   /** Stripe, when configured (Secrets Manager in AWS, environment locally); undefined: trial only. */
@@ -53,6 +61,12 @@ export interface Deps {
   /** The values of CloudFront's `x-origin-verify` header, beside which the HTTP handlers believe `x-viewer-address`
    * (Secrets Manager in AWS, random per start locally; lambdas/adapters/origin-verify.ts). Never logged. */
   originVerify: OriginVerifyValues;
+  /** Which servers RTMP destinations may name: the public internet only, except in the local stack (where its own
+   * test destination is on 127.0.0.1) unless it asks for the rule too. */
+  destinations: DestinationPolicy;
+  /** Local stack only, with its RTMP test destination: the opaque id a stream key's HLS preview is served by
+   * (local/hls-mount.ts), so the API never hands out a key. */
+  localPreviews?: { idFor(streamKey: string): string };
   /** The current time; tests move it to check expiry without waiting. */
   now: () => Date;
 }
@@ -60,10 +74,23 @@ export interface Deps {
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
  * through CloudFront (Deps that serve no HTTP, like the support tool's). */
 export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google' | 'telegram'> &
-  Partial<Pick<Deps, 'originVerify'>>;
+  Partial<Pick<Deps, 'originVerify' | 'destinations'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
+  const management = traced(new ApiGatewayManagementApiClient({
+    region: config.region,
+    endpoint: config.realtime.managementUrl,
+    // One PostToConnection per connection: the middleware stack resolved once per command class, not per call,
+    // and a keep-alive socket for each request a publish has in flight.
+    cacheMiddleware: true,
+    requestHandler: {
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+    },
+    ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
+  }));
+  const connections = new ConnectionsStore(db, config.tables.app);
   const deps: Deps = {
     config,
     db,
@@ -71,15 +98,9 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     now: overrides.now ?? (() => new Date()),
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
-    realtime: new ManagementApiPublisher(
-      traced(new ApiGatewayManagementApiClient({
-        region: config.region,
-        endpoint: config.realtime.managementUrl,
-        ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
-      })),
-      new ConnectionsStore(db, config.tables.app),
-      () => deps.now(),
-    ),
+    destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),
+    realtime: new ManagementApiPublisher(management, connections, () => deps.now()),
+    connections: new ManagementApiConnectionCloser(management, connections, () => deps.now()),
   };
   return deps;
 }

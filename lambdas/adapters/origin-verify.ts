@@ -2,13 +2,35 @@
 // current and previous version of the Api stack's OriginVerify secret in AWS, a random value per start locally.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { logger } from './logger';
 import { traced } from './observability';
 
 /** The accepted values; never logged. */
 export type OriginVerifyValues = () => Promise<readonly string[]>;
 
-/** Trusts no request: for Deps that never serve HTTP (the support tool). */
+/** No CloudFront in front: for Deps that never serve HTTP through it (the support tool, unit tests). No request
+ * is believed to come through CloudFront, and none is refused for not doing so. */
 export const noOriginVerify: OriginVerifyValues = async () => [];
+
+/**
+ * Whether a request may be served (security audit L11): the HTTP API's execute-api endpoint and the uploads
+ * Function URL are reachable without CloudFront, and so without its WAF. Where CloudFront is in front (values
+ * configured), a request must carry its origin-verify value. `verified` is whether it did. When the values cannot
+ * be read (Secrets Manager failing), requests are served and counted as their peer: an outage of the secret must
+ * not take the site down, and no client can cause one.
+ */
+export async function edgeCheck(presented: string | undefined, values: OriginVerifyValues | undefined): Promise<{ allowed: boolean; verified: boolean }> {
+  let accepted: readonly string[];
+  try {
+    accepted = values ? await values() : [];
+  } catch (error) {
+    logger.error('origin-verify values unavailable: requests are served, counted as their peer', error as Error);
+    return { allowed: true, verified: false };
+  }
+  if (!accepted.length) return { allowed: true, verified: false };
+  const verified = matchesOriginVerify(presented ?? '', accepted);
+  return { allowed: verified, verified };
+}
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 

@@ -14,6 +14,7 @@ export async function supportContext(deps: Deps, options: { operator: Operator; 
   const table = deps.config.tables.app;
   return {
     accounts: new DynamoAccountsStore(deps.db, table),
+    connections: deps.connections,
     streams: streamsContext(deps),
     billing: await billingContext(deps),
     videos: new DynamoVideoStore(deps.db, table),

@@ -25,6 +25,10 @@ export interface RouteDefinition {
   auth: RouteAuth;
 }
 
+/** What every `{id}` of a path must look like: our ids are UUIDs and 32-hex upload ids, Stripe's Checkout Session
+ * ids about 66 characters. Anything else names nothing, and a long one would pass DynamoDB's 1 KB key limit (a 500). */
+export const PATH_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 export const routes = [
   { method: 'GET', path: '/health', group: 'system', auth: 'public' },
 

@@ -1,24 +1,34 @@
 // The state machine definition itself, run by aws-local-stepfunctions with its Task states replaced: the paths
 // prepare, restart (with the decided wait), handover (a fresh execution named by the decision) and stop, every
-// timer explicit, and a task that runs past the States Language's 60-second default.
+// timer explicit, a task that runs past the States Language's 60-second default, and what RunTask gets on each data
+// plane (Fargate with its disk, ECS Anywhere with LaunchType EXTERNAL).
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { LIFECYCLE_TIMEOUTS, STATES, streamLifecycleDefinition, timeoutsForNodeTimers, type PrepareTaskPayload, type TaskEndedPayload } from './stream-lifecycle';
+import { LIFECYCLE_TIMEOUTS, STATES, streamLifecycleDefinition, timeoutsForNodeTimers, type LifecycleResources, type PrepareTaskPayload, type TaskEndedPayload, type TaskLaunch } from './stream-lifecycle';
 
 type Json = Parameters<StateMachine['run']>[0];
-const resources = {
+const fargate: TaskLaunch = { dataPlane: 'fargate', capacityProvider: 'FARGATE', subnets: ['subnet-1'], securityGroups: ['sg-1'], publicIpv4: true };
+const external: TaskLaunch = { dataPlane: 'external' };
+const resources: LifecycleResources = {
   clusterArn: 'arn:aws:ecs:us-east-1:123456789012:cluster/c',
   taskDefinitionFamily: 'loopcast-test-stream-task',
-  subnets: ['subnet-1'],
-  securityGroups: ['sg-1'],
-  capacityProvider: 'FARGATE',
+  launch: fargate,
   lifecycleFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:lifecycle',
 };
 const input = { userId: 'u1', streamId: 's1', runId: 'r1', round: 0, taskError: null };
 
+interface RunTaskInput {
+  Group: string;
+  LaunchType?: string;
+  CapacityProviderStrategy?: unknown;
+  NetworkConfiguration?: unknown;
+  PlacementStrategy?: unknown;
+  Overrides: { ContainerOverrides: { Name: string; Environment: { Name: string; Value: string }[] }[]; EphemeralStorage?: { SizeInGiB: number } };
+}
+
 interface Recorded {
   prepared: PrepareTaskPayload[];
   ended: TaskEndedPayload[];
-  taskInputs: { Group: string; Overrides: { ContainerOverrides: { Environment: { Name: string; Value: string }[] }[] } }[];
+  taskInputs: RunTaskInput[];
   handovers: unknown[];
 }
 
@@ -28,9 +38,11 @@ function runWith(options: {
   decisions: Record<string, unknown>[];
   task: (n: number) => Promise<Json>;
   timeouts?: typeof LIFECYCLE_TIMEOUTS;
+  launch?: TaskLaunch;
 }) {
   // As the local stack runs it (local/stream-runner.ts): Node's timers cannot hold the year-long values.
-  const machine = new StateMachine(streamLifecycleDefinition({ ...resources, timeouts: timeoutsForNodeTimers(options.timeouts) }) as unknown as StateMachineDefinition);
+  const definition = streamLifecycleDefinition({ ...resources, launch: options.launch ?? fargate, timeouts: timeoutsForNodeTimers(options.timeouts) });
+  const machine = new StateMachine(definition as unknown as StateMachineDefinition, { validationOptions: { checkPaths: true, checkArn: true } });
   const recorded: Recorded = { prepared: [], ended: [], taskInputs: [], handovers: [] };
   const execution = machine.run(input as unknown as Json, {
     context: {
@@ -42,7 +54,7 @@ function runWith(options: {
       taskResourceLocalHandlers: {
         [STATES.prepareTask]: async (parameters) => {
           recorded.prepared.push((parameters as unknown as { Payload: PrepareTaskPayload }).Payload);
-          const decision = options.prepare?.(recorded.prepared.length - 1) ?? { action: 'run', token: `token-${recorded.prepared.length}`, apiUrl: 'https://loopcast.example/api' };
+          const decision = options.prepare?.(recorded.prepared.length - 1) ?? { action: 'run', token: `token-${recorded.prepared.length}`, apiUrl: 'https://loopcast.example/api', fargateOverrides: {} };
           return { Payload: decision } as unknown as Json;
         },
         [STATES.runTask]: async (parameters) => {
@@ -76,7 +88,7 @@ describe('stream lifecycle definition', () => {
   });
 
   test('every Task state and the execution have an explicit TimeoutSeconds (the States Language default is 60 s)', () => {
-    const definition = streamLifecycleDefinition(resources);
+    const definition = streamLifecycleDefinition({ ...resources, launch: external });
     expect(definition.TimeoutSeconds).toBe(LIFECYCLE_TIMEOUTS.executionSeconds);
     expect(definition.TimeoutSeconds).toBeLessThan(365 * 24 * 3600);
     const tasks = Object.entries(definition.States).filter(([, state]) => (state as { Type: string }).Type === 'Task');
@@ -95,6 +107,7 @@ describe('stream lifecycle definition', () => {
     ]);
     expect(taskInputs).toHaveLength(2);
     expect(taskInputs[0]!.Group).toBe('stream:s1');
+    expect(taskInputs[0]!.Overrides.ContainerOverrides.map((c) => c.Name)).toEqual(['stream-task']);
     expect(taskInputs[0]!.Overrides.ContainerOverrides[0]!.Environment).toEqual([
       { Name: 'LOOPCAST_USER_ID', Value: 'u1' },
       { Name: 'LOOPCAST_STREAM_ID', Value: 's1' },
@@ -135,10 +148,60 @@ describe('stream lifecycle definition', () => {
     expect(run.recorded.handovers).toHaveLength(1);
   });
 
-  test('a task that runs for 65 s, past the States Language default of 60 s, ends as it ended: no timeout', async () => {
-    const run = runWith({ decisions: [{ action: 'stop' }], task: () => new Promise<Json>((resolve) => setTimeout(() => resolve({} as Json), 65_000)) });
+  test('Fargate: a capacity provider and awsvpc networking; the disk PrepareTask decided is merged into the overrides, and none is sent when the stream fits the free 20 GiB', async () => {
+    const spot: TaskLaunch = { ...fargate, capacityProvider: 'FARGATE_SPOT', publicIpv4: false } as TaskLaunch;
+    const run = runWith({
+      launch: spot,
+      prepare: (n) => ({ action: 'run', token: `token-${n}`, apiUrl: 'https://loopcast.example/api', fargateOverrides: n === 0 ? { EphemeralStorage: { SizeInGiB: 48 } } : {} }),
+      decisions: [{ action: 'restart', delaySeconds: 1 }, { action: 'stop' }],
+      task: crashed,
+    });
     await run.result;
-    expect(run.recorded.ended).toHaveLength(1);
+    const [large, small] = run.recorded.taskInputs;
+    expect(large).toMatchObject({
+      CapacityProviderStrategy: [{ CapacityProvider: 'FARGATE_SPOT', Weight: 1 }],
+      NetworkConfiguration: { AwsvpcConfiguration: { Subnets: ['subnet-1'], SecurityGroups: ['sg-1'], AssignPublicIp: 'DISABLED' } },
+      Overrides: { EphemeralStorage: { SizeInGiB: 48 } },
+    });
+    expect(large!.LaunchType).toBeUndefined();
+    expect(large!.Overrides.ContainerOverrides[0]!.Environment.map((e) => e.Name)).toEqual(['LOOPCAST_USER_ID', 'LOOPCAST_STREAM_ID', 'LOOPCAST_RUN_ID', 'LOOPCAST_TASK_TOKEN', 'LOOPCAST_API_URL']);
+    expect(Object.keys(small!.Overrides)).toEqual(['ContainerOverrides']);
+  });
+
+  test('External (ECS Anywhere): LaunchType EXTERNAL spread over the hosts, no capacity provider, no awsvpc networking, no disk override; the same container environment', async () => {
+    const run = runWith({
+      launch: external,
+      prepare: () => ({ action: 'run', token: 'token-x', apiUrl: 'https://loopcast.example/api', fargateOverrides: { EphemeralStorage: { SizeInGiB: 48 } } }),
+      decisions: [{ action: 'stop' }],
+      task: cleanExit,
+    });
+    await run.result;
+    const [input] = run.recorded.taskInputs;
+    expect(input).toEqual({
+      Cluster: resources.clusterArn,
+      TaskDefinition: 'loopcast-test-stream-task',
+      PropagateTags: 'TASK_DEFINITION',
+      Group: 'stream:s1',
+      LaunchType: 'EXTERNAL',
+      PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }],
+      Overrides: { ContainerOverrides: [{ Name: 'stream-task', Environment: [
+        { Name: 'LOOPCAST_USER_ID', Value: 'u1' },
+        { Name: 'LOOPCAST_STREAM_ID', Value: 's1' },
+        { Name: 'LOOPCAST_RUN_ID', Value: 'r1' },
+        { Name: 'LOOPCAST_TASK_TOKEN', Value: 'token-x' },
+        { Name: 'LOOPCAST_API_URL', Value: 'https://loopcast.example/api' },
+      ] }] },
+    });
     expect(run.recorded.ended[0]!.taskError).toBeNull();
+  });
+
+  test('a task that runs for 65 s, past the States Language default of 60 s, ends as it ended on either data plane: no timeout', async () => {
+    const runs = [fargate, external].map((launch) => runWith({ launch, decisions: [{ action: 'stop' }], task: () => new Promise<Json>((resolve) => setTimeout(() => resolve({} as Json), 65_000)) }));
+    await Promise.all(runs.map((run) => run.result));
+    for (const run of runs) {
+      expect(run.recorded.ended).toHaveLength(1);
+      expect(run.recorded.ended[0]!.taskError).toBeNull();
+    }
+    expect(runs.map((run) => run.recorded.taskInputs[0]!.LaunchType)).toEqual([undefined, 'EXTERNAL']);
   }, 90_000);
 });

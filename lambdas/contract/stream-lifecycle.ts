@@ -4,8 +4,9 @@
 // (local/stream-runner.ts). docs/streams.md draws it.
 //
 //   PrepareTask (lifecycle function: is this execution still the run's? end every earlier task of the stream,
-//        |        revoke its lease, mint the next task's token)
-//   RunStreamTask (ECS RunTask .sync: waits while the loop runs)
+//        |        revoke its lease, mint the next task's token, size a Fargate task's disk)
+//   TaskOverrides (the container's environment: the run, its token, the task API)
+//   RunStreamTask (ECS RunTask .sync on the stage's data plane, Fargate or ECS Anywhere: waits while the loop runs)
 //        |  the task ended (crash, kill, host gone, lease lost), failed to start, or timed out
 //   TaskEnded (lifecycle function: was the stop wanted? a real restart or a renewal? choose a delay)
 //        |-- restart --> Backoff (Wait) --> NextRound --> PrepareTask
@@ -44,9 +45,17 @@ export interface TaskEndedPayload extends RunIdentity {
 
 export type LifecyclePayload = PrepareTaskPayload | TaskEndedPayload;
 
-/** What PrepareTask decided: run a task (with its run token and where it reports), or stop: the run is over or
- * carried by another execution. */
-export type PrepareDecision = { action: 'run'; token: string; apiUrl: string } | { action: 'stop' };
+/** What a Fargate task of this stream needs beyond its task definition, merged into RunTask's task overrides: a
+ * larger disk when the stream's media does not fit in the free 20 GiB (lambdas/contract/data-planes.ts), else
+ * nothing. ECS's own field names: the state machine passes it on as it is. The external data plane ignores it
+ * (ECS Anywhere hosts have their own disks, and ECS accepts no ephemeral storage override there). */
+export interface FargateTaskOverrides {
+  EphemeralStorage?: { SizeInGiB: number };
+}
+
+/** What PrepareTask decided: run a task (with its run token, where it reports, and its Fargate overrides), or stop:
+ * the run is over or carried by another execution. */
+export type PrepareDecision = { action: 'run'; token: string; apiUrl: string; fargateOverrides: FargateTaskOverrides } | { action: 'stop' };
 
 export type LifecycleDecision =
   | { action: 'restart'; delaySeconds: number }
@@ -56,6 +65,7 @@ export type LifecycleDecision =
 export const STATES = {
   prepareTask: 'PrepareTask',
   prepared: 'Prepared',
+  taskOverrides: 'TaskOverrides',
   runTask: 'RunStreamTask',
   taskEnded: 'TaskEnded',
   decide: 'Decide',
@@ -103,15 +113,26 @@ export const ROUNDS_PER_EXECUTION = 250;
  * carries it. Not a failure of the stream: never counted as a restart (stream-task/src/main.ts). */
 export const LEASE_LOST_EXIT_CODE = 3;
 
+/** Where RunStreamTask runs the stream task: the stage's data plane (lambdas/contract/data-planes.ts). */
+export type TaskLaunch =
+  | {
+    dataPlane: 'fargate';
+    capacityProvider: 'FARGATE' | 'FARGATE_SPOT';
+    subnets: string[];
+    securityGroups: string[];
+    /** A public IPv4 address per task (ENABLED), or none: IPv6-only subnets (`-c taskNetwork=ipv6-only`). */
+    publicIpv4: boolean;
+  }
+  /** ECS Anywhere hosts: LaunchType EXTERNAL, bridge networking on the host (no awsvpc configuration, no capacity
+   * provider), tasks spread over the hosts. */
+  | { dataPlane: 'external' };
+
 export interface LifecycleResources {
   clusterArn: string;
   /** The task definition's family, not a revision's ARN: ECS runs the latest active revision, so a restart after a
    * deploy uses the new image instead of a revision CloudFormation has deregistered. */
   taskDefinitionFamily: string;
-  subnets: string[];
-  securityGroups: string[];
-  /** FARGATE or FARGATE_SPOT. */
-  capacityProvider: string;
+  launch: TaskLaunch;
   lifecycleFunctionArn: string;
   /** Defaults to LIFECYCLE_TIMEOUTS; the local engine and tests shorten them (local/stream-runner.ts). */
   timeouts?: typeof LIFECYCLE_TIMEOUTS;
@@ -128,6 +149,23 @@ export const TASK_ENVIRONMENT = {
   token: 'LOOPCAST_TASK_TOKEN',
   apiUrl: 'LOOPCAST_API_URL',
 } as const;
+
+/** RunTask's parameters for the data plane. Fargate: a capacity provider (FARGATE or FARGATE_SPOT), awsvpc networking,
+ * and the overrides PrepareTask decided merged in (a larger disk). External: LaunchType EXTERNAL (ECS Anywhere takes
+ * no capacity provider and no awsvpc configuration here), spread over the hosts so a host that dies takes as few
+ * streams as possible, and the container's environment only. */
+function launchParameters(launch: TaskLaunch): Record<string, unknown> {
+  if (launch.dataPlane === 'external') {
+    return { LaunchType: 'EXTERNAL', PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }], 'Overrides.$': '$.task.overrides' };
+  }
+  return {
+    CapacityProviderStrategy: [{ CapacityProvider: launch.capacityProvider, Weight: 1 }],
+    NetworkConfiguration: {
+      AwsvpcConfiguration: { Subnets: launch.subnets, SecurityGroups: launch.securityGroups, AssignPublicIp: launch.publicIpv4 ? 'ENABLED' : 'DISABLED' },
+    },
+    'Overrides.$': 'States.JsonMerge($.task.overrides, $.prepared.decision.fargateOverrides, false)',
+  };
+}
 
 export function streamLifecycleDefinition(resources: LifecycleResources) {
   const timeouts = resources.timeouts ?? LIFECYCLE_TIMEOUTS;
@@ -151,24 +189,14 @@ export function streamLifecycleDefinition(resources: LifecycleResources) {
       },
       [STATES.prepared]: {
         Type: 'Choice',
-        Choices: [{ Variable: '$.prepared.decision.action', StringEquals: 'run', Next: STATES.runTask }],
+        Choices: [{ Variable: '$.prepared.decision.action', StringEquals: 'run', Next: STATES.taskOverrides }],
         Default: STATES.done,
       },
-      [STATES.runTask]: {
-        Type: 'Task',
-        Resource: 'arn:aws:states:::ecs:runTask.sync',
-        TimeoutSeconds: timeouts.taskSeconds,
+      // The container's environment, as an object RunStreamTask can merge the plane's overrides into.
+      [STATES.taskOverrides]: {
+        Type: 'Pass',
         Parameters: {
-          Cluster: resources.clusterArn,
-          TaskDefinition: resources.taskDefinitionFamily,
-          CapacityProviderStrategy: [{ CapacityProvider: resources.capacityProvider, Weight: 1 }],
-          PropagateTags: 'TASK_DEFINITION',
-          // Shown in the console and the reconciler's view of the cluster: which stream a task belongs to.
-          'Group.$': "States.Format('stream:{}', $.streamId)",
-          NetworkConfiguration: {
-            AwsvpcConfiguration: { Subnets: resources.subnets, SecurityGroups: resources.securityGroups, AssignPublicIp: 'ENABLED' },
-          },
-          Overrides: {
+          overrides: {
             ContainerOverrides: [{
               Name: STREAM_TASK_CONTAINER,
               Environment: [
@@ -180,6 +208,21 @@ export function streamLifecycleDefinition(resources: LifecycleResources) {
               ],
             }],
           },
+        },
+        ResultPath: '$.task',
+        Next: STATES.runTask,
+      },
+      [STATES.runTask]: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::ecs:runTask.sync',
+        TimeoutSeconds: timeouts.taskSeconds,
+        Parameters: {
+          Cluster: resources.clusterArn,
+          TaskDefinition: resources.taskDefinitionFamily,
+          PropagateTags: 'TASK_DEFINITION',
+          // Shown in the console and the reconciler's view of the cluster: which stream a task belongs to.
+          'Group.$': "States.Format('stream:{}', $.streamId)",
+          ...launchParameters(resources.launch),
         },
         ResultPath: null,
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.taskError', Next: STATES.taskEnded }],

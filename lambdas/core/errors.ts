@@ -68,6 +68,12 @@ export const errorCatalogue = {
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
   'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
+  'video too long': { status: 422, message: 'This video is longer than your plan allows. Upload a shorter one or upgrade your plan' },
+  'direct access refused': { status: 403, message: 'Please open Loopcast at its own address' },
+  'destination not allowed': {
+    status: 422,
+    message: "This server address cannot be used. Enter your streaming platform's public RTMP address",
+  },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
   'telegram not configured': { status: 503, message: 'Telegram notifications are not set up on this server. E-mail notifications still work' },

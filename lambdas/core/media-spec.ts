@@ -89,6 +89,39 @@ export function outputKeys(outputPrefix: string, kind: MediaKind): { media: stri
     : { media: `${prefix}${audioOnlyOutput.fileName}` };
 }
 
+// ---- What a transcode will store, checked against the plan before it runs (security audit M6) ----
+
+/** The thumbnail's share of an item's storage, at most (a 1280x720 JPEG at quality 80 is 100-300 KB). */
+export const THUMBNAIL_ALLOWANCE_BYTES = 512 * 1024;
+
+/** Bytes the outputs of a plan will take: the constant bitrates over its duration, 2 % for the MP4 container, and
+ * the thumbnail. The output's size follows the duration, not the source: a 150 KB still-image loop of 6 s is 4.5 MB. */
+export function projectedStoredBytes(plan: TranscodePlan): number {
+  const bitsPerSecond = plan.kind === 'video' ? videoOutput.bitrate + audioOutput.bitrate : audioOutput.bitrate;
+  const media = (plan.durationSeconds * bitsPerSecond) / 8;
+  return Math.ceil(media * 1.02) + (plan.kind === 'video' ? THUMBNAIL_ALLOWANCE_BYTES : 0);
+}
+
+/** What the owner's plan leaves for one transcode, fixed when it is started. */
+export interface TranscodeLimits {
+  /** The plan's longest item (PlanLimits.maxMediaSeconds). */
+  maxDurationSeconds: number;
+  /** The plan's storage minus everything else the owner stores (this item's source not counted: it is replaced). */
+  storageBytesLeft: number;
+}
+
+/** Why a plan may not run under the limits ('video too long' or 'storage limit'), or undefined when it may. */
+export function limitRefusal(plan: TranscodePlan, limits: TranscodeLimits): { key: 'video too long' | 'storage limit'; reason: string } | undefined {
+  if (plan.durationSeconds > limits.maxDurationSeconds) {
+    return { key: 'video too long', reason: `${Math.round(plan.durationSeconds)} s is longer than the plan's ${limits.maxDurationSeconds} s` };
+  }
+  const projected = projectedStoredBytes(plan);
+  if (projected > limits.storageBytesLeft) {
+    return { key: 'storage limit', reason: `the output would take about ${projected} bytes; ${Math.max(0, limits.storageBytesLeft)} are left` };
+  }
+  return undefined;
+}
+
 // ---- What the source is, as either prober (ffprobe or MediaConvert Probe) reports it ----
 
 export interface SourceVideoTrack {

@@ -44,6 +44,9 @@ export interface PlanLimits {
   destinationsPerStream: number;
   /** Connected YouTube accounts. */
   youtubeChannels: number;
+  /** The longest video (or audio) an upload may be, in seconds: a stream-ready hour is about 2.8 GB whatever the
+   * source weighs, and every hour costs transcoding minutes. */
+  maxMediaSeconds: number;
 }
 
 export const planIds = ['trial', 'basic', 'pro', 'custom'] as const;
@@ -60,6 +63,7 @@ export interface Plan {
 }
 
 const GB = 1024 ** 3;
+const HOUR = 3600;
 
 export const TRIAL_DAYS = 3;
 
@@ -83,27 +87,27 @@ export const plans: Record<PlanId, Plan> = {
   trial: {
     id: 'trial',
     selfServe: false,
-    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1 },
+    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR },
     features: everyPlanHas,
   },
   basic: {
     id: 'basic',
     monthlyPriceCents: 899,
     selfServe: true,
-    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1 },
+    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR },
     features: everyPlanHas,
   },
   pro: {
     id: 'pro',
     monthlyPriceCents: 2499,
     selfServe: true,
-    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5 },
+    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
   custom: {
     id: 'custom',
     selfServe: false,
-    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50 },
+    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
 };

@@ -6,13 +6,47 @@ import * as accounts from '../core/accounts/accounts';
 import { PASSWORD_MAX_LENGTH } from '../core/accounts/passwords';
 import { languageCodes } from '../core/languages';
 import { issueRealtimeToken } from '../core/realtime-token';
-import { json, noContent, publicRoute, userRoute, type ApiRequest } from './api';
+import { API_BASE } from '../contract/routes';
+import { json, noContent, publicRoute, userRoute, type ApiRequest, type ApiResponse } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 import { accountsContext } from '../wiring/accounts';
+import { singleLineText } from './text-fields';
 
 
-const client = (request: Pick<ApiRequest<unknown, unknown, undefined>, 'sourceIp' | 'userAgent'>): accounts.Client => ({ ip: request.sourceIp, userAgent: request.userAgent });
+/** The browser's device token (lambdas/core/accounts/devices.ts): an HttpOnly cookie sent to sign-in only. */
+export const DEVICE_COOKIE = 'loopcast_device';
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+const client = (request: Pick<ApiRequest<unknown, unknown, undefined>, 'sourceIp' | 'userAgent' | 'cookies'>): accounts.Client => ({
+  ip: request.sourceIp,
+  userAgent: request.userAgent,
+  ...(request.cookies[DEVICE_COOKIE] ? { deviceToken: request.cookies[DEVICE_COOKIE] } : {}),
+});
+
+/** The session for the app (JSON), and the device token as a cookie script cannot read, sent back to sign-in only. */
+function signedIn(deps: Deps, { deviceToken, ...session }: accounts.SignedIn): ApiResponse {
+  const secure = deps.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  return {
+    ...json(200, session),
+    cookies: [`${DEVICE_COOKIE}=${deviceToken}; Path=${API_BASE}/login; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure}`],
+  };
+}
+
+/** How long register, forgot-password and resend take at least, whatever the address: what they do differs for
+ * addresses with and without an account (a token written, an e-mail sent), and the difference must not tell who
+ * has one (security audit L9). Above what each path takes, with SES's send in AWS. */
+export const FLAT_RESPONSE_MS = 300;
+
+async function flat<T>(work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    const left = FLAT_RESPONSE_MS - (performance.now() - started);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  }
+}
 
 const email = z.string({ message: 'validation.bad_email' }).trim().max(254, { message: 'validation.bad_email' }).pipe(z.email({ message: 'validation.bad_email' }));
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH, { message: 'weak password' });
@@ -21,7 +55,7 @@ const language = z.enum(languageCodes).default('en');
 
 const register = publicRoute({
   body: z.object({
-    displayName: z.string().trim().min(1).max(80).regex(/^[^\p{Cc}]+$/u),
+    displayName: singleLineText(80),
     email,
     password,
     language,
@@ -29,22 +63,23 @@ const register = publicRoute({
     ageConfirmed: z.literal(true, { message: 'registration error' }),
   }),
   async handle(request, deps) {
-    const user = await accounts.register(accountsContext(deps), request.body, client(request));
-    return json(201, { user });
+    // The same answer for a free and a taken address: the owner of a taken one is told by e-mail.
+    const { email } = await flat(() => accounts.register(accountsContext(deps), request.body, client(request)));
+    return json(202, { accepted: true, email });
   },
 });
 
 const confirm = publicRoute({
   body: z.object({ token }),
   async handle(request, deps) {
-    return json(200, await accounts.confirmEmail(accountsContext(deps), request.body.token, client(request)));
+    return signedIn(deps, await accounts.confirmEmail(accountsContext(deps), request.body.token, client(request)));
   },
 });
 
 const resendConfirmation = publicRoute({
   body: z.object({ email }),
   async handle(request, deps) {
-    await accounts.resendConfirmation(accountsContext(deps), request.body.email, client(request));
+    await flat(() => accounts.resendConfirmation(accountsContext(deps), request.body.email, client(request)));
     return json(202, { accepted: true });
   },
 });
@@ -52,13 +87,13 @@ const resendConfirmation = publicRoute({
 const login = publicRoute({
   body: z.object({ email, password }),
   async handle(request, deps) {
-    return json(200, await accounts.signIn(accountsContext(deps), request.body.email, request.body.password, client(request)));
+    return signedIn(deps, await accounts.signIn(accountsContext(deps), request.body.email, request.body.password, client(request)));
   },
 });
 
 const logout = userRoute({
   async handle(request, deps) {
-    await accounts.signOut(accountsContext(deps), request.auth.sessionId);
+    await accounts.signOut(accountsContext(deps), request.auth.userId, request.auth.sessionId);
     return noContent();
   },
 });
@@ -71,7 +106,7 @@ const me = userRoute({
 
 const realtimeToken = userRoute({
   async handle(request, deps) {
-    const token = issueRealtimeToken(request.auth.userId, await deps.signingKey(), deps.now());
+    const token = issueRealtimeToken({ userId: request.auth.userId, sessionId: request.auth.sessionId }, await deps.signingKey(), deps.now());
     return json(200, { token, url: deps.config.realtime.url });
   },
 });
@@ -79,7 +114,7 @@ const realtimeToken = userRoute({
 const forgotPassword = publicRoute({
   body: z.object({ email }),
   async handle(request, deps) {
-    await accounts.requestPasswordReset(accountsContext(deps), request.body.email, client(request));
+    await flat(() => accounts.requestPasswordReset(accountsContext(deps), request.body.email, client(request)));
     return json(202, { accepted: true });
   },
 });
@@ -87,7 +122,7 @@ const forgotPassword = publicRoute({
 const resetPassword = publicRoute({
   body: z.object({ token, password }),
   async handle(request, deps) {
-    return json(200, await accounts.resetPassword(accountsContext(deps), request.body.token, request.body.password, client(request)));
+    return signedIn(deps, await accounts.resetPassword(accountsContext(deps), request.body.token, request.body.password, client(request)));
   },
 });
 

@@ -63,6 +63,7 @@ export const createBillingHandler = (deps: () => Deps | Promise<Deps>): HttpHand
     group: 'billing',
     deps,
     authenticate: authenticateSession,
+    unknownId: 'wrong order id',
     routes: {
       'GET /api/plans': listPlans,
       'GET /api/subscription': subscription,

@@ -13,6 +13,7 @@ import { billingContextStores } from '../wiring/billing';
 import { connectContext } from '../wiring/youtube';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
+import { singleLineText } from './text-fields';
 
 const list = userRoute({
   async handle(request, deps) {
@@ -46,7 +47,7 @@ const youtubeCallback = publicRoute({
 });
 
 const addRtmp = userRoute({
-  body: z.object({ name: z.string().trim().min(1).max(80), url: z.string().trim().min(1).max(512), key: z.string().min(1).max(512) }),
+  body: z.object({ name: singleLineText(80), url: singleLineText(512), key: z.string().min(1).max(512) }),
   async handle(request, deps) {
     return json(201, channelView(await channels.addRtmpChannel(channelsContext(deps), request.auth.userId, request.body)));
   },

@@ -152,22 +152,27 @@ describe('the viewer IP behind CloudFront', () => {
     expect((await ipOf({ 'x-viewer-address': '203.0.113.8', 'x-origin-verify': 'previous-secret' })).sourceIp).toBe('203.0.113.8');
   });
 
+  // Security audit L11: the API's own endpoint bypasses CloudFront and its WAF; where CloudFront is in front, only
+  // its requests (with a valid origin-verify value) are served.
   test.each([
     ['no origin-verify value', { 'x-viewer-address': '203.0.113.7' }],
     ['a wrong one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secreT' }],
     ['a prefix of the right one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current' }],
     ['an empty one', { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': '' }],
-  ])('with %s the request counts as its real peer', async (_, headers) => {
-    expect((await ipOf(headers)).sourceIp).toBe('127.0.0.1');
+    ['no header at all', {}],
+  ])('with %s the request is refused as a direct one', async (_, headers) => {
+    const result = await ipHandler(apiEvent('GET /api/ip', { headers }), testContext());
+    expect({ status: result.statusCode, body: JSON.parse(result.body!) }).toEqual({
+      status: 403,
+      body: { error: 'direct access refused', message: 'Please open Loopcast at its own address' },
+    });
   });
 
-  test('requests without x-viewer-address use the peer and never read the secret', async () => {
-    expect((await ipOf({})).sourceIp).toBe('127.0.0.1');
+  test('a request through CloudFront without x-viewer-address uses the peer', async () => {
     expect((await ipOf({ 'x-origin-verify': 'current-secret' })).sourceIp).toBe('127.0.0.1');
-    expect(reads).toBe(0);
   });
 
-  test('when the secret cannot be read, the peer is used and the request still succeeds', async () => {
+  test('when the secret cannot be read, requests are served and the peer is used (an outage must not take the site down)', async () => {
     accepted = async () => { throw new Error('Secrets Manager is unavailable'); };
     const result = await ipHandler(apiEvent('GET /api/ip', { headers: { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' } }), testContext());
     expect(result.statusCode).toBe(200);

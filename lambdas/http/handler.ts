@@ -9,10 +9,10 @@ import type { Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 
-import { matchesOriginVerify } from '../adapters/origin-verify';
+import { edgeCheck } from '../adapters/origin-verify';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../contract/edge-headers';
 import { AppError, errorBody, isErrorKey, type ErrorKey } from '../core/errors';
-import { routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
+import { PATH_ID, routeKeyOf, routes as appRoutes, type RouteDefinition } from '../contract/routes';
 import { DEFAULT_MAX_BODY_BYTES, type ApiResponse, type AuthContext, type RouteImplementation } from './api';
 
 export type Authenticate = (bearerToken: string, deps: Deps) => Promise<AuthContext | undefined>;
@@ -26,6 +26,8 @@ export interface HttpGroupOptions {
   authenticate?: Authenticate;
   /** The route table to check against; the real one unless a test brings its own. */
   routeTable?: readonly RouteDefinition[];
+  /** What the group answers for an id that names nothing ('not found' unless given), also for a malformed one. */
+  unknownId?: ErrorKey;
 }
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -88,25 +90,11 @@ function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
 }
 
 /** The browser's IP. Behind CloudFront the TCP peer is an edge server, so the `x-viewer-address` header CloudFront's
- * function sets (web/edge/api-viewer-request.js; the local origin likewise) is what rate limits count. But the API's
- * own endpoint is reachable without CloudFront, where a client may send any `x-viewer-address`: it is believed only
- * beside the origin-verify secret CloudFront adds to its origin requests (compared in constant time); any other
- * request counts as its real peer. If the secret cannot be read, the peer too (no request can choose its bucket). */
-async function viewerIp(event: APIGatewayProxyEventV2, deps: Deps): Promise<string> {
-  const peer = event.requestContext.http.sourceIp;
+ * function sets (web/edge/api-viewer-request.js; the local origin likewise) is what rate limits count, believed only
+ * beside the origin-verify secret CloudFront adds (`verified`, edgeCheck); any other request counts as its peer. */
+function viewerIp(event: APIGatewayProxyEventV2, verified: boolean): string {
   const claimed = event.headers[VIEWER_ADDRESS_HEADER]?.trim();
-  const presented = event.headers[ORIGIN_VERIFY_HEADER];
-  if (!claimed || !presented) return peer;
-  let accepted: readonly string[];
-  try {
-    accepted = await deps.originVerify();
-  } catch (error) {
-    logger.error('origin-verify values unavailable: the peer address is used', error as Error);
-    return peer;
-  }
-  if (matchesOriginVerify(presented, accepted)) return claimed;
-  logger.warn('x-viewer-address without a valid origin-verify value: the peer address is used');
-  return peer;
+  return verified && claimed ? claimed : event.requestContext.http.sourceIp;
 }
 
 /** The request's headers for route implementations: without the origin-verify secret, so no route can pass it on. */
@@ -167,10 +155,13 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
 
   const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext.requestId;
+    const deps = await options.deps();
+    // The API's own endpoint bypasses CloudFront and its WAF: only CloudFront's requests are served.
+    const edge = await edgeCheck(event.headers[ORIGIN_VERIFY_HEADER], deps.originVerify);
+    if (!edge.allowed) throw new AppError('direct access refused');
     const implementation = options.routes[event.routeKey];
     if (!implementation) throw new AppError('route not found');
     logger.appendKeys({ route: event.routeKey, ...resourceKeys(event.routeKey, event.pathParameters) });
-    const deps = await options.deps();
 
     let auth: AuthContext | undefined;
     if (implementation.auth === 'session') {
@@ -178,6 +169,11 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
       auth = token && options.authenticate ? await options.authenticate(token, deps) : undefined;
       if (!auth) throw new AppError('unauthorized');
       logger.appendKeys({ userId: auth.userId });
+    }
+
+    // A malformed id names nothing: the group's own answer for an unknown id, before any store sees it.
+    if (Object.values(event.pathParameters ?? {}).some((value) => value === undefined || !PATH_ID.test(value))) {
+      throw new AppError(options.unknownId ?? 'not found');
     }
 
     const body = implementation.binaryBody ? binaryBody(event, implementation) : implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);
@@ -191,7 +187,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
         headers: routeHeaders(event),
         cookies: parseCookies(event),
         requestId,
-        sourceIp: await viewerIp(event, deps),
+        sourceIp: viewerIp(event, edge.verified),
         userAgent: event.requestContext.http.userAgent,
         auth,
       },

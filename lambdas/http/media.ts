@@ -10,6 +10,7 @@ import { streamsContext } from '../wiring/streams';
 import { json, noContent, publicRoute, userRoute } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
+import { singleLineText } from './text-fields';
 
 async function view(deps: Deps, video: Video) {
   return {
@@ -32,7 +33,7 @@ const get = userRoute({
 });
 
 const rename = userRoute({
-  body: z.object({ title: z.string().trim().min(1).max(TITLE_MAX_LENGTH) }),
+  body: z.object({ title: singleLineText(TITLE_MAX_LENGTH) }),
   async handle(request, deps) {
     const video = await library.renameVideo(libraryContext(deps), request.auth.userId, request.params.id ?? '', request.body.title);
     return json(200, await view(deps, video));

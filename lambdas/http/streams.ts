@@ -14,11 +14,12 @@ import { pictureUrl } from '../core/media/media-urls';
 import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
+import { multiLineText, singleLineText } from './text-fields';
 
 const id = z.string().trim().min(1).max(64);
 const fields = {
-  title: z.string().trim().min(1).max(100),
-  description: z.string().max(5000).optional(),
+  title: singleLineText(100),
+  description: multiLineText(5000).optional(),
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
   audioId: id.nullable().optional(),
@@ -35,7 +36,7 @@ const patchBody = z.object(fields).partial();
 async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'image'; url: string } | undefined> {
   if (stream.status !== 'started') return undefined;
   const local = deps.config.localPreview;
-  if (!local) {
+  if (!local || !deps.localPreviews) {
     const at = stream.health?.previewAt;
     return at ? { kind: 'image', url: `${pictureUrl(await deps.signingKey(), 'preview', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(at)}` } : undefined;
   }
@@ -44,7 +45,7 @@ async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'ima
     const channel = await channels.get(stream.userId, channelId);
     if (channel?.rtmpUrl === local.rtmpUrl && channel.sealedKey) {
       const key = await deps.secrets.open(channel.sealedKey, streams.sealContext(channel));
-      return { kind: 'hls', url: `/hls/${encodeURIComponent(key)}.m3u8` };
+      return { kind: 'hls', url: `/hls/${deps.localPreviews.idFor(key)}.m3u8` };
     }
   }
   return undefined;
@@ -166,6 +167,7 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
     group: 'streams',
     deps,
     authenticate: authenticateSession,
+    unknownId: 'stream not found',
     routes: {
       'GET /api/streams': list,
       'POST /api/streams': create,

@@ -1,19 +1,31 @@
 // $connect authorizer of the realtime WebSocket API: browsers cannot set headers on a WebSocket, so the token
 // from GET /api/ws comes in the query string (`?token=`). Answers an IAM policy, as WebSocket authorizers must.
+// The token must be valid, and the session it names must still be open and its account active: a token does not
+// outlive sign-out, a password reset or a suspension (security audit L5).
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
-import { verifyRealtimeToken } from '../core/realtime-token';
+import { verifyRealtimeToken, type RealtimeTicket } from '../core/realtime-token';
+import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 
 export type RealtimeAuthorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+async function sessionIsOpen(deps: Deps, ticket: RealtimeTicket): Promise<boolean> {
+  const store = new DynamoAccountsStore(deps.db, deps.config.tables.app);
+  const session = await store.session(ticket.sessionId);
+  if (!session || session.userId !== ticket.userId || session.expiresAt <= Math.floor(deps.now().getTime() / 1000)) return false;
+  return (await store.userById(ticket.userId))?.status === 'active';
+}
 
 export function createRealtimeAuthorizer(deps: () => Deps | Promise<Deps>): RealtimeAuthorizer {
   const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const resolved = await deps();
     const token = event.queryStringParameters?.token ?? '';
-    const userId = verifyRealtimeToken(token, await resolved.signingKey(), resolved.now());
+    const ticket = verifyRealtimeToken(token, await resolved.signingKey(), resolved.now());
+    const open = ticket ? await sessionIsOpen(resolved, ticket) : false;
+    const userId = open ? ticket!.userId : undefined;
     if (!userId) logger.info('realtime connection refused');
     return {
       principalId: userId ?? 'anonymous',
@@ -21,7 +33,7 @@ export function createRealtimeAuthorizer(deps: () => Deps | Promise<Deps>): Real
         Version: '2012-10-17',
         Statement: [{ Action: 'execute-api:Invoke', Effect: userId ? 'Allow' : 'Deny', Resource: event.methodArn }],
       },
-      ...(userId ? { context: { userId } } : {}),
+      ...(userId ? { context: { userId, sessionId: ticket!.sessionId } } : {}),
     };
   };
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()

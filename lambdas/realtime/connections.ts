@@ -9,7 +9,7 @@ import { observability } from '../adapters/observability';
 
 /** The $connect event also carries what the authorizer put in its context. */
 export type WebSocketEvent = APIGatewayProxyWebsocketEventV2 & {
-  requestContext: APIGatewayProxyWebsocketEventV2['requestContext'] & { authorizer?: { userId?: string } };
+  requestContext: APIGatewayProxyWebsocketEventV2['requestContext'] & { authorizer?: { userId?: string; sessionId?: string } };
 };
 
 export type ConnectionsHandler = (event: WebSocketEvent) => Promise<APIGatewayProxyResultV2>;
@@ -22,7 +22,7 @@ export function createConnectionsHandler(deps: () => Deps | Promise<Deps>): Conn
     if (routeKey === '$connect') {
       const userId = event.requestContext.authorizer?.userId;
       if (!userId) return { statusCode: 401 };
-      await store.add(connectionId, userId, resolved.now());
+      await store.add(connectionId, userId, resolved.now(), event.requestContext.authorizer?.sessionId);
       logger.info('realtime connected', { userId, connectionId });
     } else if (routeKey === '$disconnect') {
       await store.remove(connectionId);

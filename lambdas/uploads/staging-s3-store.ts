@@ -4,6 +4,10 @@
 // them read the metadata and list the parts again (four metadata reads, two ListParts, one after the other);
 // here getUpload() lists the parts and the leftover `.part` object at once and hands what it found to the
 // write() that follows, which only trusts it for the very offset it was computed for.
+//
+// It also joins finished partial uploads into one object inside S3 (tus's concatenation extension): a multipart
+// upload whose parts are server-side copies (UploadPartCopy) of the partial objects, so no byte passes through
+// the handler again.
 import { Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
@@ -21,6 +25,37 @@ const MAX_REMEMBERED = 1000;
 
 /** The S3 errors meaning the multipart upload is gone: completed (or aborted). */
 const isMissingUpload = (error: unknown) => ['NoSuchUpload', 'NoSuchKey'].includes((error as { name?: string }).name ?? '');
+
+/** The largest range one UploadPartCopy copies: many ranges copied at once finish sooner than a few big ones
+ * (S3 takes parts of 5 MiB to 5 GiB). */
+const COPY_RANGE_BYTES = 256 * 1024 * 1024;
+/** S3's smallest part, but for the last one of an upload. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+/** UploadPartCopy requests in flight at once while joining partial uploads. */
+const COPIES_AT_ONCE = 8;
+
+/** One UploadPartCopy: bytes `start` to `end` (exclusive) of the object `source`. */
+interface CopyRange {
+  source: string;
+  start: number;
+  end: number;
+}
+
+/** The ranges that copy `sources` in order as parts: none above COPY_RANGE_BYTES, none but the last under
+ * MIN_PART_BYTES (a short tail joins the range before it). Every source but the last must be at least
+ * MIN_PART_BYTES long (checked by the caller). */
+export function copyRanges(sources: { id: string; size: number }[]): CopyRange[] {
+  const ranges: CopyRange[] = [];
+  for (const { id, size } of sources) {
+    for (let start = 0; start < size; start += COPY_RANGE_BYTES) {
+      const end = Math.min(size, start + COPY_RANGE_BYTES);
+      const previous = ranges.at(-1);
+      if (end - start < MIN_PART_BYTES && previous?.source === id) previous.end = end;
+      else ranges.push({ source: id, start, end });
+    }
+  }
+  return ranges;
+}
 
 async function* concatenate(...sources: Readable[]): AsyncGenerator<Buffer> {
   for (const source of sources) yield* source;
@@ -81,6 +116,50 @@ export class StagingS3Store extends S3Store {
     this.lastSeen.delete(id);
     await super.remove(id);
     await Promise.all([this.deleteIncompletePart(id), this.clearCache(id)]);
+  }
+
+  /** Makes `final` (size set) the concatenation of the finished uploads `partials`, in order, by copies inside
+   * S3; its `.info` is written as for any upload, so HEAD answers it as complete. */
+  async concatenate(final: Upload, partials: { id: string; size: number }[]): Promise<void> {
+    await this.create(final);
+    const metadata = await this.getMetadata(final.id);
+    const ranges = copyRanges(partials);
+    const parts: Part[] = new Array(ranges.length);
+    let next = 0;
+    const copyNext = async (): Promise<void> => {
+      while (next < ranges.length) {
+        const index = next++;
+        const { source, start, end } = ranges[index]!;
+        const { CopyPartResult } = await this.client.uploadPartCopy({
+          Bucket: this.bucket,
+          Key: final.id,
+          UploadId: metadata['upload-id'],
+          PartNumber: index + 1,
+          CopySource: encodeURI(`${this.bucket}/${source}`),
+          CopySourceRange: `bytes=${start}-${end - 1}`,
+        });
+        parts[index] = { PartNumber: index + 1, ETag: CopyPartResult?.ETag };
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(COPIES_AT_ONCE, ranges.length) }, copyNext));
+      await this.finishMultipartUpload(metadata, parts);
+    } catch (error) {
+      await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: final.id, UploadId: metadata['upload-id'] }).catch(() => undefined);
+      await this.discard(final.id);
+      throw error;
+    }
+    await this.clearCache(final.id);
+  }
+
+  /** Deletes a finished (or abandoned) upload's objects: the object, `.info` and `.part`, and its cache entry. */
+  async discard(id: string): Promise<void> {
+    this.lastSeen.delete(id);
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }], Quiet: true },
+    });
+    await this.clearCache(id);
   }
 
   private async stateOf(id: string, metadata: MetadataValue): Promise<UploadState> {

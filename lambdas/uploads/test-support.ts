@@ -10,6 +10,7 @@ import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
 import { createBucket } from '../../local/provision';
 import { uploadsMount } from '../../local/uploads-mount';
 import { localCredentials } from '../adapters/aws-clients';
+import type { OriginVerifyValues } from '../adapters/origin-verify';
 import { createTestTable } from '../adapters/tus/test-support';
 import { AppError } from '../core/errors';
 import {
@@ -94,9 +95,10 @@ export interface TestOrigin {
 export async function startTestOrigin(
   storage: TestStorage,
   hooks: UploadHooks,
-  options: Omit<UploadServerOptions, 'deps' | 'hooks'> = {},
+  options: Omit<UploadServerOptions, 'deps' | 'hooks'> & { originVerify?: OriginVerifyValues } = {},
 ): Promise<TestOrigin> {
-  const server = createUploadServer({ deps: { config: storage.config, db: storage.db }, hooks, ...options });
+  const { originVerify, ...serverOptions } = options;
+  const server = createUploadServer({ deps: { config: storage.config, db: storage.db, ...(originVerify ? { originVerify } : {}) }, hooks, ...serverOptions });
   const mount = uploadsMount(server);
   const http: Server = createServer((request, response) => {
     mount.handle(request, response).catch(() => response.destroy());

@@ -9,10 +9,14 @@
 // - Every refusal is `{ error, message }` from the error catalogue, with tus's status where the protocol needs it
 //   (409 offset conflict, 410 expired, 412 version), never a stack trace.
 // - It records uploads started, completed and failed and their duration (upload-metrics.ts).
+// - Concatenation (what tus-js-client's `parallelUploads` speaks): `Upload-Concat: partial` uploads are stored
+//   like any other but registered as nothing; `POST` with `Upload-Concat: final;<url> <url>...` joins the
+//   caller's finished partials inside S3 into one upload, which is the one the product registers. @tus/server
+//   has no concatenation, so the final POST is answered here.
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { MetadataValue } from '@tus/s3-store';
 import { Server } from '@tus/server';
-import { EVENTS, Uid } from '@tus/utils';
+import { EVENTS, Metadata, Uid, Upload, type Lock } from '@tus/utils';
 import { z } from 'zod';
 import { localCredentials } from '../adapters/aws-clients';
 import type { RuntimeConfig } from '../adapters/config';
@@ -21,8 +25,11 @@ import { logger } from '../adapters/logger';
 import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';
 import { API_BASE } from '../contract/routes';
+import { ORIGIN_VERIFY_HEADER } from '../contract/edge-headers';
+import { edgeCheck } from '../adapters/origin-verify';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
-import { StagingS3Store } from './staging-s3-store';
+import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
+import { MIN_PART_BYTES, StagingS3Store } from './staging-s3-store';
 import { uploadMetrics, type UploadMetrics } from './upload-metrics';
 
 export const UPLOADS_PATH = `${API_BASE}/uploads`;
@@ -34,6 +41,10 @@ const PART_BYTES = 8 * 1024 * 1024;
  * leftovers at each 4 MiB chunk. */
 const MAX_UPLOAD_BYTES = PART_BYTES * 10_000;
 const DEFAULT_EXPIRATION_MS = 7 * 24 * 60 * 60 * 1000;
+/** The most partial uploads one final upload may join. */
+const MAX_PARTIALS = 16;
+/** Marks a partial upload in its stored metadata (never sent by a client: the `Upload-Concat` header sets it). */
+const PARTIAL_MARK = 'upload-concat';
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const USER_ID = /^[\w-]{1,128}$/;
@@ -41,7 +52,8 @@ const USER_ID = /^[\w-]{1,128}$/;
 export const uploadKinds = ['video', 'audio'] as const;
 
 const uploadMetadataSchema = z.object({
-  filename: z.string().trim().min(1).max(255),
+  // Free text: it becomes the item's title (lambdas/core/plain-text.ts).
+  filename: z.string().trim().min(1).max(255).refine((name) => !hasForbiddenCharacters(name), CONTROL_CHARACTERS_REFUSED),
   // Browsers leave the type empty for formats they do not know (often .mkv): accepted, the transcoder probes.
   filetype: z
     .string()
@@ -81,7 +93,9 @@ export interface UploadHooks {
 export type UploadConfig = Pick<RuntimeConfig, 'region' | 'tables' | 'buckets' | 'endpoints'>;
 
 export interface UploadServerOptions {
-  deps: Pick<Deps, 'db'> & { config: UploadConfig };
+  /** `originVerify`: CloudFront's values; where configured, requests without one are refused (the Function URL is
+   * reachable without CloudFront and its WAF). */
+  deps: Pick<Deps, 'db'> & Partial<Pick<Deps, 'originVerify'>> & { config: UploadConfig };
   hooks: UploadHooks;
   /** Unfinished uploads answer 410 after this long (S3 lifecycle rules remove what is left). */
   expirationMs?: number;
@@ -132,7 +146,9 @@ function fromTus(status: number, reason: string): Refusal {
   if (status === 410) return refusal(new AppError('upload not found'), 410);
   if (status === 413) return refusal(new AppError('payload too large'));
   if (status === 409 || status === 412) return refusal(new AppError('invalid request', { reason }), status);
-  if (status < 500) return refusal(new AppError('invalid request', { reason }));
+  // 501: a header tus does not implement here (Upload-Length on a PATCH, Upload-Concat): the client's request is
+  // wrong, and a 5xx would make it retry for ever.
+  if (status < 500 || status === 501) return refusal(new AppError('invalid request', { reason }));
   // tus's own 5xx: the lock could not be had in time. Clients retry 5xx.
   logger.warn('tus upload request failed', { status, reason });
   return refusal(new AppError('service unavailable'));
@@ -172,6 +188,25 @@ async function withCataloguedError(response: Response): Promise<Response> {
   return jsonResponse(catalogued ? { status: response.status, body: parsed as ErrorBody } : fromTus(response.status, text.trim()), response.headers);
 }
 
+/** The upload ids a final upload's `Upload-Concat: final;<url> <url>...` names (absolute or relative URLs). */
+function partialUploadIds(header: string): string[] {
+  const urls = header.slice('final;'.length).trim().split(/\s+/).filter(Boolean);
+  if (urls.length === 0 || urls.length > MAX_PARTIALS) {
+    throw new AppError('invalid request', { fields: { 'Upload-Concat': `1 to ${MAX_PARTIALS} partial upload URLs` } });
+  }
+  return urls.map((url) => {
+    let path: string;
+    try {
+      path = new URL(url, 'http://upload.invalid').pathname;
+    } catch {
+      path = '';
+    }
+    const id = path.startsWith(`${UPLOADS_PATH}/`) ? path.slice(UPLOADS_PATH.length + 1) : '';
+    if (!UPLOAD_ID.test(id)) throw new AppError('invalid request', { fields: { 'Upload-Concat': `not an upload URL: ${url.slice(0, 100)}` } });
+    return id;
+  });
+}
+
 function bearerToken(request: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 }
@@ -183,6 +218,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   const metrics = options.metrics ?? uploadMetrics();
   // The authenticated user of each request in flight, for tus's callbacks that only get the request.
   const owners = new WeakMap<Request, string>();
+  // Requests that carried `Upload-Concat: partial`.
+  const partialRequests = new WeakSet<Request>();
   const ownerOf = (request: Request): string => {
     const userId = owners.get(request);
     if (!userId) throw new Error('tus request without an authenticated user');
@@ -201,10 +238,14 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   // Upload-Length is required: the deferred length the S3 store could handle is not offered.
   store.extensions = store.extensions.filter((extension) => extension !== 'creation-defer-length');
 
+  // Answered here, not by @tus/server (createFinal); tus-js-client's parallel uploads need no announcement, others read it.
+  store.extensions.push('concatenation');
+  const locker = new DynamoLocker({ db: deps.db, table });
+
   const tus = new Server({
     path: UPLOADS_PATH,
     datastore: store,
-    locker: new DynamoLocker({ db: deps.db, table }),
+    locker,
     maxSize: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
     ...(options.lockDrainTimeoutMs !== undefined ? { lockDrainTimeout: options.lockDrainTimeoutMs } : {}),
     // A finished upload belongs to its video now (deleted through the videos API).
@@ -218,10 +259,13 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
     generateUrl: (_request, { path, id }) => `${path}/${uploadIdOf(id)}`,
     onUploadCreate: async (request, upload) => {
       const metadata = parseMetadata(upload.metadata);
+      // A partial upload is checked against the plan for its own size now; the final upload for the whole.
       await hooks.authorizeCreation({ userId: ownerOf(request), uploadLength: upload.size ?? 0, metadata });
-      return { metadata };
+      return { metadata: partialRequests.has(request) ? { ...metadata, [PARTIAL_MARK]: 'partial' } : metadata };
     },
     onUploadFinish: async (request, upload) => {
+      // A partial upload becomes part of a final upload, which is the one registered.
+      if (upload.metadata?.[PARTIAL_MARK] === 'partial') return {};
       // The store read the creation time back from the upload's `.info` (or set it, for creation with upload).
       metrics.lastByteStored(upload.creation_date);
       try {
@@ -245,8 +289,68 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
     },
   });
 
-  // After the store created an upload onUploadCreate accepted (the plan's refusals never get here).
-  tus.on(EVENTS.POST_CREATE, () => metrics.started());
+  // After the store created an upload onUploadCreate accepted (the plan's refusals never get here). An upload sent
+  // in partial uploads counts once, when its final upload is created (createFinal).
+  tus.on(EVENTS.POST_CREATE, (request) => {
+    if (!partialRequests.has(request)) metrics.started();
+  });
+
+  /** Locks every partial (in a fixed order, so two finals naming the same partials cannot deadlock). */
+  async function lockAll(ids: string[], signal: AbortSignal): Promise<Lock[]> {
+    const locks: Lock[] = [];
+    try {
+      for (const id of [...ids].sort()) {
+        const lock = locker.newLock(id);
+        // Nothing may interrupt a concatenation: a request for a partial waits, then gets 503 or 404.
+        await lock.lock(signal, () => undefined);
+        locks.push(lock);
+      }
+    } catch (error) {
+      await Promise.all(locks.map((lock) => lock.unlock()));
+      throw error;
+    }
+    return locks;
+  }
+
+  /** `POST` with `Upload-Concat: final;...`: the caller's finished partial uploads joined, in order, into a new
+   * upload, which is then finished like any other (onUploadFinished); the partials are deleted. */
+  async function createFinal(request: Request, userId: string, concat: string): Promise<Response> {
+    const partialKeys = partialUploadIds(concat).map((id) => uploadKey(userId, id));
+    if (new Set(partialKeys).size !== partialKeys.length) throw new AppError('invalid request', { fields: { 'Upload-Concat': 'a partial upload named twice' } });
+    const metadata = parseMetadata(Metadata.parse(request.headers.get('upload-metadata') ?? undefined));
+    const locks = await lockAll(partialKeys, request.signal);
+    try {
+      const partials = await Promise.all(partialKeys.map((key) => store.getUpload(key)));
+      partials.forEach((partial, index) => {
+        if (partial.metadata?.[PARTIAL_MARK] !== 'partial') throw new AppError('invalid request', { reason: `upload ${index + 1} is not a partial upload` });
+        if (partial.size === undefined || partial.offset !== partial.size) throw new AppError('invalid request', { reason: `partial upload ${index + 1} is not finished` });
+        if (index < partials.length - 1 && partial.size < MIN_PART_BYTES) {
+          throw new AppError('invalid request', { reason: `partial upload ${index + 1} is smaller than ${MIN_PART_BYTES} bytes (only the last may be)` });
+        }
+      });
+      const size = partials.reduce((sum, partial) => sum + partial.size!, 0);
+      if (size > (options.maxUploadBytes ?? MAX_UPLOAD_BYTES)) throw new AppError('payload too large');
+      await hooks.authorizeCreation({ userId, uploadLength: size, metadata });
+
+      const final = new Upload({ id: uploadKey(userId, Uid.rand()), size, offset: 0, metadata });
+      metrics.started();
+      await store.concatenate(final, partials.map((partial) => ({ id: partial.id, size: partial.size! })));
+      // The upload's duration counts from its first partial's creation.
+      metrics.lastByteStored(partials.map((partial) => partial.creation_date).filter(Boolean).sort()[0]);
+      try {
+        await hooks.onUploadFinished({ userId, uploadId: uploadIdOf(final.id), key: final.id, size, metadata });
+      } catch (error) {
+        metrics.finished('failed');
+        throw error;
+      }
+      metrics.finished('completed');
+      await Promise.all(partialKeys.map((key) => store.discard(key)));
+      const location = `${UPLOADS_PATH}/${uploadIdOf(final.id)}`;
+      return new Response(null, { status: 201, headers: { location, 'tus-resumable': '1.0.0', 'upload-offset': String(size) } });
+    } finally {
+      await Promise.all(locks.map((lock) => lock.unlock()));
+    }
+  }
 
   async function handleWeb(request: Request): Promise<Response> {
     try {
@@ -255,6 +359,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       if (!isCollection && !(path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) {
         throw new AppError('route not found');
       }
+      // The Function URL bypasses CloudFront and its WAF: only CloudFront's requests are served.
+      if (!(await edgeCheck(request.headers.get(ORIGIN_VERIFY_HEADER) ?? undefined, deps.originVerify)).allowed) throw new AppError('direct access refused');
       // CORS preflight and tus capability discovery carry no credentials.
       if (request.method === 'OPTIONS') return await withCataloguedError(await tus.handleWeb(request));
       const allowed = isCollection ? ['POST'] : ['HEAD', 'PATCH', 'DELETE'];
@@ -266,8 +372,20 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       if (!USER_ID.test(user.userId)) throw new Error('authenticate returned a user id unfit for an S3 key');
       owners.set(request, user.userId);
 
+      const concat = request.headers.get('upload-concat');
+      if (request.method === 'POST' && concat?.startsWith('final;')) return await createFinal(request, user.userId, concat);
+      if (concat !== null && concat !== 'partial') throw new AppError('invalid request', { fields: { 'Upload-Concat': 'partial, or final;<upload URLs>' } });
+      if (concat === 'partial') {
+        // @tus/server refuses any Upload-Concat (501): it sees a plain upload, and the hooks know it is partial.
+        partialRequests.add(request);
+        request.headers.delete('upload-concat');
+      }
       if (request.method === 'POST' && request.headers.get('upload-length') === null) {
         throw new AppError('invalid request', { fields: { 'Upload-Length': 'required: the size must be known when the upload starts' } });
+      }
+      // An empty file is no video: it would take one of the plan's uploads and fail as an item.
+      if (request.method === 'POST' && /^0+$/.test(request.headers.get('upload-length')!.trim())) {
+        throw new AppError('invalid request', { fields: { 'Upload-Length': 'an upload has at least one byte' } });
       }
       if (Number(request.headers.get('content-length') ?? 0) > MAX_CHUNK_BYTES) throw new AppError('payload too large');
 

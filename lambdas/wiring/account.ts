@@ -22,6 +22,7 @@ export async function closureContext(deps: Deps): Promise<ClosureContext> {
     accounts: accountsContext(deps),
     erasure: {
       accounts: new DynamoAccountsStore(deps.db, table),
+      connections: deps.connections,
       streams: streamsContext(deps),
       billing: { billing: new DynamoBillingStore(deps.db, table) },
       videos: new DynamoVideoStore(deps.db, table),

@@ -9,6 +9,8 @@ export function accountsContext(deps: Deps): AccountsContext {
     store: new DynamoAccountsStore(deps.db, deps.config.tables.app),
     rateLimiter: new DynamoRateLimiter(deps.db, deps.config.tables.app),
     mailer: deps.mailer,
+    connections: deps.connections,
+    signingKey: deps.signingKey,
     now: deps.now,
     publicUrl: deps.config.publicUrl,
   };

@@ -1,6 +1,7 @@
 // Composition: the media library's context from Deps, with the transcoder that reports back into it.
 import type { Deps } from '../adapters/deps';
 import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
+import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
 import type { Transcoder } from '../adapters/transcoder/transcoder';
@@ -49,6 +50,7 @@ export function libraryContext(deps: Deps): LibraryContext {
   const billing = new DynamoBillingStore(deps.db, table);
   return {
     videos: new DynamoVideoStore(deps.db, table),
+    storageUsed: async (userId) => (await new DynamoUsageStore(deps.db, table).usage(userId, '')).storageBytes,
     objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
     transcoder: transcoderOf(deps),
     // Streams waiting in `encoding` for this item start (or stop) once it settles.

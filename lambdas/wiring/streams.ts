@@ -49,6 +49,7 @@ export function channelsContext(deps: Deps): ChannelsContext {
   return {
     channels: new DynamoChannelStore(deps.db, table),
     streams: new DynamoStreamStore(deps.db, table),
+    destinations: deps.destinations,
     secrets: deps.secrets,
     now: deps.now,
   };

@@ -6,6 +6,7 @@
 // picture exactly where the last ended and the sound a few tens of milliseconds later (lambdas/core/media-spec.ts,
 // loopAudioSamples, makes new files that way from the start).
 import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -68,6 +69,7 @@ export async function loopReadyVideo(path: string, durationSeconds: number, dir:
   const timeline = await loopTimeline(path, durationSeconds, signal);
   const cutoff = timeline && audioCutoff(timeline);
   if (cutoff === undefined) return path;
+  await mkdir(dir, { recursive: true });
   const target = join(dir, 'loop-ready.mp4');
   // The same file twice: all of its picture, and its sound read up to the cutoff (-t is an input's own option).
   const readAudioFor = (cutoff - timeline!.fileStart).toFixed(6);

@@ -1,10 +1,13 @@
 // The supervisor's contact with the outside world, behind small interfaces so the shell can be driven by a fake
 // clock and fake processes in unit tests: time, child processes, and whether the destinations answer.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { connect, isIP, type LookupFunction } from 'node:net';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
+import { canonicalHost, destinationPort, isPublicAddress } from '../../lambdas/core/channels/destination-address';
 
 export interface Clock {
   now(): number;
@@ -47,7 +50,16 @@ const childEnvironment = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '
  */
 export const childProcessRunner: ProcessRunner = {
   spawn(command, args, handlers) {
-    const child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
+    } catch (error) {
+      // spawn throws at once for arguments it cannot pass (a NUL byte), and its message quotes the argument: the
+      // publish URL with the stream key. Reported like a process that could not start, by error code only.
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      process.nextTick(() => handlers.onExit({ code: null, signal: null, error: new Error(`${command} could not be started (${code})`) }));
+      return { pid: undefined, kill: () => undefined };
+    }
     createInterface({ input: child.stdout }).on('line', (line) => handlers.onStdoutLine(line));
     createInterface({ input: child.stderr }).on('line', (line) => handlers.onStderrLine(line));
     let exited = false;
@@ -77,19 +89,42 @@ export interface ReachabilityProbe {
 const handshakeStart = () => Buffer.concat([Buffer.from([3]), Buffer.alloc(8), randomBytes(1528)]);
 const S0_S1_BYTES = 1 + 1536;
 
+/** Outside the local stack (STAGE set and not `local`), destinations must be on the public internet: the task
+ * must never dial into our own network (security audit L3). Standalone runs (no STAGE) are for local tests. */
+export const publicAddressesOnly = (env: NodeJS.ProcessEnv): boolean => env.STAGE !== undefined && env.STAGE !== 'local';
+
+/** dns.lookup for net.connect that fails unless every address of the name is public: the connection goes to an
+ * address checked at the moment of connecting, whatever the name resolved to when the destination was saved. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 0);
+    const list = addresses as LookupAddress[];
+    if (!list.length || !list.every((entry) => isPublicAddress(entry.address))) {
+      return callback(Object.assign(new Error('the destination resolves to an address that is not public'), { code: 'EACCES' }), '', 0);
+    }
+    if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, list);
+    return callback(null, list[0]!.address, list[0]!.family);
+  });
+};
+
 /**
  * Opens TCP (TLS for rtmps), sends the first RTMP handshake message and waits for the server's answer, then hangs
  * up. Accepting TCP is not enough: a frozen server's kernel still accepts connections, and ffmpeg would then wait
- * in the handshake (for ever inside the tee muxer, where -rw_timeout does not reach).
+ * in the handshake (for ever inside the tee muxer, where -rw_timeout does not reach). Every spawn of ffmpeg
+ * follows a probe and gets only the destinations that answered, so with `publicOnly` ffmpeg never gets a
+ * destination whose address was not public when it was dialled.
  */
-export function rtmpHandshakeProbe(timeoutMs = 3_000): ReachabilityProbe {
+export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: boolean } = {}): ReachabilityProbe {
   return {
     answers: (url) =>
       new Promise((resolve) => {
         const target = new URL(url);
         const secure = target.protocol === 'rtmps:';
-        const port = target.port ? Number(target.port) : secure ? 443 : 1935;
-        const socket = secure ? tlsConnect({ host: target.hostname, port, servername: target.hostname }) : connect({ host: target.hostname, port });
+        const port = destinationPort(target);
+        const host = canonicalHost(target.hostname);
+        if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return resolve(false);
+        const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
+        const socket = secure ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), ...lookup }) : connect({ host, port, ...lookup });
         let received = 0;
         const done = (answered: boolean) => {
           clearTimeout(timer);

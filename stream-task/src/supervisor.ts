@@ -5,7 +5,7 @@ import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat
 import type { LogFn } from './log';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
-import { childProcessRunner, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
+import { childProcessRunner, publicAddressesOnly, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
 import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState, type SupervisorPolicy } from './state-machine';
 
 export interface StreamSupervisorOptions {
@@ -49,7 +49,7 @@ export class StreamSupervisor {
   constructor(private readonly options: StreamSupervisorOptions) {
     this.clock = options.clock ?? systemClock;
     this.runner = options.runner ?? childProcessRunner;
-    this.probe = options.probe ?? rtmpHandshakeProbe();
+    this.probe = options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env) });
     this.random = options.random ?? Math.random;
     this.log = options.log ?? (() => {});
     this.heartbeats = new HeartbeatPublisher(options.sink, this.log);

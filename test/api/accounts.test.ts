@@ -21,9 +21,7 @@ describe('register', () => {
   test('creates a pending account and e-mails a confirmation link in the user language', async () => {
     const email = uniqueEmail('Ana');
     const response = await api(stack, 'POST', '/register', { body: registration(email.toUpperCase(), { language: 'es' }) });
-    expect(response.status).toBe(201);
-    expect(response.body.user).toMatchObject({ email: email.toLowerCase(), displayName: 'Ana Creator', status: 'pending', language: 'es' });
-    expect(response.body.user).not.toHaveProperty('passwordHash');
+    expect(response).toMatchObject({ status: 202, body: { accepted: true, email: email.toLowerCase() } });
     const [mail] = await mailsTo(stack, email);
     expect(mail?.subject).toBe('Confirma tu correo para Loopcast');
     expect(mail?.link).toMatch(new RegExp(`^${stack.urls.web}/es/app/auth/confirm\\?token=[\\w-]{43}$`));
@@ -49,11 +47,26 @@ describe('register', () => {
     expect(await mailsTo(stack, email)).toEqual([]);
   });
 
-  test('an existing e-mail gives "This item already exists", also for concurrent sign-ups', async () => {
+  // Security audit L9: a taken address answered 409 'already exists', which told anyone who has an account.
+  test('a taken address gets the same answer as a free one, also for concurrent sign-ups; its owner is told by e-mail', async () => {
     const email = uniqueEmail();
     const results = await Promise.all(Array.from({ length: 5 }, () => api(stack, 'POST', '/register', { body: registration(email) })));
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    expect(results.find((r) => r.status === 409)?.body).toEqual({ error: 'already exists', message: 'This item already exists' });
+    expect(results.map((r) => ({ status: r.status, body: r.body }))).toEqual(results.map(() => ({ status: 202, body: { accepted: true, email } })));
+    // One account; while it is unconfirmed, the other sign-ups each sent a fresh confirmation link (3 at most an hour).
+    const mails = await mailsTo(stack, email);
+    expect(mails.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(mails.map((m) => m.subject))).toEqual(new Set(['Confirm your e-mail for Loopcast']));
+
+  });
+
+  test('signing up again with a confirmed account\'s address sends its owner a note to sign in, and changes nothing', async () => {
+    const { email } = await signedInUser(stack, 'owner');
+    const again = await api(stack, 'POST', '/register', { body: registration(email, { displayName: 'Someone Else', password: 'another long passphrase' }) });
+    expect(again).toMatchObject({ status: 202, body: { accepted: true, email } });
+    const note = (await mailsTo(stack, email)).at(-1);
+    expect(note).toMatchObject({ subject: 'You already have a Loopcast account', link: `${stack.urls.web}/app/auth/login` });
+    // The account is unchanged: the owner's password still signs in.
+    expect((await api(stack, 'POST', '/login', { body: { email, password: strongPassword } })).body.user).toMatchObject({ displayName: 'owner' });
   });
 
   test('malformed and oversized bodies are 4xx with a catalogue key, never 500', async () => {
@@ -202,12 +215,18 @@ describe('rate limits', () => {
     expect((await api(stack, 'POST', '/login', { body: { email, password: strongPassword } })).status).toBe(429);
   });
 
-  test('password-reset requests per e-mail are limited with Retry-After, for unknown e-mails too', async () => {
-    const email = uniqueEmail();
+  // Security audit M4: over the address's limit a reset request answered 429, so anyone could keep its owner from
+  // resetting for an hour. Now the answer stays the same and nothing more is sent; the owner has the links sent.
+  test('password-reset requests over the per-e-mail limit are answered the same and send nothing', async () => {
+    const { email } = await signedInUser(stack);
     const responses = [];
-    for (let i = 0; i < 4; i++) responses.push(await api(stack, 'POST', '/forgot-password', { body: { email } }));
-    expect(responses.map((r) => r.status)).toEqual([202, 202, 202, 429]);
-    expectTooManyRequests(responses[3]!, rateLimits.resetRequestPerEmail);
+    for (let i = 0; i < rateLimits.resetRequestPerEmail.limit + 2; i++) responses.push(await api(stack, 'POST', '/forgot-password', { body: { email } }));
+    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 202));
+    expect(responses.map((r) => r.headers.get('retry-after'))).toEqual(responses.map(() => null));
+    const resets = (await mailsTo(stack, email)).filter((mail) => mail.subject === 'Reset your Loopcast password');
+    expect(resets).toHaveLength(rateLimits.resetRequestPerEmail.limit);
+    // A link already sent still works.
+    expect((await api(stack, 'POST', '/reset-password', { body: { token: tokenOf(resets.at(-1)), password: 'a brand new passphrase' } })).status).toBe(200);
   });
 
   // Per-IP limits: requests through `api` (the local origin) all count as 127.0.0.1, which the other tests of this
@@ -237,7 +256,7 @@ describe('rate limits', () => {
     stack.deps.now = () => pinned;
     const { limit } = rateLimits.registerPerIp;
     const viewer = '203.0.113.30';
-    expect((await fromViewer(viewer, '/register', registration(uniqueEmail('ip')))).status).toBe(201);
+    expect((await fromViewer(viewer, '/register', registration(uniqueEmail('ip')))).status).toBe(202);
     // Every attempt counts, also one the password policy refuses (cheap: nothing is hashed), so the rest of the
     // bucket fills quickly.
     const statuses: number[] = [];
@@ -247,9 +266,9 @@ describe('rate limits', () => {
     expectTooManyRequests(await fromViewer(viewer, '/register', registration(email)), rateLimits.registerPerIp);
     expect(await mailsTo(stack, email)).toEqual([]);
     // Nothing was created: from another IP the same address registers.
-    expect((await fromViewer('203.0.113.31', '/register', registration(email))).status).toBe(201);
+    expect((await fromViewer('203.0.113.31', '/register', registration(email))).status).toBe(202);
     expect(await mailsTo(stack, email)).toHaveLength(1);
-  }, 60_000);
+  }, 120_000); // every answer takes at least FLAT_RESPONSE_MS
 });
 
 /** A request CloudFront forwards for the viewer `ip`: the API's own endpoint with the viewer's address beside the

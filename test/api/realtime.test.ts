@@ -5,7 +5,9 @@ import type { LocalStack } from '../../local/stack';
 import type { RealtimeEvent } from '../../lambdas/contract/realtime-events';
 import { connectionKey, connectionsOfUser } from '../../lambdas/adapters/dynamo/keys';
 import { ConnectionsStore } from '../../lambdas/adapters/dynamo/connections-store';
-import { api, signedInUser } from '../helpers/accounts';
+import { supportContext } from '../../lambdas/adapters/support-context';
+import { suspendUser } from '../../lambdas/core/support/support';
+import { api, mailsTo, signedInUser, strongPassword, tokenOf } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -96,4 +98,72 @@ describe('realtime', () => {
     await until(() => clients.every((c) => c.received.length === 1), 'all 200 connections');
     for (const client of clients) client.socket.close();
   }, 60_000);
+});
+
+// Security audit L5: a realtime token still connected after sign-out, a password reset and a suspension, and open
+// sockets stayed open. L6: the local management API (POST/DELETE /@connections/{id}) answered on the browsers' port.
+describe('realtime access ends with the session', () => {
+  const closed = (client: Client) => new Promise<void>((resolve) => {
+    if (client.socket.readyState === WebSocket.CLOSED) return resolve();
+    client.socket.addEventListener('close', () => resolve(), { once: true });
+  });
+  const ticketOf = async (sessionToken: string) => (await api(stack, 'GET', '/ws', { token: sessionToken })).body as { url: string; token: string };
+  const refusedAtConnect = (ticket: { url: string; token: string }) =>
+    new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${ticket.url}?token=${encodeURIComponent(ticket.token)}`);
+      socket.onopen = () => { socket.close(); resolve('opened'); };
+      socket.onerror = () => resolve('refused');
+    });
+
+  test('sign-out closes the sockets of that session only, and its unused tickets stop working', async () => {
+    const user = await signedInUser(stack, 'signout');
+    const other = await api(stack, 'POST', '/login', { body: { email: user.email, password: strongPassword } });
+    const [tab, otherTab] = await Promise.all([connect(user.token), connect(other.body.token)]);
+    const spare = await ticketOf(user.token);
+    expect((await api(stack, 'POST', '/logout', { token: user.token })).status).toBe(204);
+    await closed(tab);
+    expect(await refusedAtConnect(spare)).toBe('refused');
+    expect(otherTab.socket.readyState).toBe(WebSocket.OPEN);
+    otherTab.socket.close();
+  });
+
+  test('a password reset closes every socket of the account and refuses its tickets', async () => {
+    const user = await signedInUser(stack, 'reset');
+    const tabs = await Promise.all([connect(user.token), connect(user.token)]);
+    const spare = await ticketOf(user.token);
+    await api(stack, 'POST', '/forgot-password', { body: { email: user.email } });
+    const link = tokenOf((await mailsTo(stack, user.email)).at(-1));
+    expect((await api(stack, 'POST', '/reset-password', { body: { token: link, password: 'a brand new passphrase' } })).status).toBe(200);
+    await Promise.all(tabs.map(closed));
+    expect(await refusedAtConnect(spare)).toBe('refused');
+  });
+
+  test('a suspension closes every socket of the account and refuses its tickets', async () => {
+    const user = await signedInUser(stack, 'suspended');
+    const tab = await connect(user.token);
+    const spare = await ticketOf(user.token);
+    const context = await supportContext(stack.deps, { operator: { name: 'test-operator', credentials: 'local' } });
+    await suspendUser(context, user.email, 'abuse');
+    await closed(tab);
+    expect(await refusedAtConnect(spare)).toBe('refused');
+  });
+
+  test("the browsers' port answers WebSocket upgrades only: the management API is elsewhere, below a random path", async () => {
+    const user = await signedInUser(stack, 'management');
+    const tab = await connect(user.token);
+    const store = new ConnectionsStore(stack.deps.db, stack.config.tables.app);
+    const [connectionId] = await store.ofUser(user.userId, new Date());
+    const browserPort = stack.urls.realtime.replace(/^ws/, 'http');
+    for (const method of ['POST', 'DELETE', 'GET']) {
+      const answer = await fetch(`${browserPort}/@connections/${encodeURIComponent(connectionId!)}`, { method, ...(method === 'POST' ? { body: '{"forged":true}' } : {}) });
+      expect(answer.status).toBe(426);
+    }
+    const management = new URL(stack.config.realtime.managementUrl);
+    expect(management.port).not.toBe(new URL(browserPort).port);
+    const guessed = await fetch(`${management.origin}/@connections/${encodeURIComponent(connectionId!)}`, { method: 'DELETE' });
+    expect(guessed.status).toBe(404);
+    expect(tab.socket.readyState).toBe(WebSocket.OPEN);
+    expect(tab.received).toEqual([]);
+    tab.socket.close();
+  });
 });

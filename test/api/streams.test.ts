@@ -204,7 +204,9 @@ describe('a live stream', () => {
     expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token })).body.error).toBe('stream pending');
     const live = await waitForStreamStatus(stack, fay.token, streamId, 'started');
     expect(live.health).toMatchObject({ actual: 'started' });
-    expect(live.preview).toEqual({ kind: 'hls', url: `/hls/${encodeURIComponent(fay.key)}.m3u8` });
+    // An opaque name: the preview's URL never carries the stream key (security audit L13).
+    expect(live.preview).toEqual({ kind: 'hls', url: expect.stringMatching(/^\/hls\/[\w-]{32}\.m3u8$/) });
+    expect(live.preview.url).not.toContain(fay.key);
     for (const [method, path, body] of [['PATCH', `/streams/${streamId}`, { title: 'x' }], ['DELETE', `/streams/${streamId}`, undefined]] as const) {
       expect((await api(stack, method, path, { token: fay.token, body })).body).toEqual({ error: 'stream started', message: "Cannot modify stream while it's currently live" });
     }

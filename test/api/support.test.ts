@@ -20,7 +20,7 @@ import { repoRoot } from '../../local/paths';
 import type { LocalStack } from '../../local/stack';
 import type { WebhookDelivery } from '../fakes/stripe/events';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
-import { api, signedInUser, strongPassword } from '../helpers/accounts';
+import { api, mailsTo, signedInUser, strongPassword, tokenOf } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 import { createStream, creatorWithDestination, type Creator as DestinationCreator } from '../helpers/creators';
 import { noMediaWithin } from '../helpers/player';
@@ -43,7 +43,6 @@ async function support(...args: string[]): Promise<CliResult> {
     LOOPCAST_DATA_DIR: stack.dataDir,
     LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
     LOOPCAST_S3_ENDPOINT: stack.urls.s3,
-    LOOPCAST_REALTIME_PORT: new URL(stack.config.realtime.managementUrl).port,
   };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, argv, { cwd: repoRoot, env, timeout: 60_000 });
@@ -188,7 +187,11 @@ describe('support tool (bin/support.ts --local)', () => {
     const gone = await support('find', bob.email);
     expect(gone.stdout).toContain(`No account matches "${bob.email}"`);
     expect(gone.stdout).toMatch(/terminate\s+done\s+test-operator \(local\)\s+repeated strikes/);
-    expect((await api(stack, 'POST', '/register', { body: { displayName: 'bob again', email: bob.email, password: strongPassword, acceptTerms: true, ageConfirmed: true } })).status).toBe(201);
+    // The address is free again: signing up makes a new account, whose confirmation link arrives.
+    expect((await api(stack, 'POST', '/register', { body: { displayName: 'bob again', email: bob.email, password: strongPassword, acceptTerms: true, ageConfirmed: true } })).status).toBe(202);
+    const confirmation = (await mailsTo(stack, bob.email)).at(-1);
+    expect(confirmation?.subject).toBe('Confirm your e-mail for Loopcast');
+    expect((await api(stack, 'POST', '/confirm', { body: { token: tokenOf(confirmation) } })).body.user).toMatchObject({ displayName: 'bob again' });
   }, 240_000);
 
   test('terminate again on a terminated id sweeps what arrived since (a late transcode output)', async () => {

@@ -146,6 +146,55 @@ test('Upload-Length is required: a deferred length is refused', async () => {
   expect(body.details).toEqual({ fields: { 'Upload-Length': expect.any(String) } });
 });
 
+// Security audit M8: the file name becomes the item's title; control characters in it reached the support tool.
+test('metadata: a file name with control or invisible formatting characters is refused', async () => {
+  for (const filename of ['a\u001b[31m.mp4', 'clip\r.mp4', 'gpj\u202Eexe.mp4']) {
+    const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename, filetype: 'video/mp4', kind: 'video' } }).catch(refusalOf);
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.filename': expect.any(String) } } } });
+  }
+});
+
+// Security audit L8: a 0-byte upload was accepted (taking one of the plan's uploads, then failing as an item),
+// and Upload-Length on a PATCH got tus's 501, which was passed on as 503 so clients retried a client error.
+test('an empty upload is refused at creation', async () => {
+  for (const length of ['0', '00']) {
+    const response = await fetch(origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.alice), 'Upload-Length': length, 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' } });
+    const body = await expectRefusal(response, 400, 'invalid request');
+    expect(body.details).toEqual({ fields: { 'Upload-Length': 'an upload has at least one byte' } });
+  }
+});
+
+test('a header tus does not implement on a PATCH is a catalogued 400, not a 5xx', async () => {
+  const url = await createUpload(tokens.alice, 10);
+  const response = await fetch(url, {
+    method: 'PATCH',
+    headers: { ...tusHeaders(tokens.alice), 'Upload-Offset': '0', 'Upload-Length': '10', 'Content-Type': 'application/offset+octet-stream' },
+    body: new Uint8Array(10),
+  });
+  await expectRefusal(response, 400, 'invalid request');
+});
+
+// Security audit L11: the uploads Function URL bypasses CloudFront and its WAF. Where CloudFront is in front, a
+// request without its origin-verify value is refused before anything else, OPTIONS included.
+test('behind CloudFront, only requests with its origin-verify value are served', async () => {
+  const guarded = await startTestOrigin(storage, hooks, { originVerify: async () => ['the-cloudfront-secret'] });
+  try {
+    for (const [method, headers] of [['POST', { 'Upload-Length': '10' }], ['OPTIONS', {}], ['HEAD', {}]] as const) {
+      const url = method === 'POST' || method === 'OPTIONS' ? guarded.endpoint : `${guarded.endpoint}/${'a'.repeat(32)}`;
+      const direct = await fetch(url, { method, headers: { ...tusHeaders(tokens.alice), ...headers } });
+      expect({ method, status: direct.status }).toEqual({ method, status: 403 });
+      if (method === 'POST') expect(await direct.json()).toMatchObject({ error: 'direct access refused' });
+    }
+    const viaCloudFront = await fetch(guarded.endpoint, {
+      method: 'POST',
+      headers: { ...tusHeaders(tokens.alice), 'x-origin-verify': 'the-cloudfront-secret', 'Upload-Length': '10', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+    });
+    expect(viaCloudFront.status).toBe(201);
+  } finally {
+    await guarded.stop();
+  }
+});
+
 test('metadata: filename and a kind of video or audio are required', async () => {
   const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(refusalOf);
   expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.kind': expect.any(String) } } } });

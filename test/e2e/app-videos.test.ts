@@ -2,11 +2,13 @@
 // watched from encoding to ready with its thumbnail on the open page (realtime), renamed and deleted; an upload cut
 // off halfway resumes after a reload from where it stopped; refusals show translated; uploads work without local
 // storage.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { languageByCode, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import type { Messages } from '../../web/src/i18n/catalogue';
+import { PARALLEL_MIN_BYTES, PARALLEL_UPLOADS } from '../../web/src/features/videos/upload-settings';
 import { api, signedInUser } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip } from '../helpers/media';
@@ -127,6 +129,56 @@ test('an upload cut off halfway resumes after a reload from where it stopped, no
   await expect(page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')))).resolves.toEqual([]);
   await page.getByRole('heading', { name: texts.videos.unfinished.title }).waitFor({ state: 'detached' });
 }, 180_000);
+
+test('a large file goes as partial uploads at once, joined by a final upload, and resumes each of them after a reload', async () => {
+  const texts = catalogue('en');
+  const { user, page } = await videosPage('en');
+  // A real clip with filler after it, just over the size from which the web app sends partial uploads.
+  const clip = await makeClip({ seconds: 2, name: 'big-take.mp4' });
+  const bytes = Buffer.concat([clip.bytes, randomBytes(PARALLEL_MIN_BYTES + CHUNK_BYTES - clip.bytes.length + 12_345)]);
+  const path = join(dirname(clip.path), 'big-take.mp4');
+  writeFileSync(path, bytes);
+
+  // Each partial upload's first chunk goes through; then the network drops every further chunk.
+  let patches = 0;
+  await page.route(/\/api\/uploads\/[0-9a-f]+$/, (route) => {
+    if (route.request().method() !== 'PATCH') return route.continue();
+    patches += 1;
+    return patches <= PARALLEL_UPLOADS ? route.continue() : route.abort('connectionreset');
+  });
+  const firstTry: Request[] = [];
+  page.on('request', (request) => void (request.url().includes('/api/uploads') && firstTry.push(request)));
+  await chooseFiles(page, path);
+  // Each partial upload retries (0, 1, 3 and 5 s), then the whole upload does, each time resuming its partials:
+  // about a minute before Uppy gives up.
+  await page.locator('.upload-row[data-state="failed"]').waitFor({ timeout: 150_000 });
+  page.removeAllListeners('request');
+  const partialPosts = firstTry.filter((request) => request.method() === 'POST' && request.headers()['upload-concat'] === 'partial');
+  expect(partialPosts).toHaveLength(PARALLEL_UPLOADS);
+  const remembered = await page.evaluate(() => Object.entries(localStorage).filter(([key]) => key.startsWith('tus::')).map(([, value]) => JSON.parse(value)));
+  expect(remembered).toHaveLength(1);
+  expect(remembered[0].parallelUploadUrls).toHaveLength(PARALLEL_UPLOADS);
+
+  // After a reload, choosing the same file resumes every partial upload where it stopped, then joins them.
+  await page.unrouteAll();
+  await page.reload();
+  await page.getByRole('heading', { name: texts.videos.unfinished.title }).waitFor();
+  const requests: Request[] = [];
+  page.on('request', (request) => void (request.url().includes('/api/uploads') && requests.push(request)));
+  await chooseFiles(page, path);
+  await card(page).waitFor({ timeout: 60_000 });
+  const posts = requests.filter((request) => request.method() === 'POST');
+  expect(posts.map((request) => request.headers()['upload-concat']?.split(';')[0])).toEqual(['final']);
+  expect(requests.filter((request) => request.method() === 'HEAD')).toHaveLength(PARALLEL_UPLOADS);
+  // No partial upload started again from zero.
+  const resumedOffsets = requests.filter((request) => request.method() === 'PATCH').map((request) => Number(request.headers()['upload-offset']));
+  expect(resumedOffsets).not.toContain(0);
+
+  // One item, of the file's size (test/api/uploads-parallel.test.ts checks the joined bytes).
+  const { body } = await api<{ videos: { fileName: string; sizeBytes: number }[] }>(e2e.stack, 'GET', '/videos', { token: user.token });
+  expect(body.videos.filter((item) => item.fileName === 'big-take.mp4').map((item) => item.sizeBytes)).toEqual([bytes.length]);
+  await expect(page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')))).resolves.toEqual([]);
+}, 300_000);
 
 test('refusals show translated, with what to do: a file that is not video or audio, and an upload without an active plan', async () => {
   const texts = catalogue('ua');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../../lambdas/adapters/telegram/bot-api';
+import type { DataPlane } from '../../lambdas/contract/data-planes';
 import { appTable } from '../../lambdas/contract/tables';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
@@ -20,6 +21,12 @@ export interface TestStackOptions {
   telegram?: TelegramSettings;
   /** A stopped stack whose tables, bucket, data folder and RTMP ports to use again: `npm start` run a second time. */
   continueFrom?: LocalStack;
+  /** The data plane whose lifecycle definition the stack runs (default fargate). */
+  dataPlane?: DataPlane;
+  /** A data folder of the test's own (a fresh temporary one otherwise). */
+  dataDir?: string;
+  /** RTMP destinations on the public internet only, as in AWS. */
+  publicDestinationsOnly?: boolean;
 }
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
@@ -30,7 +37,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
   if (!dynamodbEndpoint || !s3Endpoint) throw new Error('the global test setup did not run (LOOPCAST_TEST_DYNAMODB is unset)');
   const previous = options.continueFrom;
   return startLocalStack({
-    dataDir: previous?.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
+    dataDir: previous?.dataDir ?? options.dataDir ?? mkdtempSync(join(tmpdir(), 'loopcast-stack-')),
     persistent: false,
     namePrefix: previous ? previous.config.tables.app.slice(0, -appTable.id.length) : `t${randomBytes(4).toString('hex')}-`,
     ports: {
@@ -45,5 +52,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.google ? { google: options.google } : {}),
     ...(options.telegram ? { telegram: options.telegram } : {}),
+    ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
+    ...(options.publicDestinationsOnly ? { publicDestinationsOnly: true } : {}),
   });
 }

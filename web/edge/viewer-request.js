@@ -4,6 +4,8 @@
 // (lib/viewer-request.test.ts), so the rules below hold in one place:
 //   - prefixed legal pages (/es/terms, /ua/refund-policy, ...) answer 301 to the English original;
 //   - a trailing slash answers 301 to the path without it;
+//   - a path with an empty segment (//), a backslash or a control character is no page (404): browsers read a
+//     Location of //host or /\host (tabs and newlines removed) as another site, so no redirect may ever start so;
 //   - an unprefixed translated page (/, /pricing, /soon) answers 302 to the visitor's language: the saved choice
 //     in the i18n_redirected cookie, else (first visit) the browser's Accept-Language, setting the cookie;
 //   - clean URLs map to the prerendered HTML; /app/* (in every language) to the client-rendered SPA shell;
@@ -21,7 +23,11 @@ var NOT_FOUND_PAGE = '/404.html';
 // Accept-Language subtags of our languages; Ukrainian is "uk" in browsers and "ua" in our URLs.
 var BROWSER_LANGUAGES = { en: 'en', es: 'es', hi: 'hi', ru: 'ru', uk: 'ua', ua: 'ua' };
 
+// Never a page, never redirected: `//evil.example/` must not become `Location: //evil.example`.
+var NOT_A_PAGE = /\/\/|\\|[\u0000-\u001f\u007f]/;
+
 function classify(uri) {
+  if (NOT_A_PAGE.test(uri)) return { kind: 'not-found', language: 'en', rest: uri };
   var segments = uri.split('/');
   var language = LANGUAGE_PREFIXES.indexOf(segments[1]) >= 0 ? segments[1] : 'en';
   var rest = language === 'en' ? uri : uri.slice(language.length + 1) || '/';
@@ -80,7 +86,8 @@ function browserLanguage(header) {
 function onViewerRequest(request) {
   var uri = request.uri;
   var target = classify(uri);
-  if (target.kind === 'trailing-slash') return redirect(301, uri.replace(/\/+$/, '') + queryString(request.querystring || {}));
+  // One leading slash, whatever classify let through: a redirect stays on this site.
+  if (target.kind === 'trailing-slash') return redirect(301, '/' + uri.replace(/^\/+/, '').replace(/\/+$/, '') + queryString(request.querystring || {}));
   if (target.kind === 'legal-redirect') return redirect(301, target.rest + queryString(request.querystring || {}));
   if (target.kind === 'file') return request;
   if (target.kind === 'app') {

@@ -190,8 +190,8 @@ function pick(item: Record<string, unknown>, names: string[]): Record<string, un
 }
 
 const toUser = (item: Record<string, unknown>) =>
-  pick(item, ['id', 'email', 'displayName', 'language', 'status', 'passwordHash', 'createdAt', 'termsAcceptedAt', 'confirmedAt']) as unknown as User;
+  pick(item, ['id', 'email', 'displayName', 'language', 'status', 'passwordHash', 'createdAt', 'termsAcceptedAt', 'confirmedAt', 'passwordChangedAt']) as unknown as User;
 
-const toEmailToken = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'newEmail']) as unknown as EmailToken;
+const toEmailToken = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'issuedAt', 'newEmail']) as unknown as EmailToken;
 
 const toSession = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip', 'lastUsedAt']) as unknown as Session;

@@ -9,7 +9,8 @@ const CONNECTION_TTL_SECONDS = 2 * 3600 + 15 * 60;
 export class ConnectionsStore {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
-  async add(connectionId: string, userId: string, now: Date): Promise<void> {
+  /** `sessionId`: the session the connection was opened with (closed with it). */
+  async add(connectionId: string, userId: string, now: Date, sessionId?: string): Promise<void> {
     await this.db.send(new PutCommand({
       TableName: this.table,
       Item: {
@@ -18,6 +19,7 @@ export class ConnectionsStore {
         gsi1pk: connectionsOfUser(userId),
         gsi1sk: connectionId,
         userId,
+        ...(sessionId ? { sessionId } : {}),
         connectedAt: now.toISOString(),
         expiresAt: Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS,
       },
@@ -29,7 +31,12 @@ export class ConnectionsStore {
   }
 
   async ofUser(userId: string, now: Date): Promise<string[]> {
-    const ids: string[] = [];
+    return (await this.withSessions(userId, now)).map((connection) => connection.connectionId);
+  }
+
+  /** The user's open connections with the session each was opened with. */
+  async withSessions(userId: string, now: Date): Promise<{ connectionId: string; sessionId?: string }[]> {
+    const connections: { connectionId: string; sessionId?: string }[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(new QueryCommand({
@@ -38,12 +45,12 @@ export class ConnectionsStore {
         KeyConditionExpression: 'gsi1pk = :owner',
         FilterExpression: 'expiresAt > :now',
         ExpressionAttributeValues: { ':owner': connectionsOfUser(userId), ':now': Math.floor(now.getTime() / 1000) },
-        ProjectionExpression: 'gsi1sk',
+        ProjectionExpression: 'gsi1sk, sessionId',
         ExclusiveStartKey: startKey,
       }));
-      ids.push(...(page.Items ?? []).map((item) => item.gsi1sk as string));
+      connections.push(...(page.Items ?? []).map((item) => ({ connectionId: item.gsi1sk as string, ...(item.sessionId ? { sessionId: item.sessionId as string } : {}) })));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return ids;
+    return connections;
   }
 }

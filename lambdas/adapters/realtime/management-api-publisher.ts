@@ -3,6 +3,12 @@ import type { RealtimeEvent, RealtimePublisher } from '../../contract/realtime-e
 import { logger } from '../logger';
 import type { ConnectionsStore } from '../dynamo/connections-store';
 
+/** PostToConnection requests in flight at once, per publish (and the client's sockets: deps.ts). Enough to hide
+ * each request's round trip; a bounded number, so a broadcast to thousands of connections sends them in order
+ * (the first connections get the event first) instead of starting thousands of SDK pipelines at once, whose
+ * promises and buffers cost more CPU and memory than the requests themselves (docs/realtime.md). */
+export const POSTS_IN_FLIGHT = 64;
+
 /**
  * Pushes events through API Gateway's WebSocket management API (PostToConnection) to every connection of the
  * user. The local realtime server speaks the same wire protocol, so this one implementation serves both.
@@ -18,17 +24,23 @@ export class ManagementApiPublisher implements RealtimePublisher {
   async publish(userId: string, event: RealtimeEvent): Promise<number> {
     const data = new TextEncoder().encode(JSON.stringify(event));
     const ids = await this.connections.ofUser(userId, this.now());
-    await Promise.all(ids.map(async (ConnectionId) => {
-      try {
-        await this.client.send(new PostToConnectionCommand({ ConnectionId, Data: data }));
-      } catch (error) {
-        if (error instanceof GoneException || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410) {
-          await this.connections.remove(ConnectionId);
-        } else {
-          logger.warn('realtime delivery failed', { connectionId: ConnectionId, error: error as Error });
-        }
-      }
-    }));
+    let next = 0;
+    const sendNext = async (): Promise<void> => {
+      while (next < ids.length) await this.post(ids[next++]!, data);
+    };
+    await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, ids.length) }, sendNext));
     return ids.length;
+  }
+
+  private async post(ConnectionId: string, data: Uint8Array): Promise<void> {
+    try {
+      await this.client.send(new PostToConnectionCommand({ ConnectionId, Data: data }));
+    } catch (error) {
+      if (error instanceof GoneException || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410) {
+        await this.connections.remove(ConnectionId);
+      } else {
+        logger.warn('realtime delivery failed', { connectionId: ConnectionId, error: error as Error });
+      }
+    }
   }
 }

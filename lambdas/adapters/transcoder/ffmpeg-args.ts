@@ -10,6 +10,25 @@ import {
   type TranscodePlan,
 } from '../../core/media-spec';
 
+/**
+ * The containers an upload may be (ffmpeg's demuxer names): what phones, cameras and editors write. A file is read
+ * only as one of them and only from the local file (security audit M1): ffmpeg detects an HLS playlist by its
+ * first line, and would follow its segments to any file of the server (or a concat list, an image2 pattern, an SDP
+ * description to the network). Also given to ffprobe, so what is probed is what is transcoded.
+ */
+export const INPUT_FORMATS = [
+  'mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', // MP4, MOV, M4A, phone video
+  'matroska', 'webm', 'avi', 'mpegts', 'mpeg', 'flv', 'asf', // MKV, WebM, AVI, TS, MPEG-PS, FLV, WMV
+  'mp3', 'wav', 'flac', 'ogg', 'aac', // audio
+] as const;
+
+/** Before `-i`: only the file protocol, only INPUT_FORMATS. */
+export const inputRestrictions = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS.join(',')];
+
+/** True when ffprobe's `format_name` (a demuxer's names, comma-separated) is one of INPUT_FORMATS. */
+export const isAcceptedFormat = (formatName: string | undefined): boolean =>
+  (formatName ?? '').split(',').some((name) => (INPUT_FORMATS as readonly string[]).includes(name));
+
 export interface FfmpegTuning {
   /** x264 preset: the local stand-in trades compression efficiency for speed; format and bitrate do not change. */
   preset: string;
@@ -59,6 +78,7 @@ export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, 
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error',
     '-progress', 'pipe:1',
     '-threads', String(tuning.threads),
+    ...inputRestrictions,
     '-i', input,
   ];
 
@@ -137,6 +157,7 @@ export function thumbnailArguments(videoFile: string, atSeconds: number, output:
   return [
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error',
     '-ss', atSeconds.toFixed(3),
+    ...inputRestrictions,
     '-i', videoFile,
     '-frames:v', '1',
     '-vf', `scale=${thumbnailOutput.width}:${thumbnailOutput.height}`,

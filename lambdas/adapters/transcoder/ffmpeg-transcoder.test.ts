@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { audioOutput, videoOutput, type MediaKind } from '../../core/media-spec';
+import { audioOutput, videoOutput, type MediaKind, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
-import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, topLevelBoxes, type ProbedStream } from './test-support';
+import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from './test-support';
 import type { TranscodeUpdate } from './transcoder';
 
 const aacFrameSeconds = 1024 / audioOutput.sampleRate;
@@ -43,13 +43,13 @@ afterAll(async () => {
 });
 
 /** Uploads a source as the tus upload would leave it, transcodes it, and answers every update of the job. */
-async function transcode(sourceFile: string, kind: MediaKind): Promise<{ updates: TranscodeUpdate[]; outputPrefix: string }> {
+async function transcode(sourceFile: string, kind: MediaKind, limits: TranscodeLimits = roomyLimits): Promise<{ updates: TranscodeUpdate[]; outputPrefix: string }> {
   const userId = `u${randomBytes(3).toString('hex')}`;
   const videoId = `v${randomBytes(3).toString('hex')}`;
   const outputPrefix = `media/${userId}/${videoId}/`;
   const sourceKey = `${outputPrefix}source`;
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: sourceKey, Body: await readFile(sourceFile) }));
-  const jobId = await transcoder.start({ userId, videoId, kind, sourceKey, outputPrefix });
+  const jobId = await transcoder.start({ userId, videoId, kind, sourceKey, outputPrefix, limits });
   await new Promise<void>((resolve) => {
     finished.set(jobId, () => resolve());
     if (updates.get(jobId)?.some((u) => u.type !== 'progress')) resolve();
@@ -184,6 +184,7 @@ describe('video', () => {
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.outputKey }));
     expect(result.sizeBytes).toBe(head.ContentLength);
     expect(head.ContentType).toBe('video/mp4');
+    expect(result.thumbnailBytes).toBe((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.thumbnailKey }))).ContentLength);
 
     const output = await download(result.outputKey);
     await expectStreamReady(output, 12);
@@ -296,6 +297,39 @@ describe('files that are not what they claim', () => {
     expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
   }, 60_000);
 
+  // Security audit M6: a tiny source became a 29 times larger output, with no limit on its length.
+  test("a source longer than the plan allows fails with 'video too long' before anything is encoded", async () => {
+    const source = join(dir, 'long-still.mp4');
+    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:r=1:d=40', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', source]);
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { maxDurationSeconds: 30, storageBytesLeft: 1024 ** 4 });
+    expect(jobUpdates).toEqual([expect.objectContaining({ type: 'failed', error: 'video too long' })]);
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+  }, 60_000);
+
+  test("outputs that would not fit in the storage left fail with 'storage limit' before anything is encoded", async () => {
+    const source = join(dir, 'small-still.mp4');
+    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:r=1:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', source]);
+    // 6 s at 6.128 Mbit/s is about 4.6 MB stored, from a source of a few kilobytes.
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { maxDurationSeconds: 3600, storageBytesLeft: 3 * 1024 * 1024 });
+    expect(jobUpdates).toEqual([expect.objectContaining({ type: 'failed', error: 'storage limit' })]);
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+  }, 60_000);
+
+  // Security audit M1: an uploaded HLS playlist made ffmpeg copy a file of the server into the user's video.
+  test.each([
+    ['an HLS playlist naming a file of the server', (secret: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:2.0,\nfile://${secret}\n#EXTINF:2.0,\n${secret}\n#EXT-X-ENDLIST\n`],
+    ['a concat list naming a file of the server', (secret: string) => `ffconcat version 1.0\nfile '${secret}'\n`],
+    ['an SDP description reaching for the network', () => 'v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video 5004 RTP/AVP 96\na=rtpmap:96 H264/90000\n'],
+  ])('%s is refused with the encode error and nothing of it is stored', async (_, contents) => {
+    const secret = join(dir, 'server-secret.ts');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', secret]);
+    const source = join(dir, 'playlist-upload');
+    await writeFile(source, contents(secret));
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+    expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error' });
+    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+  }, 60_000);
+
   test('temporary files are removed after every job', async () => {
     expect(await readdir(join(dir, 'work'))).toEqual([]);
   });
@@ -319,7 +353,7 @@ describe('close', () => {
         closed ??= closing.close();
       },
     });
-    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/' };
+    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/', limits: roomyLimits };
     await closing.start(job);
     await closing.start({ ...job, videoId: 'v2', outputPrefix: 'media/u-close/v2/' });
     await new Promise<void>((resolve) => {

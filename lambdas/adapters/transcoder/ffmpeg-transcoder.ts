@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { outputKeys, planTranscode } from '../../core/media-spec';
+import { limitRefusal, outputKeys, planTranscode } from '../../core/media-spec';
 import { logger } from '../logger';
 import { run } from './child-process';
 import { defaultTuning, ProgressReader, thumbnailArguments, transcodeArguments, type FfmpegTuning } from './ffmpeg-args';
@@ -128,6 +128,8 @@ export class FfmpegTranscoder implements Transcoder {
     const planned = planTranscode(job.kind, sourceFromFfprobe(probe));
     if (!planned.ok) throw notDecodable(planned.reason);
     const plan = planned.plan;
+    const refused = limitRefusal(plan, job.limits);
+    if (refused) throw new JobFailure(refused.key, refused.reason);
 
     const keys = outputKeys(job.outputPrefix, job.kind);
     const output = join(dir, job.kind === 'video' ? 'stream.mp4' : 'stream.m4a');
@@ -169,7 +171,8 @@ export class FfmpegTranscoder implements Transcoder {
       { file: thumbnail, key: keys.thumbnail, contentType: 'image/jpeg' },
     ]);
     const { width, height } = written.video;
-    return { kind: 'video', durationSeconds, width, height, sizeBytes, outputKey: keys.media, thumbnailKey: keys.thumbnail };
+    const thumbnailBytes = (await stat(thumbnail)).size;
+    return { kind: 'video', durationSeconds, width, height, sizeBytes, outputKey: keys.media, thumbnailKey: keys.thumbnail, thumbnailBytes };
   }
 
   /** All outputs or none: a failed upload removes what this job already wrote (and nothing else). */

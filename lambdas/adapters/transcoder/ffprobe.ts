@@ -1,6 +1,7 @@
 // ffprobe's view of a file, reduced to what the media spec decides on (lambdas/core/media-spec.ts).
 import type { SourceMedia } from '../../core/media-spec';
 import { run } from './child-process';
+import { inputRestrictions, isAcceptedFormat } from './ffmpeg-args';
 
 interface FfprobeStream {
   index: number;
@@ -21,11 +22,13 @@ export interface FfprobeOutput {
   format?: { duration?: string; format_name?: string };
 }
 
-/** ffprobe's JSON, or undefined when ffprobe cannot read the file at all (not a media file). */
+/** ffprobe's JSON, or undefined when ffprobe cannot read the file at all (not a media file, or not one of the
+ * accepted containers: ffmpeg-args.ts INPUT_FORMATS, read from the file only). */
 export async function ffprobe(path: string, signal?: AbortSignal): Promise<FfprobeOutput | undefined> {
-  const result = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], signal ? { signal } : {});
+  const result = await run('ffprobe', ['-v', 'error', ...inputRestrictions, '-print_format', 'json', '-show_format', '-show_streams', path], signal ? { signal } : {});
   if (result.exitCode !== 0) return undefined;
-  return JSON.parse(result.stdout) as FfprobeOutput;
+  const output = JSON.parse(result.stdout) as FfprobeOutput;
+  return isAcceptedFormat(output.format?.format_name) ? output : undefined;
 }
 
 const seconds = (value: string | undefined): number | undefined => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { planTranscode, type SourceMedia, type TranscodePlan } from '../../core/media-spec';
 import { createJobRequest, remixSettings } from './mediaconvert-job';
+import { roomyLimits } from './test-support';
 import type { TranscodeJob } from './transcoder';
 
 const setup = {
@@ -15,6 +16,7 @@ const job = (kind: TranscodeJob['kind']): TranscodeJob => ({
   kind,
   sourceKey: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/source',
   outputPrefix: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/',
+  limits: roomyLimits,
 });
 
 function planFor(kind: TranscodeJob['kind'], source: SourceMedia): TranscodePlan {

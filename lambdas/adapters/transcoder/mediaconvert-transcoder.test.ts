@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { MediaConvertTranscoder } from './mediaconvert-transcoder';
-import { createTestBucket, jobEvent, jobMetadata } from './test-support';
+import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from './test-support';
 import type { TranscodeJob, TranscodeUpdate } from './transcoder';
 
 interface Received {
@@ -103,6 +103,7 @@ const videoJob: TranscodeJob = {
   kind: 'video',
   sourceKey: 'media/user-1/video-1/source',
   outputPrefix: 'media/user-1/video-1/',
+  limits: roomyLimits,
 };
 
 /** Probe's answer for a 5 s 640x480 video with a 7 s stereo track. */
@@ -209,6 +210,17 @@ describe('start', () => {
     expect(fake.received.map((r) => r.path)).toEqual(['/2017-08-29/probe']);
   });
 
+  // Security audit M6: the plan's limits are checked on Probe's reading, before any MediaConvert minute is spent.
+  test.each([
+    ['longer than the plan allows', { maxDurationSeconds: 4, storageBytesLeft: 1024 ** 3 }, 'video too long'],
+    ['whose outputs would not fit in the storage left', { maxDurationSeconds: 3600, storageBytesLeft: 2 * 1024 * 1024 }, 'storage limit'],
+  ] as const)('a source %s fails at once; no job is created', async (_, limits, error) => {
+    fake.probe = { status: 200, body: probedVideo };
+    const jobId = await transcoder.start({ ...videoJob, limits });
+    expect(updates).toEqual([expect.objectContaining({ type: 'failed', jobId, error })]);
+    expect(fake.received.map((r) => r.path)).toEqual(['/2017-08-29/probe']);
+  });
+
   test('a file Probe cannot parse (400 BadRequestException) fails with the encode error', async () => {
     fake.probe = { status: 400, body: { message: 'Unable to determine the container format' }, errorType: 'BadRequestException' };
     await transcoder.start(videoJob);
@@ -254,7 +266,7 @@ describe('handleJobStateChange', () => {
         type: 'completed',
         jobId: '1671477617078-2886ye',
         job: { userId: 'user-1', videoId: 'video-1', kind: 'video' },
-        result: { kind: 'video', durationSeconds: 5, width: 1920, height: 1080, sizeBytes: 4321, outputKey: key('stream.mp4'), thumbnailKey: key('thumb.jpg') },
+        result: { kind: 'video', durationSeconds: 5, width: 1920, height: 1080, sizeBytes: 4321, outputKey: key('stream.mp4'), thumbnailKey: key('thumb.jpg'), thumbnailBytes: 'frame at 10 %'.length },
       },
     ]);
     expect(await text('thumb.jpg')).toBe('frame at 10 %');

@@ -11,7 +11,7 @@ import {
   type ProbeResult,
 } from '@aws-sdk/client-mediaconvert';
 import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { outputKeys, planTranscode, type SourceMedia } from '../../core/media-spec';
+import { limitRefusal, outputKeys, planTranscode, type SourceMedia } from '../../core/media-spec';
 import { errorKeyForCode, parseJobStateChange, type JobOutput, type JobStateChange } from './mediaconvert-events';
 import { createJobRequest, type MediaConvertSetup } from './mediaconvert-job';
 import { jobRef, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from './transcoder';
@@ -74,9 +74,10 @@ export class MediaConvertTranscoder implements Transcoder {
       if (!(error instanceof BadRequestException)) throw error;
     }
     const planned = planTranscode(job.kind, sourceFromProbe(probed));
-    if (!planned.ok) {
+    const refused = planned.ok ? limitRefusal(planned.plan, job.limits) : { key: 'uploader encode error' as const, reason: planned.reason };
+    if (!planned.ok || refused) {
       const jobId = `rejected-${job.videoId}`;
-      await onUpdate({ type: 'failed', jobId, job: jobRef(job), error: 'uploader encode error', reason: planned.reason });
+      await onUpdate({ type: 'failed', jobId, job: jobRef(job), error: refused!.key, reason: refused!.reason });
       return jobId;
     }
     const created = await mediaConvert.send(new CreateJobCommand(createJobRequest(job, planned.plan, this.options)));
@@ -134,6 +135,7 @@ export class MediaConvertTranscoder implements Transcoder {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: thumbnailKey.replace(/jpg$/, '') }));
     const captures = (listed.Contents ?? []).flatMap(({ Key }) => (Key && isFrameCapture(Key, thumbnailKey) ? [{ Key }] : []));
     if (captures.length) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: captures } }));
-    return { kind: 'video', ...base, width: media.width, height: media.height, thumbnailKey };
+    const { ContentLength: thumbnailBytes } = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: thumbnailKey }));
+    return { kind: 'video', ...base, width: media.width, height: media.height, thumbnailKey, thumbnailBytes: thumbnailBytes ?? 0 };
   }
 }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createBucket } from '../../../local/provision';
+import type { TranscodeLimits } from '../../core/media-spec';
 import { run } from './child-process';
 
 export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string }> {
@@ -21,6 +22,9 @@ export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string
   await createBucket(s3, bucket);
   return { s3, bucket };
 }
+
+/** Limits no test source comes near (a day long, a terabyte left), for tests about something else. */
+export const roomyLimits: TranscodeLimits = { maxDurationSeconds: 24 * 3600, storageBytesLeft: 1024 ** 4 };
 
 /** Runs ffmpeg to make a test source; fails the test with ffmpeg's message if it cannot. */
 export async function ffmpeg(args: string[]): Promise<void> {

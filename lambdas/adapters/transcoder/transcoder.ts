@@ -1,6 +1,6 @@
 // "Transcode once" behind one interface: MediaConvert in AWS (mediaconvert-transcoder.ts), ffmpeg in the local
 // stack (ffmpeg-transcoder.ts), both producing lambdas/core/media-spec.ts. docs/transcoding.md has the wiring.
-import type { MediaKind } from '../../core/media-spec';
+import type { MediaKind, TranscodeLimits } from '../../core/media-spec';
 
 /** One source object in the media bucket to turn into a stream-ready item. */
 export interface TranscodeJob {
@@ -11,6 +11,9 @@ export interface TranscodeJob {
   sourceKey: string;
   /** Where outputs go, e.g. `media/<userId>/<videoId>/`: `stream.mp4` (or `stream.m4a`) and `thumb.jpg`. */
   outputPrefix: string;
+  /** Checked once the source is probed, before anything is encoded: a longer source, or outputs that would not fit
+   * in the owner's storage, fail the job with 'video too long' or 'storage limit'. */
+  limits: TranscodeLimits;
 }
 
 /** What an update says about its job: enough for the owner to find the item. */
@@ -24,6 +27,7 @@ export interface VideoTranscodeResult {
   sizeBytes: number;
   outputKey: string;
   thumbnailKey: string;
+  thumbnailBytes: number;
 }
 
 export interface AudioTranscodeResult {
@@ -37,9 +41,10 @@ export type TranscodeResult = VideoTranscodeResult | AudioTranscodeResult;
 
 /**
  * `uploader encode error`: the file is not a video (or audio) we can decode; the user should upload another one.
+ * `video too long`, `storage limit`: the plan's limits (TranscodeJob.limits) refuse it; nothing was encoded.
  * `internal error`: our side failed (storage, permissions, the service); the same file may work when retried.
  */
-export type TranscodeErrorKey = 'uploader encode error' | 'internal error';
+export type TranscodeErrorKey = 'uploader encode error' | 'video too long' | 'storage limit' | 'internal error';
 
 export type TranscodeUpdate =
   | { type: 'progress'; jobId: string; job: TranscodeJobRef; percent: number }

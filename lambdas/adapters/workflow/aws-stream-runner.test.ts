@@ -28,14 +28,14 @@ afterEach(async () => {
 const run = (n: number) => ({ userId: `u${n}`, streamId: `s${n}`, runId: `r${n}`, executionName: `r${n}-0` });
 
 /** A task as the lifecycle's RunStreamTask starts it: its run in the container's environment. */
-async function streamTask(n: number, family = 'loopcast-test-stream-task'): Promise<string> {
+async function streamTask(n: number, family = 'loopcast-test-stream-task', launchType?: 'EXTERNAL'): Promise<string> {
   const environment = [
     { name: TASK_ENVIRONMENT.userId, value: `u${n}` },
     { name: TASK_ENVIRONMENT.streamId, value: `s${n}` },
     { name: TASK_ENVIRONMENT.runId, value: `r${n}` },
     { name: TASK_ENVIRONMENT.token, value: 'not for the runner' },
   ];
-  const { tasks } = await ecs.send(new RunTaskCommand({ cluster: 'loopcast-test-streams', taskDefinition: family, group: `stream:s${n}`, overrides: { containerOverrides: [{ name: STREAM_TASK_CONTAINER, environment }] } }));
+  const { tasks } = await ecs.send(new RunTaskCommand({ cluster: 'loopcast-test-streams', taskDefinition: family, launchType, group: `stream:s${n}`, overrides: { containerOverrides: [{ name: STREAM_TASK_CONTAINER, environment }] } }));
   return tasks![0]!.taskArn!;
 }
 
@@ -85,4 +85,20 @@ test('a task on a host that lost its connection never stops: endTasks gives up a
   await runner.endTasks([arn]);
   expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
   expect(fakes.tasks.get(arn)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'RUNNING' });
+});
+
+test('a task on an ECS Anywhere host whose agent is disconnected is asked to stop but not waited for; one on a connected host is', async () => {
+  const [dead, alive] = [fakes.registerHost('loopcast-test-streams'), fakes.registerHost('loopcast-test-streams')];
+  const arns = [await streamTask(1, undefined, 'EXTERNAL'), await streamTask(2, undefined, 'EXTERNAL')];
+  const onDead = arns.find((arn) => fakes.tasks.get(arn)!.containerInstanceArn === dead.containerInstanceArn)!;
+  const onAlive = arns.find((arn) => fakes.tasks.get(arn)!.containerInstanceArn === alive.containerInstanceArn)!;
+  expect([onDead, onAlive].every(Boolean)).toBe(true);
+  dead.agentConnected = false;
+  const started = Date.now();
+  await runner.endTasks([onDead, onAlive]);
+  // Only as long as the connected host's task took to stop (200 ms), far from the 1.5 s wait.
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(fakes.tasks.get(onDead)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'RUNNING' });
+  expect(fakes.tasks.get(onAlive)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'STOPPED' });
+  expect(fakes.calls.filter((c) => c.operation === 'DescribeContainerInstances').flatMap((c) => c.body.containerInstances as string[])).toContain(dead.containerInstanceArn);
 });

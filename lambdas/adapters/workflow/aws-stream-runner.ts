@@ -1,5 +1,5 @@
 // The stream runner in AWS: lifecycle executions on Step Functions, stream tasks on ECS (lambdas/core/streams/ports.ts).
-import { DescribeTasksCommand, ListTasksCommand, StopTaskCommand, type ECSClient, type Task } from '@aws-sdk/client-ecs';
+import { DescribeContainerInstancesCommand, DescribeTasksCommand, ListTasksCommand, StopTaskCommand, type ECSClient, type Task } from '@aws-sdk/client-ecs';
 import { ExecutionAlreadyExists, ExecutionDoesNotExist, ListExecutionsCommand, StartExecutionCommand, StopExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import { STREAM_TASK_CONTAINER, TASK_ENVIRONMENT, type LifecycleInput } from '../../contract/stream-lifecycle';
 import type { StreamRun, StreamRunner, StreamTask } from '../../core/streams/ports';
@@ -84,14 +84,35 @@ export class AwsStreamRunner implements StreamRunner {
     await Promise.all(taskIds.map((task) => this.options.ecs.send(new StopTaskCommand({ cluster: this.options.cluster, task, reason: 'Loopcast: this task no longer carries its stream' }))));
     const deadline = Date.now() + (this.options.stopWaitMs ?? 30_000);
     let left = [...taskIds];
-    while (left.length && Date.now() < deadline) {
+    let unreachable: string[] = [];
+    while (left.length) {
+      const running = (await this.describe(left)).filter((task) => task.lastStatus !== 'STOPPED');
+      // An ECS Anywhere host whose agent lost its connection: ECS cannot stop its tasks until it is back (nor tell
+      // Step Functions that they stopped). Waiting would only hold the stream up (and the reconciler, which restarts
+      // every stream of a dead host one after the other): the lease is revoked already, so such a task stops
+      // publishing as soon as it can talk to us again, and its agent stops it when it reconnects.
+      const disconnected = await this.onDisconnectedHosts(running);
+      unreachable = [...new Set([...unreachable, ...disconnected])];
+      left = running.flatMap((task) => (task.taskArn && !disconnected.includes(task.taskArn) ? [task.taskArn] : []));
+      if (!left.length || Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 1000));
-      const described = await this.describe(left);
-      left = described.filter((task) => task.lastStatus !== 'STOPPED').flatMap((task) => task.taskArn ?? []);
     }
-    // A task on a host that lost its connection stays RUNNING until the host is back; its lease is revoked already,
-    // so it stops publishing as soon as it can talk to us again. Waiting longer would only hold the stream up.
+    if (unreachable.length) logger.warn('stream tasks on hosts whose ECS agent is disconnected: not waited for', { tasks: unreachable });
+    // A task ECS still reports running after the wait: its lease is revoked already, so it stops publishing at its
+    // next renewal. Waiting longer would only hold the stream up.
     if (left.length) logger.warn('stream tasks still running after StopTask', { tasks: left });
+  }
+
+  /** The tasks (of those given) on ECS Anywhere hosts whose agent is disconnected. Fargate tasks have no container
+   * instance and are never among them. */
+  private async onDisconnectedHosts(tasks: readonly Task[]): Promise<string[]> {
+    const instances = [...new Set(tasks.flatMap((task) => task.containerInstanceArn ?? []))];
+    const disconnected = new Set<string>();
+    for (let i = 0; i < instances.length; i += DESCRIBE_BATCH) {
+      const page = await this.options.ecs.send(new DescribeContainerInstancesCommand({ cluster: this.options.cluster, containerInstances: instances.slice(i, i + DESCRIBE_BATCH) }));
+      for (const instance of page.containerInstances ?? []) if (instance.agentConnected === false && instance.containerInstanceArn) disconnected.add(instance.containerInstanceArn);
+    }
+    return tasks.flatMap((task) => (task.taskArn && task.containerInstanceArn && disconnected.has(task.containerInstanceArn) ? [task.taskArn] : []));
   }
 
   private async describe(arns: readonly string[]): Promise<Task[]> {

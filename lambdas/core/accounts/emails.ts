@@ -57,6 +57,39 @@ const passwordReset: Record<LanguageCode, Template> = {
   }),
 };
 
+type NoticeTemplate = (name: string, link: string) => { subject: string; text: string };
+
+// Someone (perhaps the owner, who forgot) signed up with an address that has an account. Registration answers the
+// same for every address (docs/accounts.md), so the owner learns it here, where only they read it.
+const accountExists: Record<LanguageCode, NoticeTemplate> = {
+  en: (name, link) => ({
+    subject: 'You already have a Loopcast account',
+    text: `Hi ${name},\n\nsomeone (hopefully you) tried to sign up for Loopcast with this e-mail address, which already has an account. Sign in here, or use "Forgot your password?" on that page:\n${link}\n\nIf it was not you, ignore this e-mail: nothing has changed.\n\nLoopcast`,
+  }),
+  es: (name, link) => ({
+    subject: 'Ya tienes una cuenta de Loopcast',
+    text: `Hola, ${name}:\n\nalguien (esperamos que tú) intentó registrarse en Loopcast con esta dirección de correo, que ya tiene una cuenta. Inicia sesión aquí o usa «¿Olvidaste tu contraseña?» en esa página:\n${link}\n\nSi no fuiste tú, ignora este correo: no ha cambiado nada.\n\nLoopcast`,
+  }),
+  hi: (name, link) => ({
+    subject: 'आपका Loopcast खाता पहले से है',
+    text: `नमस्ते ${name},\n\nकिसी ने (उम्मीद है आपने) इस ईमेल पते से Loopcast पर साइन अप करने की कोशिश की, जिसका खाता पहले से मौजूद है। यहाँ साइन इन करें, या उस पेज पर "पासवर्ड भूल गए?" का उपयोग करें:\n${link}\n\nअगर यह आप नहीं थे, तो इस ईमेल को अनदेखा करें: कुछ नहीं बदला है।\n\nLoopcast`,
+  }),
+  ru: (name, link) => ({
+    subject: 'У вас уже есть аккаунт Loopcast',
+    text: `Здравствуйте, ${name}!\n\nКто-то (надеемся, вы) попытался зарегистрироваться в Loopcast с этим адресом, а для него уже есть аккаунт. Войдите здесь или нажмите «Забыли пароль?» на этой странице:\n${link}\n\nЕсли это были не вы, проигнорируйте письмо: ничего не изменилось.\n\nLoopcast`,
+  }),
+  ua: (name, link) => ({
+    subject: 'У вас уже є акаунт Loopcast',
+    text: `Вітаємо, ${name}!\n\nХтось (сподіваємося, ви) спробував зареєструватися в Loopcast із цією адресою, а для неї вже є акаунт. Увійдіть тут або натисніть «Забули пароль?» на цій сторінці:\n${link}\n\nЯкщо це були не ви, проігноруйте лист: нічого не змінилося.\n\nLoopcast`,
+  }),
+};
+
+/** To the owner of an address someone tried to register again: a link to sign in (and from there to reset). */
+export function accountExistsEmail(to: { email: string; displayName: string; language: LanguageCode }, publicUrl: string): EmailMessage {
+  const link = `${publicUrl}${urlPrefix(to.language)}/app/auth/login`;
+  return { to: to.email, link, ...accountExists[to.language](to.displayName, link) };
+}
+
 function compose(templates: Record<LanguageCode, Template>, page: string) {
   return (to: { email: string; displayName: string; language: LanguageCode }, publicUrl: string, token: string, ttlSeconds: number): EmailMessage => {
     const link = `${publicUrl}${urlPrefix(to.language)}/app/auth/${page}?token=${encodeURIComponent(token)}`;

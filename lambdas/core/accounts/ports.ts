@@ -16,6 +16,8 @@ export interface User {
   createdAt: string;
   termsAcceptedAt: string;
   confirmedAt?: string;
+  /** When a reset link last set the password: links issued before it no longer work. */
+  passwordChangedAt?: string;
 }
 
 export interface Session {
@@ -39,11 +41,13 @@ export interface EmailToken {
   purpose: EmailTokenPurpose;
   userId: string;
   expiresAt: number;
+  /** When the link was made (ISO); links from before the last password change are refused. */
+  issuedAt?: string;
   /** The address an `email-change` link moves the account to. */
   newEmail?: string;
 }
 
-export type UserChanges = Partial<Pick<User, 'status' | 'passwordHash' | 'confirmedAt' | 'displayName' | 'language'>>;
+export type UserChanges = Partial<Pick<User, 'status' | 'passwordHash' | 'confirmedAt' | 'displayName' | 'language' | 'passwordChangedAt'>>;
 
 export interface AccountsStore {
   /** Creates the user unless the e-mail is taken (atomically: two concurrent sign-ups cannot both win). */
@@ -71,6 +75,14 @@ export interface AccountsStore {
   deleteEmailTokensOf(userId: string, purpose: EmailTokenPurpose): Promise<void>;
   /** Removes and returns the token in one step, so a link works once even when clicked twice at the same time. */
   takeEmailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<EmailToken | undefined>;
+}
+
+/** The user's open realtime WebSockets: closed when the session they were opened with ends (sign-out), or all of
+ * them when every session ends (password reset, suspension). */
+export interface OpenConnections {
+  close(userId: string, sessionId?: string): Promise<void>;
+  /** Every one but those of the session `keepSessionId` (a password change, "sign out everywhere else"). */
+  closeAllBut(userId: string, keepSessionId: string): Promise<void>;
 }
 
 export interface Mailer {

@@ -107,14 +107,17 @@ export async function confirmEmailChange(context: AccountsContext, token: string
   return publicUser({ ...user, email: record.newEmail });
 }
 
-/** Sets a new password after checking the current one; every other session ends, this one stays. */
+/** Sets a new password after checking the current one; every other session ends with its realtime sockets, this
+ * one stays. */
 export async function changePassword(context: AccountsContext, caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<{ sessionsEnded: number }> {
   const user = await activeUser(context, caller.userId);
   await checkCurrentPassword(context, user, input.currentPassword);
   if (input.currentPassword === input.newPassword) throw new AppError('same password');
   checkPasswordPolicy(input.newPassword, user.email);
-  await context.store.updateUser(user.id, { passwordHash: await hashPassword(input.newPassword) });
+  // passwordChangedAt: reset links sent before now stop working (accounts.ts, as after a reset).
+  await context.store.updateUser(user.id, { passwordHash: await hashPassword(input.newPassword), passwordChangedAt: context.now().toISOString() });
   const sessionsEnded = await context.store.deleteSessionsOf(user.id, caller.sessionId);
+  await context.connections.closeAllBut(user.id, caller.sessionId);
   await context.mailer.send(passwordChangedEmail(user, context.publicUrl));
   return { sessionsEnded };
 }
@@ -155,7 +158,9 @@ export async function listDevices(context: AccountsContext, caller: Caller): Pro
 /** "Sign out everywhere else": every session but the caller's ends. */
 export async function endOtherSessions(context: AccountsContext, caller: Caller): Promise<{ sessionsEnded: number }> {
   await activeUser(context, caller.userId);
-  return { sessionsEnded: await context.store.deleteSessionsOf(caller.userId, caller.sessionId) };
+  const sessionsEnded = await context.store.deleteSessionsOf(caller.userId, caller.sessionId);
+  await context.connections.closeAllBut(caller.userId, caller.sessionId);
+  return { sessionsEnded };
 }
 
 /** Signs one device out (the caller's own too: that is signing out). */
@@ -164,6 +169,7 @@ export async function endDeviceSession(context: AccountsContext, caller: Caller,
   const session = (await context.store.sessionsOf(caller.userId)).find((candidate) => deviceId(candidate) === id);
   if (!session) throw new AppError('not found');
   await context.store.deleteSession(session.tokenHash);
+  await context.connections.close(caller.userId, session.tokenHash);
 }
 
 /** How often a session's `lastUsedAt` is written: one write per session and hour at most, whatever the traffic. */

@@ -1,6 +1,8 @@
 // Destinations a stream goes to. This issue: RTMP URL + stream key (any platform: YouTube, Twitch, Facebook,
 // Kick, custom); YouTube OAuth channels come with the YouTube integration.
+import { isIP } from 'node:net';
 import { AppError } from '../errors';
+import { canonicalHost } from './destination-address';
 
 export type ChannelKind = 'rtmp' | 'youtube';
 
@@ -33,7 +35,8 @@ export interface YouTubeLink {
 
 export const CHANNEL_NAME_MAX = 80;
 
-/** rtmp:// or rtmps:// with a host and an application path; no key, no query (the key is its own field). */
+/** rtmp:// or rtmps:// with a host and an application path; no key, no query (the key is its own field). A numeric
+ * host is written as the address it means (0x7f.1 is 127.0.0.1), so the policy checks what will be dialled. */
 export function normalizeRtmpUrl(url: string): string {
   let parsed: URL;
   try {
@@ -45,7 +48,8 @@ export function normalizeRtmpUrl(url: string): string {
   if (!parsed.hostname || parsed.search || parsed.hash || parsed.username) throw new AppError('invalid request', { fields: { url: 'must be a server URL without credentials or query' } });
   const path = parsed.pathname.replace(/\/+$/, '');
   if (!path || path === '/') throw new AppError('invalid request', { fields: { url: 'must name the application, e.g. rtmp://host/live' } });
-  return `${parsed.protocol}//${parsed.host}${path}`;
+  const host = canonicalHost(parsed.hostname);
+  return `${parsed.protocol}//${isIP(host) === 6 ? `[${host}]` : host}${parsed.port ? `:${parsed.port}` : ''}${path}`;
 }
 
 /** The publish URL ffmpeg needs: server URL + '/' + key. */
@@ -62,7 +66,15 @@ export interface ChannelView {
   createdAt: string;
 }
 
-export const keyHintOf = (key: string): string => `••••${key.slice(-4)}`;
+/** Stream keys are printable ASCII (every platform's are), without what would end the URL's path: anything else in
+ * ffmpeg's arguments crash-looped the task and put the key in its error (security audit L4). */
+export const isStreamKey = (key: string): boolean => /^[\x21-\x7e]+$/.test(key) && !/[/?#]/.test(key);
+
+/** Keys shorter than this get no characters in their hint: the last four of a short key are most of it. */
+export const KEY_HINT_MIN_LENGTH = 12;
+
+/** The key's last four characters behind dots, so keys can be told apart; only dots for a short key. */
+export const keyHintOf = (key: string): string => `••••${key.length >= KEY_HINT_MIN_LENGTH ? key.slice(-4) : ''}`;
 
 export function channelView(channel: Channel): ChannelView {
   return {

@@ -7,10 +7,17 @@ import type { SecretBox } from '../secret-box';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import { runningStatuses } from '../streams/stream';
 import { sealContext } from '../streams/streams';
-import { CHANNEL_NAME_MAX, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
+import { CHANNEL_NAME_MAX, isStreamKey, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
+
+/** Which servers a destination may name: any in the local stack, the public internet only in AWS. */
+export interface DestinationPolicy {
+  /** Resolves when the server URL may be dialled; throws 'destination not allowed' (or 'invalid request') otherwise. */
+  check(rtmpUrl: string): Promise<void>;
+}
 
 export interface ChannelsContext {
   channels: ChannelStore;
+  destinations: DestinationPolicy;
   streams: StreamStore;
   secrets: SecretBox;
   now: () => Date;
@@ -18,7 +25,7 @@ export interface ChannelsContext {
 
 function cleanKey(key: string): string {
   const clean = key.trim();
-  if (!clean || /[\s/?#]/.test(clean)) throw new AppError('invalid request', { fields: { key: 'a stream key has no spaces, slashes or question marks' } });
+  if (!isStreamKey(clean)) throw new AppError('invalid request', { fields: { key: 'a stream key is printable ASCII without spaces, slashes, question marks or #' } });
   return clean;
 }
 
@@ -40,6 +47,7 @@ export async function addRtmpChannel(context: ChannelsContext, userId: string, i
   const key = cleanKey(input.key);
   const name = cleanName(input.name);
   const rtmpUrl = normalizeRtmpUrl(input.url);
+  await context.destinations.check(rtmpUrl);
   await refuseDuplicates(context, userId, { name, rtmpUrl, key });
   const id = randomUUID();
   const channel: Channel = {
@@ -69,6 +77,7 @@ export async function updateChannel(context: ChannelsContext, userId: string, ch
   const name = input.name !== undefined ? cleanName(input.name) : channel.name;
   const rtmpUrl = input.url !== undefined ? normalizeRtmpUrl(input.url) : channel.rtmpUrl;
   const key = input.key !== undefined ? cleanKey(input.key) : undefined;
+  if (input.url !== undefined) await context.destinations.check(rtmpUrl!);
   if (newAddress) {
     const streams = (await context.streams.list(userId)).filter((stream) => stream.channelIds.includes(channelId));
     if (streams.some((stream) => runningStatuses.includes(stream.status))) throw new AppError('stream started');

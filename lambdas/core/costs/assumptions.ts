@@ -78,14 +78,15 @@ export const fleetFixed = {
  * product is sold in five languages). */
 export const INTERNATIONAL_CARD_SHARE = 1;
 
-/** How many copy loops fit on a host (external data plane). */
+/** How many copy loops fit on a host (external data plane). Cores and memory: what ECS places by the stream task's
+ * reservations (`externalStreamTask` in lambdas/contract/data-planes.ts: 1.5 % of a core and 150 MiB a loop, each
+ * reserved with 20 % headroom, so ECS fills a host's cores and memory to 80 %). The link, which ECS does not know: */
 export const hostPacking = {
-  /** One copy loop: ffmpeg 1.29 % and its supervisor 0.19 % of a core (npm run bench:stream, docs/stream-task.md). */
-  coresPerLoop: 0.015,
-  /** Node supervisor plus ffmpeg copying (a judgement, not measured on a host yet). */
-  memoryMiBPerLoop: 150,
-  /** Share of the link, cores and memory to fill, leaving headroom for restarts, bursts and the agents. */
-  utilisation: 0.8,
+  /** Share of the link to fill, leaving headroom for restarts and bursts; the host install script's --max-streams
+   * holds a host to it (docs/deploy.md, "Stream hosts"). */
+  linkUtilisation: 0.8,
+  /** Memory left to Debian, Docker and the SSM and ECS agents (stream-task/host/install.sh: SYSTEM_MEMORY_MIB). */
+  systemMemoryMiB: 1024,
 } as const;
 
 export type HostId = 'cloud-20tb' | 'dedicated-1gbit';

@@ -2,7 +2,7 @@
 // usage assumptions (assumptions.ts). A "stream-month" is one stream running 24/7 for 730 hours to one destination,
 // in a fleet of `streams` such streams (egress tiers, host packing and the deployment's fixed costs depend on the
 // fleet). docs/costs.md shows the figures and explains each line.
-import { fargateStreamTask, type DataPlane } from '../../contract/data-planes';
+import { externalStreamTask, fargateDisk, fargateEphemeralStorageGiB, fargateStreamTask, type DataPlane } from '../../contract/data-planes';
 import {
   BYTES_PER_GB,
   HOURS_PER_MONTH,
@@ -167,7 +167,9 @@ function storageLine(videoMbps: number): CostLine {
 function fargateLines(videoMbps: number, streams: number): CostLine[] {
   const vcpu = fargateStreamTask.cpuUnits / 1024;
   const memoryGb = fargateStreamTask.memoryMiB / 1024;
-  const extraDiskGb = Math.max(0, fargateStreamTask.ephemeralStorageGiB - prices.fargateFreeStorageGb.value);
+  // Sized per stream by PrepareTask: what this stream's video needs, the free 20 GiB when it fits.
+  const diskGiB = fargateEphemeralStorageGiB({ videoBytes: videoFileGb(videoMbps) * BYTES_PER_GB });
+  const extraDiskGb = Math.max(0, diskGiB - prices.fargateFreeStorageGb.value);
   return [
     {
       key: 'fargate-compute',
@@ -179,11 +181,11 @@ function fargateLines(videoMbps: number, streams: number): CostLine[] {
     {
       key: 'fargate-disk',
       group: 'disk',
-      label: `ephemeral disk ${fargateStreamTask.ephemeralStorageGiB} GiB, ${extraDiskGb} beyond the free ${prices.fargateFreeStorageGb.value}`,
+      label: `ephemeral disk beyond the free ${fargateDisk.freeGiB} GiB (sized to the stream's video)`,
       usd: extraDiskGb * prices.fargateStorageGbHour.value * HOURS_PER_MONTH,
       scale: 'stream',
     },
-    { key: 'task-ipv4', group: 'ipv4', label: "the task's public IPv4", usd: prices.publicIpv4Hour.value * HOURS_PER_MONTH, scale: 'stream' },
+    { key: 'task-ipv4', group: 'ipv4', label: "the task's public IPv4 (none with -c taskNetwork=ipv6-only)", usd: prices.publicIpv4Hour.value * HOURS_PER_MONTH, scale: 'stream' },
     ...egressLines(gbPerDestinationMonth(videoMbps), streams, 'to the destination', 'destination'),
   ];
 }
@@ -202,9 +204,9 @@ export interface HostCapacity {
 
 export function hostCapacity(offer: HostOffer, videoMbps: number): HostCapacity {
   const limits = {
-    link: Math.floor((offer.linkMbps * hostPacking.utilisation) / wireMbps(videoMbps)),
-    cores: Math.floor((offer.cores * hostPacking.utilisation) / hostPacking.coresPerLoop),
-    memory: Math.floor((offer.memoryMiB * hostPacking.utilisation) / hostPacking.memoryMiBPerLoop),
+    link: Math.floor((offer.linkMbps * hostPacking.linkUtilisation) / wireMbps(videoMbps)),
+    cores: Math.floor((offer.cores * 1024) / externalStreamTask.cpuUnits),
+    memory: Math.floor((offer.memoryMiB - hostPacking.systemMemoryMiB) / externalStreamTask.memoryReservationMiB),
   };
   const [limitedBy, limit] = (Object.entries(limits) as [HostCapacity['limitedBy'], number][]).reduce((a, b) => (b[1] < a[1] ? b : a));
   const most = Math.max(1, limit);

@@ -10,6 +10,8 @@ import { assertModifiable, titleFromFileName, TITLE_MAX_LENGTH, type Video } fro
 
 export interface LibraryContext {
   videos: VideoStore;
+  /** Bytes the user stores now (the usage counter). */
+  storageUsed: (userId: string) => Promise<number>;
   objects: MediaObjects;
   transcoder: TranscodeStarter;
   streams: StreamLinks;
@@ -66,7 +68,23 @@ export async function registerUpload(context: LibraryContext, upload: FinishedUp
     throw new AppError(outcome);
   }
   await context.realtime.publish(upload.userId, { type: 'upload.finished', videoId: video.id });
-  await context.transcoder.start({ userId: upload.userId, videoId: video.id, kind: video.kind, sourceKey: upload.key, outputPrefix: `media/${upload.userId}/${video.id}/` });
+  await startTranscode(context, video, entitlement);
+}
+
+/** Starts the item's transcode with what the owner's plan leaves it: its longest item, and the storage the others
+ * leave (the source it replaces not counted). The transcoder checks both once the source is probed, before
+ * anything is encoded; what is stored afterwards is counted exactly (applyTranscodeUpdate). */
+export async function startTranscode(context: LibraryContext, video: Video, entitlement?: Entitlement): Promise<void> {
+  const { limits } = entitlement ?? (await context.entitlement(video.userId));
+  const others = (await context.storageUsed(video.userId)) - video.storedBytes;
+  await context.transcoder.start({
+    userId: video.userId,
+    videoId: video.id,
+    kind: video.kind,
+    sourceKey: video.sourceKey,
+    outputPrefix: `media/${video.userId}/${video.id}/`,
+    limits: { maxDurationSeconds: limits.maxMediaSeconds, storageBytesLeft: limits.storageBytes - others },
+  });
 }
 
 /** Follows the transcoder: progress only grows, completion and failure are final and idempotent. */
@@ -91,7 +109,8 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
   if (video.status !== 'encoding') return;
   if (update.type === 'completed') {
     const { result } = update;
-    const outputs = result.sizeBytes;
+    // What is stored from now on: the stream-ready file and its thumbnail (the source is removed below).
+    const outputs = result.sizeBytes + (result.kind === 'video' ? result.thumbnailBytes : 0);
     const changed = await context.videos.updateWhileEncoding(userId, videoId, {
       status: 'ready',
       progress: 100,

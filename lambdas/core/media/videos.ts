@@ -74,7 +74,8 @@ export const videoView = (video: Video): VideoView => ({
   ...(video.error ? { error: { key: video.error } } : {}),
   ...(video.durationSeconds !== undefined ? { durationSeconds: video.durationSeconds } : {}),
   ...(video.width !== undefined ? { width: video.width, height: video.height } : {}),
-  sizeBytes: video.sizeBytes ?? video.sourceBytes,
+  // What the item counts against the plan's storage: the source while encoding, the outputs once ready.
+  sizeBytes: video.storedBytes,
   hasThumbnail: video.thumbnailKey !== undefined,
   createdAt: video.createdAt,
 });

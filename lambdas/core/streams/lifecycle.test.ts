@@ -1,5 +1,6 @@
 import { LEASE_LOST_EXIT_CODE } from '../../contract/stream-lifecycle';
-import { carriesRun, classifyTaskEnd, restartDelaySeconds, taskFailureReason } from './lifecycle';
+import { fargateEphemeralStorageGiB } from '../../contract/data-planes';
+import { carriesRun, classifyTaskEnd, fargateOverridesFor, restartDelaySeconds, taskFailureReason } from './lifecycle';
 import { executionNameOf, nextExecutionName, type Stream } from './stream';
 
 const cause = (containers: unknown[], stoppedReason = 'Essential container in task exited') => JSON.stringify({ StoppedReason: stoppedReason, Containers: containers });
@@ -64,5 +65,24 @@ describe('which execution carries a run', () => {
     expect(carriesRun(stream({ runId: 'r2' }), run)).toBe(false);
     expect(carriesRun(stream({ desired: 'stopped', status: 'stopping' }), run)).toBe(false);
     expect(carriesRun(stream({ status: 'encoding' }), run)).toBe(false);
+  });
+});
+
+describe("a Fargate task's disk", () => {
+  const GB = 1e9;
+  const GiB = 1024 ** 3;
+
+  test('the free 20 GiB while the video (twice: download and loop-ready copy), its audio and the image fit: no override at all', () => {
+    expect(fargateOverridesFor({ videoBytes: 2.76 * GB })).toEqual({}); // an hour at 6 Mbit/s
+    expect(fargateOverridesFor({ videoBytes: 8 * GB, audioBytes: 0.1 * GB })).toEqual({});
+    expect(fargateEphemeralStorageGiB({ videoBytes: 0 })).toBe(20);
+  });
+
+  test('larger media get the whole GiB they need, at least 21 (the smallest override ECS accepts), at most Fargate\'s 200', () => {
+    // 2 GiB reserved + (2 × 10 GiB) × 1.1 = 24 GiB
+    expect(fargateOverridesFor({ videoBytes: 10 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 24 } });
+    expect(fargateOverridesFor({ videoBytes: 8.2 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 21 } });
+    expect(fargateOverridesFor({ videoBytes: 20 * GiB, audioBytes: 2 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 49 } });
+    expect(fargateOverridesFor({ videoBytes: 120 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 200 } });
   });
 });

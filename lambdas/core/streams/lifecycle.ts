@@ -1,9 +1,11 @@
 // The decisions of the stream lifecycle (lambdas/contract/stream-lifecycle.ts): before each task (PrepareTask) and
 // after it (TaskEnded), and when the execution itself failed. docs/streams.md has the table.
+import { fargateDisk, fargateEphemeralStorageGiB } from '../../contract/data-planes';
 import {
   HANDOVER_AFTER_SECONDS,
   LEASE_LOST_EXIT_CODE,
   ROUNDS_PER_EXECUTION,
+  type FargateTaskOverrides,
   type LifecycleDecision,
   type PrepareDecision,
   type PrepareTaskPayload,
@@ -14,7 +16,7 @@ import { publishState, type StreamsContext } from './streams';
 import type { StreamRun } from './ports';
 import { nextExecutionName, type Stream } from './stream';
 
-export type LifecycleContext = Pick<StreamsContext, 'streams' | 'runner' | 'realtime' | 'now' | 'broadcasts' | 'history'> & {
+export type LifecycleContext = Pick<StreamsContext, 'streams' | 'videos' | 'runner' | 'realtime' | 'now' | 'broadcasts' | 'history'> & {
   /** Where stream tasks reach the task API (the public API's base URL). */
   taskApiUrl: string;
 };
@@ -72,8 +74,22 @@ export function classifyTaskEnd(taskError: TaskEndedPayload['taskError']): { kin
   return { kind: 'failed', reason: taskFailureReason(taskError) };
 }
 
+/** A Fargate task's disk for this media: nothing beyond the task definition (the free 20 GiB) when it fits, else an
+ * ephemeral storage override (lambdas/contract/data-planes.ts). */
+export function fargateOverridesFor(media: { videoBytes: number; audioBytes?: number }): FargateTaskOverrides {
+  const sizeInGiB = fargateEphemeralStorageGiB(media);
+  return sizeInGiB > fargateDisk.freeGiB ? { EphemeralStorage: { SizeInGiB: sizeInGiB } } : {};
+}
+
+/** The stream-ready files a task downloads (their sizes as transcoded; an item without one counts what it stores). */
+async function mediaOf(context: LifecycleContext, stream: Stream): Promise<{ videoBytes: number; audioBytes?: number }> {
+  const [video, audio] = await Promise.all([stream.videoId, stream.audioId].map((id) => (id ? context.videos.get(stream.userId, id) : undefined)));
+  const bytes = (item: typeof video) => item?.sizeBytes ?? item?.storedBytes ?? 0;
+  return { videoBytes: bytes(video), ...(audio ? { audioBytes: bytes(audio) } : {}) };
+}
+
 /** PrepareTask: every earlier task of the stream is ended and the lease minted for the next task's token, so the
- * next task is the only one that may publish. */
+ * next task is the only one that may publish. The task's Fargate disk is sized to its media. */
 export async function prepareTask(context: LifecycleContext, payload: PrepareTaskPayload): Promise<PrepareDecision> {
   const run: StreamRun = { userId: payload.userId, streamId: payload.streamId, runId: payload.runId, executionName: payload.executionName };
   const stream = await context.streams.get(run.userId, run.streamId);
@@ -85,7 +101,7 @@ export async function prepareTask(context: LifecycleContext, payload: PrepareTas
   if (!minted) return { action: 'stop' };
   // A task that took the lease between our read and the mint (it was still starting) is ended too.
   if (minted.revokedHolder && minted.revokedHolder !== holder) await context.runner.endTasks([minted.revokedHolder]);
-  return { action: 'run', token, apiUrl: context.taskApiUrl };
+  return { action: 'run', token, apiUrl: context.taskApiUrl, fargateOverrides: fargateOverridesFor(await mediaOf(context, stream)) };
 }
 
 export interface TaskEndedOutcome {

@@ -1,6 +1,6 @@
 // Ending an account and erasing its data, as the privacy policy says: one implementation for the operator's
 // `terminate` (support.ts) and the owner's own closure (lambdas/core/accounts/closure.ts).
-import type { AccountsStore, User } from '../accounts/ports';
+import type { AccountsStore, OpenConnections, User } from '../accounts/ports';
 import type { BillingContext } from '../billing/billing';
 import type { VideoStore } from '../media/ports';
 import { stopStream, type StreamsContext } from '../streams/streams';
@@ -8,6 +8,8 @@ import type { SubscriptionControl, UserObjects, UserRecords } from './ports';
 
 export interface ErasureContext {
   accounts: AccountsStore;
+  /** The account's realtime WebSockets, closed with its sessions. */
+  connections: OpenConnections;
   streams: StreamsContext;
   billing: Pick<BillingContext, 'billing'>;
   videos: Pick<VideoStore, 'list'>;
@@ -32,10 +34,12 @@ async function stopAllStreams(context: ErasureContext, userId: string, reason: '
   return running.length;
 }
 
-/** Sign-in is refused from now on (status first), the open sessions end, then the streams stop. */
+/** Sign-in is refused from now on (status first), the open sessions and their realtime sockets end, then the
+ * streams stop. */
 export async function shutOut(context: ErasureContext, user: User, status: 'suspended' | 'terminated'): Promise<number> {
   await context.accounts.updateUser(user.id, { status });
   await context.accounts.deleteSessionsOf(user.id);
+  await context.connections.close(user.id);
   return stopAllStreams(context, user.id, status === 'suspended' ? 'account suspended' : undefined);
 }
 

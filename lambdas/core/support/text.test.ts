@@ -49,4 +49,21 @@ describe('support output', () => {
     ].join('\n'));
     expect(findText({ found: false, query: 'x@example.com', audit: [] })).toBe('No account matches "x@example.com".\n\nAudit trail:\nNo support actions recorded.');
   });
+
+  // Security audit M8: a stream titled with terminal escapes printed a forged red line and a clickable link.
+  test('what users wrote is shown with every control and invisible character escaped', () => {
+    const forged = 'ok\u001b[2K\r\u001b[31mSUSPENDED by ops\u001b[0m \u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007';
+    const report: UserReport = {
+      user: { id: 'u-1', email: 'ana@example.com', displayName: 'Ana\u202E', language: 'en', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' },
+      subscription: { plan: 'trial', state: 'trial', active: true, cycleEnd: '2026-01-04T00:00:00.000Z', cancelAtPeriodEnd: false, payments: 0 },
+      usage: { storageBytes: 0, storageLimitBytes: 1, runningStreams: 0, concurrentStreams: 1, uploadsThisCycle: 0, uploadsPerCycle: 5 },
+      media: { items: 0, encoding: 0 },
+      streams: [{ id: 's-1', title: forged, status: 'stopped', restarts: 0, lastError: 'bad\u001bx' }],
+      audit: [{ ...entry, reason: 'why\r\u001b[1A', details: { error: 'x\u0007' } }],
+    };
+    const text = findText({ found: true, report }) + actionText({ ...entry, details: { error: 'y\u001b' } });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('ok\\u{1B}[2K\\u{D}\\u{1B}[31mSUSPENDED by ops');
+    expect(text).toContain('(Ana\\u{202E}, en)');
+  });
 });

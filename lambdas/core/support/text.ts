@@ -1,9 +1,13 @@
-// The support tool's readable output: aligned tables for people (`--json` prints the same data for scripts).
+// The support tool's readable output: aligned tables for people (`--json` prints the same data for scripts). Every
+// value users wrote (titles, names, reasons, errors) goes through printable(): stored text can never move the
+// operator's cursor, recolour a line or make a link (security audit M8).
+import { printable } from '../plain-text';
 import type { AuditEntry } from './ports';
 import type { FindResult, UserReport } from './support';
 
 /** Columns padded to their widest cell, two spaces apart, a rule under the header. */
-export function table(headers: string[], rows: string[][]): string {
+export function table(headers: string[], cells: string[][]): string {
+  const rows = cells.map((row) => row.map(printable));
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
@@ -56,7 +60,7 @@ function reportText(report: UserReport): string {
     ['Streams', `${usage.runningStreams} of ${usage.concurrentStreams} running`],
   ];
   const width = Math.max(...facts.map(([name]) => name.length));
-  const sections = [facts.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n')];
+  const sections = [facts.map(([name, value]) => `${name.padEnd(width)}  ${printable(value)}`).join('\n')];
   if (streams.length) {
     sections.push(table(
       ['STREAM', 'TITLE', 'STATUS', 'RESTARTS', 'STARTED', 'LAST ERROR'],
@@ -69,12 +73,12 @@ function reportText(report: UserReport): string {
 
 export function findText(result: FindResult): string {
   if (result.found) return reportText(result.report);
-  return `No account matches "${result.query}".\n\nAudit trail:\n${auditText(result.audit)}`;
+  return `No account matches "${printable(result.query)}".\n\nAudit trail:\n${auditText(result.audit)}`;
 }
 
 /** What a suspend, reactivate or terminate did. */
 export function actionText(entry: AuditEntry): string {
-  const lines = [`${entry.action}: done for ${entry.userId} at ${when(entry.at)}`, ...Object.entries(entry.details).map(([name, value]) => `  ${name}: ${value}`)];
+  const lines = [`${entry.action}: done for ${printable(entry.userId)} at ${when(entry.at)}`, ...Object.entries(entry.details).map(([name, value]) => `  ${name}: ${printable(String(value))}`)];
   if (entry.action === 'terminate' && Number(entry.details.transcodesInFlight) > 0) {
     lines.push(`A transcode was still running: run terminate again on ${entry.userId} in an hour to remove what it writes.`);
   }

@@ -1,11 +1,13 @@
 // Fakes of the two AWS control planes the stream runner talks to, speaking their real wire format (the AWS JSON
 // protocol: POST / with X-Amz-Target, JSON in and out, errors as `{ "__type": ... }`), so the real
 // @aws-sdk/client-ecs and @aws-sdk/client-sfn talk to them unchanged:
-// - ECS (AmazonEC2ContainerServiceV20141113, JSON 1.1): ListTasks, DescribeTasks, StopTask, and RunTask for tests
-//   to put tasks in the cluster as Step Functions would;
+// - ECS (AmazonEC2ContainerServiceV20141113, JSON 1.1): ListTasks, DescribeTasks, StopTask, DescribeContainerInstances,
+//   and RunTask for tests to put tasks in the cluster as Step Functions would (LaunchType EXTERNAL places them on a
+//   registered ECS Anywhere host, `registerHost`);
 // - Step Functions (AWSStepFunctions, JSON 1.0): StartExecution, StopExecution, ListExecutions.
 // Each list answers pages of `pageSize` so pagination is exercised. A stopped task becomes STOPPED after
-// `stopDelayMs`, or never when its host is marked offline (as ECS Anywhere keeps a disconnected host's tasks).
+// `stopDelayMs`, or never when its host is offline: a task marked `hostOffline`, or one on a host whose agent is
+// disconnected (as ECS keeps a disconnected ECS Anywhere host's tasks until the agent is back).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { listen, readBody, sendJson, type Listening } from '../shared/http';
@@ -23,6 +25,15 @@ export interface FakeTask {
   overrides: { containerOverrides: { name: string; environment: { name: string; value: string }[] }[] };
   /** Its host lost its connection: StopTask is accepted but the task never stops. */
   hostOffline?: boolean;
+  /** ECS Anywhere: the host it runs on. */
+  containerInstanceArn?: string;
+}
+
+/** An ECS Anywhere host registered into the cluster. */
+export interface FakeHost {
+  containerInstanceArn: string;
+  /** The host's ECS agent is connected to ECS; while not, its tasks cannot be stopped. */
+  agentConnected: boolean;
 }
 
 export interface FakeExecution {
@@ -39,6 +50,9 @@ export interface FakeControlPlanes {
   sfnUrl: string;
   tasks: Map<string, FakeTask>;
   executions: Map<string, FakeExecution>;
+  hosts: Map<string, FakeHost>;
+  /** Registers an ECS Anywhere host into the cluster; EXTERNAL tasks are placed on the hosts in turn. */
+  registerHost(cluster: string): FakeHost;
   /** Every call: operation and request body. */
   calls: { service: 'ecs' | 'sfn'; operation: string; body: Body }[];
   stop(): Promise<void>;
@@ -57,6 +71,7 @@ export async function startFakeControlPlanes(options: { region?: string; account
   const pageSize = options.pageSize ?? 2;
   const tasks = new Map<string, FakeTask>();
   const executions = new Map<string, FakeExecution>();
+  const hosts = new Map<string, FakeHost>();
   const calls: FakeControlPlanes['calls'] = [];
 
   /** A page of `items` after `nextToken` (the fakes' tokens are plain offsets). */
@@ -68,6 +83,12 @@ export async function startFakeControlPlanes(options: { region?: string; account
   const clusterArnOf = (cluster: string) => (cluster.startsWith('arn:') ? cluster : `arn:aws:ecs:${region}:${account}:cluster/${cluster}`);
   const findTask = (cluster: string, task: string) =>
     tasks.get(task) ?? [...tasks.values()].find((t) => t.clusterArn === clusterArnOf(cluster) && t.taskArn.endsWith(`/${task}`));
+  const registerHost = (cluster: string): FakeHost => {
+    const host = { containerInstanceArn: `arn:aws:ecs:${region}:${account}:container-instance/${clusterArnOf(cluster).split('/').pop()}/${randomUUID().replaceAll('-', '')}`, agentConnected: true };
+    hosts.set(host.containerInstanceArn, host);
+    return host;
+  };
+  const unreachable = (task: FakeTask) => task.hostOffline || (task.containerInstanceArn !== undefined && hosts.get(task.containerInstanceArn)?.agentConnected === false);
   const taskJson = (task: FakeTask) => {
     const { hostOffline: _offline, createdAt, startedAt, ...wire } = task;
     return { ...wire, createdAt: epoch(createdAt), ...(startedAt ? { startedAt: epoch(startedAt) } : {}) };
@@ -89,6 +110,11 @@ export async function startFakeControlPlanes(options: { region?: string; account
         startedAt: now,
         overrides: (body.overrides as unknown as FakeTask['overrides']) ?? { containerOverrides: [] },
       };
+      if (body.launchType === 'EXTERNAL') {
+        const candidates = [...hosts.values()].filter((host) => host.agentConnected && host.containerInstanceArn.includes(`/${clusterName}/`));
+        if (!candidates.length) return sendJson(response, 200, { tasks: [], failures: [{ reason: 'RESOURCE:MEMORY' }] });
+        task.containerInstanceArn = candidates[tasks.size % candidates.length]!.containerInstanceArn;
+      }
       tasks.set(task.taskArn, task);
       sendJson(response, 200, { tasks: [taskJson(task)], failures: [] });
     },
@@ -115,8 +141,17 @@ export async function startFakeControlPlanes(options: { region?: string; account
       if (!task) return error(response, 'InvalidParameterException', 'The referenced task was not found.');
       task.desiredStatus = 'STOPPED';
       task.stoppedReason = body.reason;
-      if (!task.hostOffline) setTimeout(() => { task.lastStatus = 'STOPPED'; }, options.stopDelayMs ?? 200);
+      if (!unreachable(task)) setTimeout(() => { task.lastStatus = 'STOPPED'; }, options.stopDelayMs ?? 200);
       sendJson(response, 200, { task: taskJson(task) });
+    },
+    DescribeContainerInstances(body, response) {
+      const wanted = body.containerInstances as unknown as string[];
+      if (wanted.length > 100) return error(response, 'InvalidParameterException', 'containerInstances cannot be longer than 100.');
+      const found = wanted.map((arn) => hosts.get(arn));
+      sendJson(response, 200, {
+        containerInstances: found.filter((host): host is FakeHost => !!host).map((host) => ({ ...host, status: 'ACTIVE' })),
+        failures: wanted.filter((_, i) => !found[i]).map((arn) => ({ arn, reason: 'MISSING' })),
+      });
     },
   };
 
@@ -163,6 +198,8 @@ export async function startFakeControlPlanes(options: { region?: string; account
     sfnUrl: servers[1]!.url,
     tasks,
     executions,
+    hosts,
+    registerHost,
     calls,
     stop: async () => { await Promise.all(servers.map((server) => server.stop())); },
   };

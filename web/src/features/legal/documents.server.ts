@@ -183,7 +183,7 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
         {
           heading: '3. Cookies and local storage',
           paragraphs: [
-            'auth_token keeps you signed in; i18n_redirected remembers your language for 365 days; your cookie choice is kept in your browser\'s local storage. Analytics cookies are set only after you accept them.',
+            'auth_token keeps you signed in; loopcast_device (sent only when you sign in, for a year) tells us a browser you signed in on before, so that someone guessing your password cannot lock you out of it; i18n_redirected remembers your language for 365 days; your cookie choice is kept in your browser\'s local storage. Analytics cookies are set only after you accept them.',
           ],
         },
         {

@@ -1,6 +1,6 @@
 // The uploader (spec sections 3, 7, 9; docs/api.md "Media library"): Uppy with its tus plugin against
-// `/api/uploads`, the session as `Authorization: Bearer`, 4 MiB chunks (a Lambda Function URL takes 6 MB per
-// request), retries after 0, 1, 3 and 5 s, and metadata `filename`, `filetype`, `kind`. Unfinished uploads are
+// `/api/uploads`, the session as `Authorization: Bearer`, 4 MiB chunks, large files as four partial uploads at once,
+// retries after 0, 1, 3 and 5 s (upload-settings.ts), and metadata `filename`, `filetype`, `kind`. Unfinished uploads are
 // remembered in localStorage (resume-storage.ts) under a fingerprint of the file (name, type, size, last
 // modification) and the endpoint, and forgotten on success.
 //
@@ -14,10 +14,9 @@ import { authToken } from '../../lib/session';
 import { acceptedFileTypes, mediaKindOf } from './media-kind';
 import { browserStorage, createResumeStorage } from './resume-storage';
 import { uploadErrorKey } from './upload-errors';
+import { CHUNK_BYTES, parallelUploadOptions, RETRY_DELAYS_MS } from './upload-settings';
 
 export const UPLOADS_PATH = '/api/uploads';
-export const CHUNK_BYTES = 4 * 1024 * 1024;
-export const RETRY_DELAYS_MS = [0, 1000, 3000, 5000];
 
 export interface UploadMeta extends Meta {
   filename: string;
@@ -47,7 +46,9 @@ export function sharedUploader(locale: Locale): Uploader {
     onBeforeFileAdded: (file) => {
       const name = file.name ?? 'upload';
       const type = file.type ?? '';
-      return { ...file, meta: { ...file.meta, filename: name, filetype: type, kind: mediaKindOf(name, type) } };
+      const metadata = { filename: name, filetype: type, kind: mediaKindOf(name, type) };
+      // Per file: whether it goes in partial uploads depends on its size.
+      return { ...file, meta: { ...file.meta, ...metadata }, tus: { ...file.tus, ...parallelUploadOptions(file.size, metadata) } };
     },
   });
   uploader.use(Tus, {

@@ -49,7 +49,8 @@ export interface Registration {
   ageConfirmed: boolean;
 }
 
-export const register = (registration: Registration) => accountsCall<{ user: PublicUser }>('POST', '/register', registration);
+/** The same answer whether the address already has an account or not (the owner of a taken one is told by e-mail). */
+export const register = (registration: Registration) => accountsCall<{ accepted: true; email: string }>('POST', '/register', registration);
 export const confirmEmail = (token: string) => accountsCall<Session>('POST', '/confirm', { token });
 export const resendConfirmation = (email: string) => accountsCall<{ accepted: true }>('POST', '/confirm/resend', { email });
 export const signIn = (email: string, password: string) => accountsCall<Session>('POST', '/login', { email, password });

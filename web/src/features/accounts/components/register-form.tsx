@@ -44,7 +44,7 @@ export function RegisterForm() {
       ),
   });
 
-  if (registration.isSuccess) return <CheckInbox email={registration.data.user.email} />;
+  if (registration.isSuccess) return <CheckInbox email={registration.data.email} />;
 
   function submit(event: FormEvent) {
     event.preventDefault();

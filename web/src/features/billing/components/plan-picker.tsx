@@ -72,6 +72,7 @@ function OfferCard({ offer, period, currency, subscription, choosing, onChoose }
         <li>{t('pricing.limits.uploads', { count: offer.limits.uploadsPerCycle })}</li>
         <li>{t('pricing.limits.destinations', { count: offer.limits.destinationsPerStream })}</li>
         <li>{t('pricing.limits.channels', { count: offer.limits.youtubeChannels })}</li>
+        <li>{t('pricing.limits.mediaLength', { count: offer.limits.maxMediaSeconds / 3600 })}</li>
         {offer.features.multistreaming === 'included' && (
           <li className="offer__feature">
             <Icon name="check" />

@@ -100,6 +100,7 @@ function PlanCard({ plan, Heading }: { plan: Plan; Heading: 'h2' | 'h3' }) {
         <li>{t('pricing.limits.uploads', { count: plan.limits.uploadsPerCycle })}</li>
         <li>{t('pricing.limits.destinations', { count: plan.limits.destinationsPerStream })}</li>
         <li>{t('pricing.limits.channels', { count: plan.limits.youtubeChannels })}</li>
+        <li>{t('pricing.limits.mediaLength', { count: plan.limits.maxMediaSeconds / 3600 })}</li>
       </ul>
       <ul className="plan__features">
         {distinctFeatures.map((feature) => (
