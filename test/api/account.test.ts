@@ -274,6 +274,52 @@ describe('signed-in devices', () => {
   });
 });
 
+describe('realtime sockets end with their sessions (security audit L5)', () => {
+  /** A browser tab's realtime socket, as the web app opens it with the session's ticket. */
+  async function socketOf(token: string): Promise<WebSocket> {
+    const { body } = await api(stack, 'GET', '/ws', { token });
+    const socket = new WebSocket(`${body.url}?token=${encodeURIComponent(body.token)}`);
+    await new Promise<void>((resolve, reject) => {
+      socket.addEventListener('open', () => resolve(), { once: true });
+      socket.addEventListener('error', () => reject(new Error('refused')), { once: true });
+    });
+    return socket;
+  }
+  const closed = (socket: WebSocket) => new Promise<void>((resolve) => {
+    if (socket.readyState === WebSocket.CLOSED) return resolve();
+    socket.addEventListener('close', () => resolve(), { once: true });
+  });
+
+  test('a password change and "sign out everywhere else" close the other sessions\' sockets and keep this one\'s', async () => {
+    const uma = await signedInUser(stack, label('uma'));
+    const [second, third] = [(await login(uma.email)).body.token as string, (await login(uma.email)).body.token as string];
+    const [mine, theirs] = [await socketOf(uma.token), await socketOf(second)];
+    expect((await api(stack, 'POST', '/account/password', { token: uma.token, body: { currentPassword: strongPassword, newPassword: 'a much better passphrase 42' } })).status).toBe(200);
+    await closed(theirs);
+    expect(mine.readyState).toBe(WebSocket.OPEN);
+
+    const again = (await login(uma.email, 'a much better passphrase 42')).body.token as string;
+    const [fresh, device] = [await socketOf(again), await socketOf(uma.token)];
+    expect((await api(stack, 'POST', '/account/sessions/sign-out-others', { token: again })).status).toBe(200);
+    await closed(device);
+    expect(fresh.readyState).toBe(WebSocket.OPEN);
+    expect((await api(stack, 'GET', '/me', { token: third })).status).toBe(401);
+    fresh.close();
+    mine.close();
+  });
+
+  test('signing one device out closes that device\'s socket only', async () => {
+    const vic = await signedInUser(stack, label('vic'));
+    const phone = (await login(vic.email, strongPassword, safariOnIphone)).body.token as string;
+    const [mine, theirs] = [await socketOf(vic.token), await socketOf(phone)];
+    const { sessions } = (await api(stack, 'GET', '/account/sessions', { token: vic.token })).body as { sessions: { id: string; current: boolean }[] };
+    expect((await api(stack, 'DELETE', `/account/sessions/${sessions.find((s) => !s.current)!.id}`, { token: vic.token })).status).toBe(204);
+    await closed(theirs);
+    expect(mine.readyState).toBe(WebSocket.OPEN);
+    mine.close();
+  });
+});
+
 describe('data export', () => {
   test('a JSON download of the account, its sessions, media, destinations (no keys) and streams', async () => {
     const olga = await creatorWithDestination(stack, label('olga'));
