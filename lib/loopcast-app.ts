@@ -42,7 +42,7 @@ export function createLoopcastStacks(app: App, config: StageConfig, env?: Enviro
     accessLogs: data.accessLogs,
     realtimeOrigin: api.realtimeApi.apiEndpoint,
   });
-  web.addDependency(edge, 'the distribution takes the web ACL the Edge stack makes');
+  web.addStackDependency(edge, 'the distribution takes the web ACL the Edge stack makes');
   const streaming = new StreamingStack(app, name('Streaming'), config, { ...common, api });
   const ops = new OpsStack(app, name('Ops'), config, { ...common, api, streaming, table: data.table });
   Tags.of(app).add('project', 'loopcast');

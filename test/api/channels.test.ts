@@ -91,6 +91,6 @@ describe('changing a destination', () => {
       await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
       await waitForStreamStatus(stack, user.token, stream.body.id, 'stopped');
     }
-    expect((await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { key: 'another-key' } })).body.keyHint).toBe('••••-key');
+    expect((await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { key: 'another-stream-key' } })).body.keyHint).toBe('••••-key');
   }, 120_000);
 });

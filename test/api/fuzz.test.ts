@@ -23,7 +23,7 @@ beforeAll(async () => {
   await waitForItem(stack, token, videoId);
   const channel = await api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'Fuzz', url: 'rtmp://127.0.0.1:1935/live', key: 'fuzz-key-0123456789' } });
   const stream = await api(stack, 'POST', '/streams', { token, body: { title: 'Fuzz loop', videoId } });
-  world = { email: owner.email, videoId, streamId: stream.body.id, channelId: channel.body.id };
+  world = { email: owner.email, userId: owner.userId, videoId, streamId: stream.body.id, channelId: channel.body.id };
 }, 120_000);
 afterAll(() => stack.stop());
 

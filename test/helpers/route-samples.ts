@@ -6,6 +6,7 @@ import { strongPassword, uniqueEmail } from './accounts';
 /** The owner's resources the requests name. */
 export interface World {
   email: string;
+  userId: string;
   videoId: string;
   streamId: string;
   channelId: string;
@@ -14,6 +15,8 @@ export interface World {
 export interface SampleRequest {
   path: string;
   body?: unknown;
+  /** Query parameters, added to the path. */
+  query?: Record<string, string>;
   /** Raw bytes and their type (pictures), instead of JSON. */
   raw?: { bytes: Uint8Array; contentType: string };
 }
@@ -21,7 +24,7 @@ export interface SampleRequest {
 /** The smallest PNG header: the API decides by the first bytes. */
 export const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-type Sample = (world: World) => Omit<SampleRequest, 'path'> & { id?: string; query?: string };
+type Sample = (world: World) => Omit<SampleRequest, 'path'> & { id?: string };
 
 const samples: Record<string, Sample> = {
   'GET /api/health': () => ({}),
@@ -76,23 +79,23 @@ const samples: Record<string, Sample> = {
   'GET /api/streams/{id}/history': (w) => ({ id: w.streamId }),
   'GET /api/incidents': () => ({}),
   'GET /api/notifications': () => ({}),
-  'PATCH /api/notifications': () => ({ body: { email: true } }),
+  'PATCH /api/notifications': () => ({ body: { email: false } }),
   'POST /api/notifications/telegram': () => ({}),
   'DELETE /api/notifications/telegram': () => ({}),
-  'POST /api/telegram/webhook': () => ({ raw: { bytes: new TextEncoder().encode('{"update_id":1}'), contentType: 'application/json' } }),
-  // The stream task API: what a task sends, naming the owner's stream (the token decides, not the names).
-  'POST /api/task/lease': (w) => ({ body: { userId: 'matrix-user', streamId: w.streamId, instanceId: 'matrix-task' } }),
-  'POST /api/task/heartbeat': (w) => ({
-    body: {
-      userId: 'matrix-user', streamId: w.streamId, instanceId: 'matrix-task',
-      heartbeat: {
-        streamId: w.streamId, desired: 'running', actual: 'started', since: '2026-01-01T00:00:00.000Z', uptimeSeconds: 60, bitrateKbps: 4500,
-        fps: 30, speed: 1, loops: 1, restarts: 0, scheduledRestarts: 0, destinations: [], at: '2026-01-01T00:01:00.000Z',
-      },
-    },
-  }),
-  'PUT /api/task/preview': (w) => ({ query: `userId=matrix-user&streamId=${w.streamId}&instanceId=matrix-task`, raw: { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: 'image/jpeg' } }),
+  'POST /api/telegram/webhook': () => ({ body: { update_id: 1, message: { message_id: 1, chat: { id: 1 }, text: '/start' } } }),
+  // A stream task names its run; the matrix's callers have session tokens, never the run's token.
+  'POST /api/task/lease': (w) => ({ body: taskCaller(w) }),
+  'POST /api/task/heartbeat': (w) => ({ body: { ...taskCaller(w), heartbeat: stoppedHeartbeat(w.streamId) } }),
+  'PUT /api/task/preview': (w) => ({ query: taskCaller(w), raw: { bytes: jpegBytes, contentType: 'image/jpeg' } }),
 };
+
+const taskCaller = (w: World) => ({ userId: w.userId, streamId: w.streamId, instanceId: 'matrix-task' });
+const stoppedHeartbeat = (streamId: string) => {
+  const at = new Date().toISOString();
+  return { streamId, desired: 'stopped', actual: 'stopped', since: at, uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, restarts: 0, scheduledRestarts: 0, destinations: [], at };
+};
+/** A JPEG's first bytes (start of image, JFIF marker). */
+const jpegBytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 
 export const routesWithoutSample = (): string[] => routes.map(routeKeyOf).filter((key) => !samples[key]);
 
@@ -101,7 +104,8 @@ export function sampleRequest(route: RouteDefinition, world: World): SampleReque
   const sample = samples[routeKeyOf(route)];
   if (!sample) throw new Error(`no sample request for ${routeKeyOf(route)} in test/helpers/route-samples.ts`);
   const { id, query, ...rest } = sample(world);
-  return { path: route.path.replace('{id}', id ?? 'none') + (query ? `?${query}` : ''), ...rest };
+  const path = route.path.replace('{id}', id ?? 'none');
+  return { path: query ? `${path}?${new URLSearchParams(query)}` : path, ...rest };
 }
 
 export interface Answer {
