@@ -11,7 +11,7 @@ const pageModules: Record<(typeof translatedPages)[number], string> = {
   '/pricing': 'app/routes/public/pricing.tsx',
   '/soon': 'app/routes/public/soon.tsx',
 };
-const appPages = ['dashboard', 'streams', 'channels', 'videos', 'billing', 'notifications'] as const;
+const appPages = ['dashboard', 'streams', 'channels', 'videos', 'billing', 'notifications', 'account'] as const;
 const slug = (path: string) => path.replace(/^\//, '') || 'home';
 
 export default [

@@ -40,7 +40,7 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
     );
   }
   return (
-    <Root className={`stream-card stream-card--${variant}`} aria-labelledby={headingId} data-stream-id={stream.id} data-needs-attention={stream.needsAttention || undefined}>
+    <Root className={`stream-card stream-card--${variant}`} id={`stream-${stream.id}`} tabIndex={-1} aria-labelledby={headingId} data-stream-id={stream.id} data-needs-attention={stream.needsAttention || undefined}>
       <div className="stream-card__top">
         <Heading id={headingId} className="stream-card__title">
           {variant === 'listed' ? <Link to={pageLink} className="stream-card__title-link">{stream.title}</Link> : stream.title}
