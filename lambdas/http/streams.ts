@@ -5,9 +5,8 @@ import { AppError } from '../core/errors';
 import { historyView, recentIncidents } from '../core/streams/history';
 import { streamView, type Stream } from '../core/streams/stream';
 import * as streams from '../core/streams/streams';
-import { streamsContext } from '../wiring/streams';
+import { streamsContext, thumbnailContext } from '../wiring/streams';
 import { json, noContent, userBinaryRoute, userRoute } from './api';
-import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { pictureUrl } from '../core/media/media-urls';
@@ -131,8 +130,6 @@ const stop = userRoute({
     return json(200, await view(deps, await streams.stopStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
   },
 });
-
-const thumbnailContext = (deps: Deps) => ({ ...streamsContext(deps), objects: new S3MediaObjects(deps.s3, deps.config.buckets.media) });
 
 const putThumbnail = userBinaryRoute({
   // A little over YouTube's 2 MB: a larger picture is the catalogued 'unsupported image', not a bare 413.

@@ -11,7 +11,7 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCom
 import { audioOutput, videoOutput, type MediaKind, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
 import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from '../../../test/helpers/transcode-fixtures';
-import type { TranscodeUpdate } from './transcoder';
+import type { TranscodeUpdate } from '../../core/media/transcoder';
 
 const aacFrameSeconds = 1024 / audioOutput.sampleRate;
 const run = promisify(execFile);
