@@ -20,7 +20,7 @@ describe('the handshake probe', () => {
   afterAll(() => rtmp.server.close());
 
   test('in the local stack a loopback destination answers', async () => {
-    expect(await rtmpHandshakeProbe(2000).answers(`rtmp://127.0.0.1:${rtmp.port}/live/key`)).toBe(true);
+    expect((await rtmpHandshakeProbe(2000).probe(`rtmp://127.0.0.1:${rtmp.port}/live/key`)).answers).toBe(true);
   });
 
   test.each([
@@ -32,7 +32,7 @@ describe('the handshake probe', () => {
   ])('outside the local stack %s is never dialled', async (_, url) => {
     let connections = 0;
     rtmp.server.on('connection', () => { connections++; });
-    expect(await rtmpHandshakeProbe(2000, { publicOnly: true }).answers(url(rtmp.port))).toBe(false);
+    expect((await rtmpHandshakeProbe(2000, { publicOnly: true }).probe(url(rtmp.port))).answers).toBe(false);
     expect(connections).toBe(0);
     rtmp.server.removeAllListeners('connection');
     rtmp.server.on('connection', (socket) => {
