@@ -67,15 +67,23 @@ export const TEE_QUEUE_PACKETS = 360;
  * The options of one tee destination, as the slave's `[...]` list reads them (before the tee's own escaping).
  * The fifo muxer's: a full queue drops packets rather than blocking ffmpeg (the supervisor then restarts the run
  * without that destination, see teeQueueFull). No attempt_recovery: a failing destination is still dropped by the
- * tee, reported, and retried by the supervisor with its backoff. The tee passes no protocol options to its
- * destinations (a global -tls_verify would be silently ignored there), but the fifo passes its `format_opts` to
- * the output it opens: that is where an RTMPS destination's TLS verification goes. Each list nests in the one
- * before, so each is escaped for the list it is a value of.
+ * tee, reported, and retried by the supervisor with its backoff. The slave's other options (flvflags, and an RTMPS
+ * destination's TLS verification) are not the tee's: it hands them to the fifo as the `format_opts` the fifo opens
+ * its output and writes its header with, so the TLS layer under rtmps gets them (a global -tls_verify would be
+ * ignored by the tee, and a `format_opts` of our own in fifo_options replaced by the tee). The fifo's option list
+ * is a value of the slave's, so it is escaped for it; a value ends at an unescaped ':' or ']'.
  */
 function teeSlaveOptions(url: string, trust: TlsTrust): string {
-  const formatOptions = isRtmps(url) ? tlsOptions(trust).map(([key, value]) => `${key}=${escapeToken(value, ':=')}`).join(':') : undefined;
-  const fifoOptions = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`, ...(formatOptions ? [`format_opts=${escapeToken(formatOptions, ':')}`] : [])].join(':');
-  return ['f=flv', 'onfail=ignore', 'flvflags=no_duration_filesize', 'use_fifo=1', `fifo_options=${escapeToken(fifoOptions, ':')}`].join(':');
+  const fifoOptions = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`].join(':');
+  const options: [string, string][] = [
+    ['f', 'flv'],
+    ['onfail', 'ignore'],
+    ['flvflags', 'no_duration_filesize'],
+    ...(isRtmps(url) ? tlsOptions(trust) : []),
+    ['use_fifo', '1'],
+    ['fifo_options', fifoOptions],
+  ];
+  return options.map(([key, value]) => `${key}=${escapeToken(value, ':]')}`).join(':');
 }
 
 /** "[tee @ 0x55d0c3a4e5c0] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves." */
