@@ -46,6 +46,12 @@ async function open(page: Page, path: string, heading: string) {
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
 const notes = (page: Page) => page.locator('.dest-platform-notes');
 
+/** A full-page screenshot from the top, so the sticky navigation sits where a visitor sees it. */
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
 describe('destination presets', () => {
   test(
     'every platform in the picker: its server URL filled in or where to find it, RTMPS, limits and help link; RTMPS-only platforms refuse rtmp://; the stream form checks the video against the platform',
@@ -71,7 +77,7 @@ describe('destination presets', () => {
         else await notes(page).getByText(en.platforms.customNote).waitFor();
         if (preset.id === 'kick') {
           await notes(page).getByText('Takes at most: a 1920×1080 frame, 60 frames a second, and 8.5 Mb/s of video.').waitFor();
-          await screenshot(page, 'app-destinations-kick-en');
+          await shot(page, 'app-destinations-kick-en');
         }
       }
 
@@ -82,7 +88,7 @@ describe('destination presets', () => {
       await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
       await page.getByText(en.errors['platform requires rtmps']).waitFor();
       expect(await serverUrl.getAttribute('aria-invalid')).toBe('true');
-      await screenshot(page, 'app-destinations-rtmps-refused-en');
+      await shot(page, 'app-destinations-rtmps-refused-en');
       await serverUrl.fill('rtmps://live-upload.instagram.com:443/rtmp');
       await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
       const card = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: '••••1234' });
@@ -101,7 +107,7 @@ describe('destination presets', () => {
       await advice.filter({ hasText: /^Instagram Live recommends otherwise \(Instagram Live\): a 1920×1080 frame, above 1280×720/ }).waitFor();
       expect(await advice.textContent()).toContain('a landscape frame, where it recommends upright 9:16 video');
       expect(await page.locator('[data-fit="refusal"]').count()).toBe(0);
-      await screenshot(page, 'app-destinations-stream-advice-en');
+      await shot(page, 'app-destinations-stream-advice-en');
       expect(problems).toEqual([]);
     },
     240_000,
@@ -121,8 +127,7 @@ describe('destination presets', () => {
         await notes(page).getByRole('link', { name: fill(texts.platforms.help, { platform: 'Facebook' }) }).waitFor();
         // Nothing runs past the page's width (long platform names, URLs, limits in a long language).
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        await notes(page).scrollIntoViewIfNeeded();
-        await screenshot(page, `app-destinations-${code}-${device}`);
+        await shot(page, `app-destinations-${code}-${device}`);
         expect(problems).toEqual([]);
         await page.context().close();
       }
@@ -159,7 +164,7 @@ describe('destination presets', () => {
       const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Bucle seguro', exact: true }) });
       await card.getByRole('button', { name: 'Iniciar' }).click();
       await card.getByText(es.errors['destination certificate refused']).waitFor({ timeout: 90_000 });
-      await screenshot(page, 'app-destinations-certificate-refused-es');
+      await shot(page, 'app-destinations-certificate-refused-es');
       await api(e2e.stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
       expect(problems).toEqual([]);
     },
