@@ -17,7 +17,7 @@ type Catalogue = {
   channels: { listTitle: string; rtmp: { custom: string; submit: string; name: string }; serverUrl: string; streamKey: string };
   streams: { new: string; status: Record<string, string>; form: { create: string } };
   platforms: { help: string; perUser: string; rtmpsOnly: string; customNote: string };
-  errors: Record<string, string>;
+  errors: { 'platform requires rtmps': string; 'destination certificate refused': string };
 };
 const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
 const en = catalogue('en');
