@@ -6,6 +6,7 @@ import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat
 import type { LogFn } from './log';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
+import type { StartupTimeline } from './startup';
 import {
   childProcessRunner,
   destinationCaFile,
@@ -38,6 +39,8 @@ export interface StreamSupervisorOptions {
   random?: () => number;
   /** Log lines (stream keys already redacted); the level is info unless given. */
   log?: LogFn;
+  /** Marked with the first ffmpeg and the first media; logged (`on air`) when media first flows. */
+  startup?: StartupTimeline;
   ffmpegPath?: string;
   /** Whom RTMPS destinations' certificates must be signed by (default: LOOPCAST_DESTINATION_CA_FILE, else the
    * system's trust store). */
@@ -168,6 +171,7 @@ export class StreamSupervisor {
         return;
       case 'report': {
         const m = this.machine;
+        if (m.actual === 'started' && this.options.startup?.mark('mediaFlowing')) this.log('on air', 'info', { startup: this.options.startup.summary() });
         const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
         this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`, level);
         this.publishHeartbeat();
@@ -212,6 +216,7 @@ export class StreamSupervisor {
       },
     });
     if (!gone) this.children.set(runId, child);
+    this.options.startup?.mark('ffmpegSpawned');
     this.log(`ffmpeg run ${runId} spawned (pid ${child.pid})`);
   }
 
