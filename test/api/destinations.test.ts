@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const add = (url: string, key = 'abcd-efgh-ijkl-mnop') => api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'x', url, key } });
+/** Each destination under a name of its own: a user's destinations never share a name (409 'duplicate destination'). */
+let added = 0;
+const add = (url: string, key = 'abcd-efgh-ijkl-mnop') => api(stack, 'POST', '/channels/rtmp', { token, body: { name: `x${++added}`, url, key } });
 
 test.each([
   'rtmp://127.0.0.1/x', 'rtmp://169.254.169.254/latest', 'rtmp://169.254.170.2/v2', 'rtmp://10.0.0.1/live', 'rtmp://192.168.1.10/live',
