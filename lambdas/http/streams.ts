@@ -1,6 +1,7 @@
 // Handler group "streams": create, edit, delete, start and stop streams.
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { adviseDestinations } from '../core/channels/platform-fit';
 import { AppError } from '../core/errors';
 import { historyView, recentIncidents } from '../core/streams/history';
 import { streamView, type Stream } from '../core/streams/stream';
@@ -59,6 +60,11 @@ async function view(deps: Deps, stream: Stream) {
   return { ...streamView(stream, deps.now()), ...(shown ? { preview: shown } : {}), ...(thumbnailUrl ? { thumbnailUrl } : {}) };
 }
 
+/** Refuses a video beyond what a destination's platform accepts, before anything is stored or started; answers the
+ * platforms' advice for the response (lambdas/core/channels/platform-fit.ts). */
+const platformAdvice = (deps: Deps, userId: string, stream: { videoId?: string; channelIds: readonly string[] }) =>
+  adviseDestinations(streamsContext(deps), userId, stream);
+
 async function owned(deps: Deps, userId: string, streamId: string): Promise<Stream> {
   const stream = await streamsContext(deps).streams.get(userId, streamId);
   if (!stream) throw new AppError('stream not found');
@@ -76,8 +82,9 @@ const create = userRoute({
   body: createBody,
   async handle(request, deps) {
     const { audioId, ...input } = request.body;
+    const advice = await platformAdvice(deps, request.auth.userId, input);
     const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}) });
-    return json(201, await view(deps, stream));
+    return json(201, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
 
@@ -95,6 +102,7 @@ const update = userRoute({
     // `audioId: null` removes the separate audio track; absent keeps it.
     const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
     const merged = { ...current, ...changes, audioId: keepAudio };
+    const advice = await platformAdvice(deps, request.auth.userId, merged);
     const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
       title: merged.title,
       ...(merged.description !== undefined ? { description: merged.description } : {}),
@@ -106,7 +114,7 @@ const update = userRoute({
       timeZone: merged.timeZone,
       ...(merged.attentionMinutes !== undefined ? { attentionMinutes: merged.attentionMinutes } : {}),
     });
-    return json(200, await view(deps, stream));
+    return json(200, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
 
@@ -119,9 +127,10 @@ const remove = userRoute({
 
 const start = userRoute({
   async handle(request, deps) {
+    const advice = await platformAdvice(deps, request.auth.userId, await owned(deps, request.auth.userId, request.params.id ?? ''));
     const started = await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '');
     countMetric(metricNames.streamStarts);
-    return json(200, await view(deps, started));
+    return json(200, { ...(await view(deps, started)), platformAdvice: advice });
   },
 });
 

@@ -11,6 +11,7 @@ import { formProblemOf, type StreamField } from '../form-problems';
 import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
+import { PlatformFitNotes } from './platform-fit-notes';
 import { RestartTimesField } from './restart-times-field';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
@@ -150,6 +151,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         limit={destinationLimit}
         problem={destinationMessage}
       />
+      <PlatformFitNotes video={videos.find((video) => video.id === chosenVideo)} channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))} />
       <YouTubeSettingsField
         privacy={draft.privacy}
         onPrivacyChange={(privacy) => change({ privacy })}
