@@ -1,6 +1,6 @@
 // "Transcode once" behind one interface: MediaConvert in AWS (mediaconvert-transcoder.ts), ffmpeg in the local
 // stack (ffmpeg-transcoder.ts), both producing lambdas/core/media-spec.ts. docs/transcoding.md has the wiring.
-import type { MediaKind, TranscodeLimits } from '../../core/media-spec';
+import type { MediaKind, OutputSettings, QualityChoice, TranscodeLimits } from '../../core/media-spec';
 
 /** One source object in the media bucket to turn into a stream-ready item. */
 export interface TranscodeJob {
@@ -11,16 +11,22 @@ export interface TranscodeJob {
   sourceKey: string;
   /** Where outputs go, e.g. `media/<userId>/<videoId>/`: `stream.mp4` (or `stream.m4a`) and `thumb.jpg`. */
   outputPrefix: string;
+  /** 0 for the upload's transcode, one more for each quality change: updates of an earlier job are told apart. */
+  revision: number;
+  /** Videos: the profile and tier asked for; the plan picks the highest rung the source and the plan allow. */
+  quality: QualityChoice;
   /** Checked once the source is probed, before anything is encoded: a longer source, or outputs that would not fit
    * in the owner's storage, fail the job with 'video too long' or 'storage limit'. */
   limits: TranscodeLimits;
 }
 
 /** What an update says about its job: enough for the owner to find the item. */
-export type TranscodeJobRef = Pick<TranscodeJob, 'userId' | 'videoId' | 'kind'>;
+export type TranscodeJobRef = Pick<TranscodeJob, 'userId' | 'videoId' | 'kind' | 'revision'>;
 
 export interface VideoTranscodeResult {
   kind: 'video';
+  /** The profile and tier made, and why it is below the request. */
+  output: OutputSettings;
   durationSeconds: number;
   width: number;
   height: number;
@@ -64,4 +70,4 @@ export interface Transcoder {
   start(job: TranscodeJob): Promise<string>;
 }
 
-export const jobRef = (job: TranscodeJobRef): TranscodeJobRef => ({ userId: job.userId, videoId: job.videoId, kind: job.kind });
+export const jobRef = (job: TranscodeJobRef): TranscodeJobRef => ({ userId: job.userId, videoId: job.videoId, kind: job.kind, revision: job.revision });
