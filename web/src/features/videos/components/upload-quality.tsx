@@ -1,0 +1,73 @@
+import { useEffect, useId, useState } from 'react';
+import { useI18n } from '../../../i18n/i18n-context';
+import { formatBytes } from '../../../lib/format';
+import { bitrateOf, initialUploadQuality, outputProfileIds, storedBytesPerHour, tiersOf, type OutputProfileId, type QualityChoice } from '../quality';
+import { setUploadQuality } from '../uploader';
+import { useQualityText } from '../use-quality-text';
+
+const SAVED_KEY = 'loopcast.upload-quality';
+
+function savedChoice(): unknown {
+  try {
+    return JSON.parse(window.localStorage.getItem(SAVED_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The profile and tier new video uploads ask for (tus metadata `profile`, `tier`), kept in the browser for the next
+ * visit. Profiles the plan lacks are shown, disabled, with the plans that include them. What a tier costs the
+ * creator is said in storage, the one cost of theirs it changes.
+ */
+export function UploadQuality({ allowed }: { allowed: readonly OutputProfileId[] }) {
+  const { t, language } = useI18n();
+  const { profileText, bitrateText, plansText } = useQualityText();
+  const ids = useId();
+  const [choice, setChoice] = useState<QualityChoice>(() => initialUploadQuality(savedChoice(), allowed));
+  const allowedKey = allowed.join(',');
+
+  // The plan may be known (or change) after the first render: a choice it no longer includes falls back.
+  useEffect(() => setChoice((current) => initialUploadQuality(current, allowedKey.split(',') as OutputProfileId[])), [allowedKey]);
+  useEffect(() => {
+    setUploadQuality(choice);
+    try {
+      window.localStorage.setItem(SAVED_KEY, JSON.stringify(choice));
+    } catch {
+      // Private windows may refuse storage: the choice holds for this visit.
+    }
+  }, [choice]);
+
+  return (
+    <fieldset className="upload-quality">
+      <legend className="upload-quality__legend">{t('videos.quality.legend')}</legend>
+      <div className="upload-quality__fields">
+        <div className="upload-quality__field">
+          <label className="upload-quality__label" htmlFor={`${ids}-profile`}>
+            {t('videos.quality.picture')}
+          </label>
+          <select id={`${ids}-profile`} className="upload-quality__select" value={choice.profile} onChange={(event) => setChoice({ ...choice, profile: event.target.value as OutputProfileId })}>
+            {outputProfileIds.map((profile) => (
+              <option key={profile} value={profile} disabled={!allowed.includes(profile)}>
+                {allowed.includes(profile) ? profileText(profile) : t('videos.quality.notInPlan', { profile: profileText(profile), plans: plansText(profile) })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="upload-quality__field upload-quality__tiers">
+          <legend className="upload-quality__label">{t('videos.quality.bitrate')}</legend>
+          {tiersOf(choice.profile).map(({ tier, bitrate }) => (
+            <label key={tier} className="upload-quality__tier">
+              <input type="radio" name={`${ids}-tier`} value={tier} checked={choice.tier === tier} onChange={() => setChoice({ ...choice, tier })} />
+              {t('videos.quality.tierOption', { tier: t(`videos.quality.tier.${tier}`), bitrate: bitrateText(bitrate) })}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <p className="upload-quality__note" data-cost>
+        {t('videos.quality.storage', { perHour: formatBytes(storedBytesPerHour(bitrateOf(choice)), language.htmlLang) })} {t('videos.quality.tierHelp')}
+      </p>
+      <p className="upload-quality__note">{t('videos.quality.noUpscaling')}</p>
+    </fieldset>
+  );
+}
