@@ -13,11 +13,12 @@ import {
   type OutputProfileId,
   type QualityChoice,
 } from '../../../../lambdas/core/media-spec';
+import { gbPerDestinationMonth } from '../../../../lambdas/core/costs/model';
 import { legacyOutput, qualityChangeFrom, type VideoOutput } from '../../../../lambdas/core/media/videos';
 import { planIds, plans, type PlanId } from '../../../../lambdas/core/plans';
 
 export type { BitrateTier, OutputProfileId, QualityChoice, VideoOutput };
-export { bitrateTiers, outputProfileIds };
+export { bitrateTiers, defaultQuality, outputProfileIds };
 
 /** "720p", "1080p", "1440p", "4K". */
 export const resolutionName = (height: number): string => (height === 2160 ? '4K' : `${height}p`);
@@ -30,12 +31,29 @@ export const bitrateOf = (choice: QualityChoice): number => outputProfiles[choic
 /** Bytes an hour of video takes stored at this bitrate (video, audio, container). */
 export const storedBytesPerHour = (videoBitrate: number): number => Math.round(storedBytesPerSecond(videoBitrate) * 3600);
 
+/** Bytes (decimal, as traffic is counted) a stream at this bitrate sends to each destination in a month around the
+ * clock: the cost model's figure (audio and RTMP/TCP overhead included; docs/costs.md). */
+export const trafficBytesPerMonth = (videoBitrate: number): number => gbPerDestinationMonth(videoBitrate / 1_000_000) * 1e9;
+
 /** The plans whose limits include a profile (for "Pro and Custom" next to one the creator's plan lacks). */
 export const plansWith = (profile: OutputProfileId): PlanId[] => planIds.filter((id) => plans[id].limits.outputProfiles.includes(profile));
 
 /** The highest profile of a plan (the pricing pages' "up to" line). */
 export const topProfileOf = (profiles: readonly OutputProfileId[]): OutputProfileId =>
   outputProfileIds.filter((id) => profiles.includes(id)).at(-1) ?? defaultQuality.profile;
+
+/** What a plan lacks of the ladder, said as a creator thinks of it (60 fps, the larger sizes), and the plans that
+ * have all of it; undefined when the plan has every profile. */
+export function missingFromPlan(allowed: readonly OutputProfileId[]): { frameRate60: boolean; heights: number[]; plans: PlanId[] } | undefined {
+  const missing = outputProfileIds.filter((id) => !allowed.includes(id));
+  if (missing.length === 0) return undefined;
+  const allowedHeights = new Set(allowed.map(heightOf));
+  return {
+    frameRate60: missing.some((id) => outputProfiles[id].frameRate === 60 && allowedHeights.has(heightOf(id))),
+    heights: [...new Set(missing.map(heightOf))].filter((height) => !allowedHeights.has(height)),
+    plans: planIds.filter((id) => missing.every((profile) => plans[id].limits.outputProfiles.includes(profile))),
+  };
+}
 
 /** The choice the uploader starts with: what was kept from last time when the plan still includes it. */
 export function initialUploadQuality(saved: unknown, allowed: readonly OutputProfileId[]): QualityChoice {

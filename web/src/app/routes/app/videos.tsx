@@ -46,7 +46,7 @@ export default function VideosPage() {
           planLink={planLink}
         />
       </Suspense>
-      <VideoLibrary videos={videos.data} error={videos.error} onDeleted={refreshUsage} />
+      <VideoLibrary videos={videos.data} error={videos.error} onDeleted={refreshUsage} outputProfiles={subscription.data?.limits.outputProfiles} />
     </>
   );
 }

@@ -87,7 +87,7 @@ export default function UploadPanel({ libraryIds, onUploaded, allowance, outputP
   return (
     <section className="upload-panel" aria-label={t('videos.upload.label')}>
       <DropZone pickerRef={pickerRef} onFiles={addFiles} refusal={allowance?.refusal} planLink={planLink} />
-      {outputProfiles && !allowance?.refusal && <UploadQuality allowed={outputProfiles} />}
+      {outputProfiles && !allowance?.refusal && <UploadQuality allowed={outputProfiles} planLink={planLink} />}
       {refusals.length > 0 && (
         <ul className="upload-refusals" role="alert">
           {refusals.map((refusal) => (

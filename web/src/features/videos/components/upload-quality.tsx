@@ -1,7 +1,19 @@
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
-import { bitrateOf, initialUploadQuality, outputProfileIds, storedBytesPerHour, tiersOf, type OutputProfileId, type QualityChoice } from '../quality';
+import {
+  bitrateOf,
+  defaultQuality,
+  initialUploadQuality,
+  missingFromPlan,
+  outputProfileIds,
+  storedBytesPerHour,
+  tiersOf,
+  trafficBytesPerMonth,
+  type OutputProfileId,
+  type QualityChoice,
+} from '../quality';
 import { setUploadQuality } from '../uploader';
 import { useQualityText } from '../use-quality-text';
 
@@ -17,15 +29,18 @@ function savedChoice(): unknown {
 
 /**
  * The profile and tier new video uploads ask for (tus metadata `profile`, `tier`), kept in the browser for the next
- * visit. Profiles the plan lacks are shown, disabled, with the plans that include them. What a tier costs the
- * creator is said in storage, the one cost of theirs it changes.
+ * visit; the lowest tier is the default and marked as recommended. What the choice means is said in plain words: the
+ * traffic a 24/7 stream sends each month (the cost model's figure; the plan includes it) and the storage an hour of
+ * video takes. Profiles the plan lacks are shown, disabled, with the plans that include them and a link to the plans.
  */
-export function UploadQuality({ allowed }: { allowed: readonly OutputProfileId[] }) {
+export function UploadQuality({ allowed, planLink }: { allowed: readonly OutputProfileId[]; planLink: string }) {
   const { t, language } = useI18n();
-  const { profileText, bitrateText, plansText } = useQualityText();
+  const { profileText, bitrateText, plansText, planNamesText, missingText, trafficText } = useQualityText();
   const ids = useId();
   const [choice, setChoice] = useState<QualityChoice>(() => initialUploadQuality(savedChoice(), allowed));
   const allowedKey = allowed.join(',');
+  const missing = missingFromPlan(allowed);
+  const bitrate = bitrateOf(choice);
 
   // The plan may be known (or change) after the first render: a choice it no longer includes falls back.
   useEffect(() => setChoice((current) => initialUploadQuality(current, allowedKey.split(',') as OutputProfileId[])), [allowedKey]);
@@ -39,7 +54,7 @@ export function UploadQuality({ allowed }: { allowed: readonly OutputProfileId[]
   }, [choice]);
 
   return (
-    <fieldset className="upload-quality">
+    <fieldset className="upload-quality" data-profile={choice.profile} data-tier={choice.tier}>
       <legend className="upload-quality__legend">{t('videos.quality.legend')}</legend>
       <div className="upload-quality__fields">
         <div className="upload-quality__field">
@@ -56,18 +71,28 @@ export function UploadQuality({ allowed }: { allowed: readonly OutputProfileId[]
         </div>
         <fieldset className="upload-quality__field upload-quality__tiers">
           <legend className="upload-quality__label">{t('videos.quality.bitrate')}</legend>
-          {tiersOf(choice.profile).map(({ tier, bitrate }) => (
+          {tiersOf(choice.profile).map(({ tier, bitrate: tierBitrate }) => (
             <label key={tier} className="upload-quality__tier">
               <input type="radio" name={`${ids}-tier`} value={tier} checked={choice.tier === tier} onChange={() => setChoice({ ...choice, tier })} />
-              {t('videos.quality.tierOption', { tier: t(`videos.quality.tier.${tier}`), bitrate: bitrateText(bitrate) })}
+              <span>{t('videos.quality.tierOption', { tier: t(`videos.quality.tier.${tier}`), bitrate: bitrateText(tierBitrate) })}</span>
+              {tier === defaultQuality.tier && <span className="upload-quality__badge">{t('videos.quality.recommended')}</span>}
             </label>
           ))}
         </fieldset>
       </div>
-      <p className="upload-quality__note" data-cost>
-        {t('videos.quality.storage', { perHour: formatBytes(storedBytesPerHour(bitrateOf(choice)), language.htmlLang) })} {t('videos.quality.tierHelp')}
+      <p className="upload-quality__note upload-quality__cost" data-cost>
+        {t('videos.quality.traffic', { amount: trafficText(trafficBytesPerMonth(bitrate)) })}{' '}
+        {t('videos.quality.storage', { perHour: formatBytes(storedBytesPerHour(bitrate), language.htmlLang) })}
       </p>
-      <p className="upload-quality__note">{t('videos.quality.noUpscaling')}</p>
+      <p className="upload-quality__note">
+        {t('videos.quality.tierHelp')} {t('videos.quality.noUpscaling')}
+      </p>
+      {missing && (
+        <p className="upload-quality__upgrade" data-upgrade>
+          {t('videos.quality.upgrade', { features: missingText(missing), plans: planNamesText(missing.plans) })}{' '}
+          <Link to={planLink}>{t('videos.upload.seePlans')}</Link>
+        </p>
+      )}
     </fieldset>
   );
 }
