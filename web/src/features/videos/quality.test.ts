@@ -1,5 +1,5 @@
 import { plans } from '../../../../lambdas/core/plans';
-import { initialUploadQuality, lowerChoices, missingFromPlan, storedBytesPerHour, trafficBytesPerMonth } from './quality';
+import { initialUploadQuality, type VideoOutput, lowerChoices, missingFromPlan, storedBytesPerHour, trafficBytesPerMonth } from './quality';
 
 const basic = plans.basic.limits.outputProfiles;
 const pro = plans.pro.limits.outputProfiles;
@@ -46,7 +46,7 @@ describe('what a tier costs, in plain figures', () => {
 
 describe('a ready video made lighter', () => {
   test('offers only what is lower than its file (in size or bitrate) and in the plan, the highest bitrate first', () => {
-    const output = { profile: '1080p30', tier: 'medium', frameRate: 30, videoBitrate: 4_500_000, limitedBy: [] } as const;
+    const output: VideoOutput = { profile: '1080p30', tier: 'medium', frameRate: 30, videoBitrate: 4_500_000, limitedBy: [] };
     expect(lowerChoices(output, basic)).toEqual([
       { profile: '720p30', tier: 'medium' },
       { profile: '1080p30', tier: 'low' },
@@ -55,7 +55,7 @@ describe('a ready video made lighter', () => {
   });
 
   test('a 4K 60 fps file on Pro may go down to any lower rung, never up', () => {
-    const output = { profile: '2160p60', tier: 'low', frameRate: 60, videoBitrate: 20_000_000, limitedBy: [] } as const;
+    const output: VideoOutput = { profile: '2160p60', tier: 'low', frameRate: 60, videoBitrate: 20_000_000, limitedBy: [] };
     const choices = lowerChoices(output, pro);
     expect(choices).not.toContainEqual({ profile: '2160p60', tier: 'low' });
     expect(choices).not.toContainEqual({ profile: '2160p60', tier: 'medium' });
