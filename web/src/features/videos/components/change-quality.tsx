@@ -23,14 +23,17 @@ function ChangeQualityDialog({ video, allowed, onClose }: { video: VideoItem; al
   const titleId = useId();
   const name = useId();
   const chosen = choices.find((choice) => keyOf(choice) === picked);
-  const submit = () => {
+  // Awaited rather than mutate's callbacks: the card loses this dialog as soon as the item turns `encoding` (often
+  // by realtime, before the answer), and the toast must still say what started.
+  const submit = async () => {
     if (!chosen) return;
-    change.mutate(chosen, {
-      onSuccess: () => {
-        showToast({ message: t('videos.quality.changeStarted', { title: video.title, target: outputText(outputOfChoice(chosen)) }), tone: 'success' });
-        onClose();
-      },
-    });
+    try {
+      await change.mutateAsync(chosen);
+    } catch {
+      return; // Shown below while the dialog is open.
+    }
+    showToast({ message: t('videos.quality.changeStarted', { title: video.title, target: outputText(outputOfChoice(chosen)) }), tone: 'success' });
+    onClose();
   };
   return (
     <>
@@ -65,7 +68,7 @@ function ChangeQualityDialog({ video, allowed, onClose }: { video: VideoItem; al
           {t('videos.quality.changeCancel')}
         </Button>
         {choices.length > 0 && (
-          <Button loading={change.isPending} disabled={!chosen} onClick={submit}>
+          <Button loading={change.isPending} disabled={!chosen} onClick={() => void submit()}>
             {t('videos.quality.changeSubmit')}
           </Button>
         )}
