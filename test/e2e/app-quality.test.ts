@@ -10,7 +10,7 @@ import type { PlanId } from '../../lambdas/core/plans';
 import type { Messages } from '../../web/src/i18n/catalogue';
 import { languageByCode, languages, localizePath, type LanguageCode } from '../../web/src/i18n/languages';
 import { signedInUser } from '../helpers/accounts';
-import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
+import { browserTestsOnStack, recordErrors, screenshot, screenshotDir } from '../helpers/browser';
 import { makeClip } from '../helpers/media';
 
 const catalogue = (code: LanguageCode) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Messages;
@@ -84,6 +84,9 @@ describe.each(languages.map((language) => [language.code] as const))('the qualit
     await expect(cost.textContent()).resolves.toContain(fill(quality.traffic, { amount: terabytes(2.1, code) }));
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, `app-quality-upload-${code}-phone`);
+    // The phone's fixed bars cover part of a full-page picture: the choice itself, scrolled to the top of the screen.
+    await box.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: join(screenshotDir, `app-quality-upload-${code}-phone-choice.png`) });
     // Kept for the next visit.
     await page.reload();
     await qualityBox(page).waitFor();

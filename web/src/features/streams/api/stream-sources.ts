@@ -25,6 +25,10 @@ const mediaQuery = {
 /** Titles of the user's media by id, to name what a stream plays. */
 export const useMediaTitles = () => useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.map((item) => [item.id, item.title])) });
 
+/** What each ready video streams at (its stream-ready file's profile, rate and bitrate). */
+export const useVideoOutputs = () =>
+  useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.flatMap((item) => (item.output ? [[item.id, item.output] as const] : []))) });
+
 export const useReadyMedia = () =>
   useQuery({
     ...mediaQuery,

@@ -12,6 +12,7 @@ import { destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { RestartTimesField } from './restart-times-field';
+import { useQualityText } from '../../videos/use-quality-text';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
 /** The plan's streams at once and how many run now, before a start would be refused; no alarm when it is full. */
@@ -34,6 +35,7 @@ function PlanStreams({ plan }: { plan: StreamPlan }) {
 /** Creates a stream, or edits a stopped one. */
 export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => void }) {
   const { t, errorText, language } = useI18n();
+  const { outputText } = useQualityText();
   const ids = useId();
   const media = useReadyMedia();
   const channels = useStreamChannels();
@@ -52,6 +54,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const videos = media.data?.videos ?? [];
   const audios = media.data?.audios ?? [];
   const chosenVideo = videos.some((video) => video.id === draft.videoId) ? draft.videoId : '';
+  const chosenOutput = videos.find((video) => video.id === chosenVideo)?.output;
 
   const channelsProblem = problemAt('channelIds');
   const destinationMessage =
@@ -118,6 +121,11 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
               </option>
             ))}
           </select>
+          {chosenOutput && (
+            <p className="stream-field__help" data-quality={chosenOutput.profile}>
+              {t('streams.form.videoQuality', { quality: outputText(chosenOutput) })}
+            </p>
+          )}
           {media.isSuccess && videos.length === 0 && (
             <p className="stream-field__help">
               {t('streams.form.noVideos')} <Link to={localizePath('/app/videos', language)}>{t('streams.form.uploadVideo')}</Link>

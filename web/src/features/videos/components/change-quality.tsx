@@ -14,7 +14,7 @@ const keyOf = (choice: QualityChoice) => `${choice.profile}:${choice.tier}`;
  * file it has, as the original is not kept; each says the storage an hour takes. A refusal (a running stream plays
  * it) shows in the dialog, translated.
  */
-function ChangeQualityDialog({ video, allowed, onClose }: { video: VideoItem; allowed: readonly OutputProfileId[]; onClose: () => void }) {
+export function ChangeQualityDialog({ video, allowed, onClose }: { video: VideoItem; allowed: readonly OutputProfileId[]; onClose: () => void }) {
   const { t, errorText, language } = useI18n();
   const { outputText } = useQualityText();
   const change = useChangeQuality(video.id);
