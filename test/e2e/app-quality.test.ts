@@ -85,7 +85,7 @@ describe.each(languages.map((language) => [language.code] as const))('the qualit
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, `app-quality-upload-${code}-phone`);
     // The phone's fixed bars cover part of a full-page picture: the choice itself, scrolled to the top of the screen.
-    await box.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await box.evaluate((element) => element.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await page.screenshot({ path: join(screenshotDir, `app-quality-upload-${code}-phone-choice.png`) });
     // Kept for the next visit.
     await page.reload();
