@@ -40,7 +40,7 @@ export interface AppPageWeight {
   files: number;
 }
 
-export function appPageWeights(pages = ['dashboard', 'streams', 'channels', 'videos', 'billing'], language = 'en'): AppPageWeight[] {
+export function appPageWeights(pages = ['dashboard', 'streams', 'channels', 'videos', 'billing', 'account'], language = 'en'): AppPageWeight[] {
   const manifest = routeManifest();
   return pages.map((page) => {
     const entries = [manifest.entry, ...['root', `app-${language}`, `custom-${language}`, `${page}-${language}`].map((id) => manifest.routes[id])];

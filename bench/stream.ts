@@ -10,29 +10,23 @@
 //      maximum): the knee, with memory per loop (ffmpeg's RSS, the supervisors' process RSS), the supervisors' CPU
 //      and wakeups (context switches) per loop, and a CPU profile of the supervisors' process at one step;
 //   3. recovery after a destination outage: the server is killed, kept down, started again; seconds until the
-//      supervisor is publishing again and until a player receives media;
-//   4. seconds from starting a stream-task child process to the first media a player receives;
-//   5. the same from a creator's `POST /api/streams/{id}/start` on a local stack: the API, the lifecycle (the local
-//      Step Functions stand-in), the task's reads from DynamoDB and its download from S3, then RTMP.
+//      supervisor is publishing again and until a player receives media.
+// Start to first media has its own bench: `npm run bench:start`.
 // The machine is shared: the load average is printed with the figures.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startNginxRtmp, type NginxRtmp } from '../local/nginx-rtmp';
 import { freePort } from '../local/ports';
-import { api, signedInUser } from '../test/helpers/accounts';
-import { uploadWithTus, waitForItem, waitForStreamStatus } from '../test/helpers/media';
-import { startEphemeralStack } from './ephemeral-stack';
 import { profileDuring, type ProfileSummary } from './cpu-profile';
 import { contextSwitches, cpuSeconds, proportionalSet, residentSet } from './proc';
+import { firstMediaAt, makeStreamReadySource } from './first-media';
 import { figure, quick, recordResults } from './results';
 import { InMemoryHeartbeatSink } from '../stream-task/src/heartbeat';
 import { LocalFileFetcher } from '../stream-task/src/inputs';
-import { localStreamTaskCommand } from '../stream-task/src/local-child';
 import { prepareMedia } from '../stream-task/src/media';
 import { ProgressParser } from '../stream-task/src/progress';
 import { StreamSupervisor } from '../stream-task/src/supervisor';
@@ -50,20 +44,6 @@ const OUTAGES_SECONDS = quick ? [2, 10] : [2, 10, 30];
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC. */
-async function makeSource(path: string): Promise<string> {
-  await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30,noise=alls=12:allf=t',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-    '-t', '10', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-b:v', '6M', '-minrate', '6M', '-maxrate', '6M', '-bufsize', '12M', '-x264-params', 'nal-hrd=cbr',
-    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-shortest', '-movflags', '+faststart', path,
-  ], { maxBuffer: 1024 * 1024 });
-  return path;
-}
 
 interface BenchStream {
   supervisor: StreamSupervisor;
@@ -92,37 +72,6 @@ async function stopAll(streams: BenchStream[]): Promise<void> {
 /** The newest progress sample of a stream's current run: output time and when it arrived. */
 function lastSample(stream: BenchStream): { at: number; outTimeUs: number } | undefined {
   return stream.supervisor.state.run?.health.samples.at(-1);
-}
-
-/** Resolves with the time a player first receives a media packet from `url` (nginx-rtmp lets it wait for the publisher). */
-function firstMediaAt(url: string, timeoutMs = 60_000): { at: Promise<number>; reader: ChildProcess } {
-  const reader = spawn('ffprobe', ['-v', 'error', '-probesize', '32', '-analyzeduration', '0', '-read_intervals', '%+1', '-show_entries', 'packet=dts_time', '-of', 'csv=p=0', url], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const at = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no media at ${url} within ${timeoutMs} ms`)), timeoutMs);
-    createInterface({ input: reader.stdout! }).once('line', () => {
-      clearTimeout(timer);
-      resolve(Date.now());
-      reader.kill('SIGKILL');
-    });
-    reader.once('exit', () => reject(new Error('the player exited before any media')));
-  });
-  at.catch(() => reader.kill('SIGKILL'));
-  return { at, reader };
-}
-
-/**
- * Seconds from asking for a stream to the first media a player receives at `playUrl`. The player connects first
- * and waits for the publisher; `start` is whatever starts the stream (here a stream-task child process; later
- * the API's POST /api/streams/{id}/start).
- */
-export async function secondsFromStartToFirstMedia(start: () => unknown, playUrl: string): Promise<number> {
-  const media = firstMediaAt(playUrl);
-  await sleep(1_000); // the player's RTMP session is up before the clock starts
-  const startedAt = Date.now();
-  await start();
-  return ((await media.at) - startedAt) / 1000;
 }
 
 // ---- 1. CPU: copy vs re-encode ---------------------------------------------------------------------------
@@ -341,60 +290,6 @@ async function measureRecovery(source: string, dir: string, workDir: string): Pr
   return results;
 }
 
-// ---- 4. start to first media ----------------------------------------------------------------------------
-
-async function measureStartToFirstMedia(source: string, nginx: NginxRtmp, workDir: string): Promise<number[]> {
-  const seconds: number[] = [];
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const key = `start-${attempt}`;
-    const command = localStreamTaskCommand(
-      { streamId: key, video: source, destinations: [{ id: 'local', url: `${nginx.rtmpUrl}/${key}` }] },
-      { ...process.env, LOOPCAST_WORK_DIR: workDir },
-    );
-    let child: ChildProcess | undefined;
-    try {
-      seconds.push(
-        await secondsFromStartToFirstMedia(() => {
-          child = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: 'ignore' });
-        }, `${nginx.rtmpUrl}/${key}`),
-      );
-    } finally {
-      if (child && child.exitCode === null) {
-        const exited = new Promise((resolve) => child!.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
-  }
-  return seconds;
-}
-
-// ---- 5. the API's start to first media --------------------------------------------------------------------
-
-async function measureApiStartToFirstMedia(source: string): Promise<number[]> {
-  const stack = await startEphemeralStack({ rtmp: true });
-  try {
-    const user = await signedInUser(stack, 'bench');
-    const videoId = await uploadWithTus(stack, user.token, readFileSync(source));
-    await waitForItem(stack, user.token, videoId);
-    const seconds: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const key = `api-start-${attempt}`;
-      const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: key, url: stack.urls.rtmp!, key } });
-      const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: key, videoId, channelIds: [channel.body.id] } });
-      seconds.push(await secondsFromStartToFirstMedia(
-        () => api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: user.token }),
-        `${stack.urls.rtmp}/${key}`,
-      ));
-      await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
-      await waitForStreamStatus(stack, user.token, stream.body.id, 'stopped');
-    }
-    return seconds;
-  } finally {
-    await stack.stop();
-  }
-}
-
 // ---- main -------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -404,7 +299,7 @@ async function main(): Promise<void> {
   out(`load average at start: ${loadavg().map((l) => fixed(l, 2)).join(' ')} (the machine is shared; figures move with it)`);
   const nginx = await startNginxRtmp({ dir: join(dir, 'nginx'), rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
   try {
-    const source = await makeSource(join(dir, 'source-1080p30.mp4'));
+    const source = await makeStreamReadySource(join(dir, 'source-1080p30.mp4'));
     out('source: 10 s 1920x1080 30 fps H.264 High, constant 6 Mbit/s, 2 s closed GOP, AAC-LC 128 kbit/s 44.1 kHz');
 
     out('\n1. CPU per looping 1080p30 stream (% of one core)');
@@ -430,14 +325,6 @@ async function main(): Promise<void> {
     out('\n3. Recovery after a destination outage (server killed, kept down, started again)');
     const recovery = await measureRecovery(source, dir, join(dir, 'work-recovery'));
 
-    out('\n4. Stream-task child process start -> first media at a player (Node + tsx start, ffprobe, RTMP connect)');
-    const startup = await measureStartToFirstMedia(source, nginx, join(dir, 'work-start'));
-    out(`  ${startup.map((s) => `${fixed(s, 2)} s`).join(', ')}`);
-
-    out('\n5. POST /api/streams/{id}/start -> first media at a player (local stack: API, lifecycle, DynamoDB, S3 download)');
-    const apiStartup = await measureApiStartToFirstMedia(source);
-    out(`  ${apiStartup.map((s) => `${fixed(s, 2)} s`).join(', ')}`);
-
     const worstRecovery = Math.max(...recovery.map((r) => r.media));
     out('\nFigures (goal):');
     out(`  copy CPU per stream        ${fixed(copy.corePercent, 2)} % of one core   (<= 2 %)  ${copy.corePercent <= 2 ? 'met' : 'MISSED'}`);
@@ -446,8 +333,6 @@ async function main(): Promise<void> {
     out(`  supervisor CPU per loop    ${fixed(knee.supervisorPercentPerLoop, 3)} % of one core at ${knee.loops} loops, ${fixed(marginalPercent, 3)} % for each loop added   (<= 0.2 %)  ${knee.supervisorPercentPerLoop <= 0.2 ? 'met' : 'MISSED'}`);
     out(`  memory per loop            ffmpeg ${fixed(knee.ffmpegMiBPerLoop)} MiB + supervisors ${fixed(knee.supervisorMiBPerLoop, 2)} MiB at ${knee.loops} loops`);
     out(`  recovery after an outage   ${fixed(worstRecovery)} s worst to media   (<= 3 s)  ${worstRecovery <= 3 ? 'met' : 'MISSED'}`);
-    out(`  task start to first media  ${fixed(median(startup), 2)} s median          (<= 5 s)  ${median(startup) <= 5 ? 'met' : 'MISSED'}`);
-    out(`  API start to first media   ${fixed(median(apiStartup), 2)} s median          (<= 1 s)  ${median(apiStartup) <= 1 ? 'met' : 'MISSED'}`);
     recordResults('stream', {
       copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }),
       supervisorCpuOneLoop: figure(Number(fixed(copy.supervisorCorePercent, 2)), '% core'),
@@ -459,8 +344,6 @@ async function main(): Promise<void> {
       ffmpegMemoryPerLoop: figure(Number(fixed(knee.ffmpegMiBPerLoop)), 'MiB'),
       supervisorMemoryPerLoopAtKnee: figure(Number(fixed(knee.supervisorMiBPerLoop, 2)), 'MiB'),
       recoveryWorst: figure(Number(fixed(worstRecovery)), 's', { op: '<=', value: 3 }),
-      taskStartToMedia: figure(Number(fixed(median(startup), 2)), 's', { op: '<=', value: 5 }),
-      apiStartToMedia: figure(Number(fixed(median(apiStartup), 2)), 's', { op: '<=', value: 1 }),
     }, {
       maxLoops: MAX_LOOPS,
       ramp: ramp.map(({ profile, ...step }) => ({ ...step, ...(profile ? { profileTop: profile.byFunction.slice(0, 8) } : {}) })),
@@ -471,13 +354,10 @@ async function main(): Promise<void> {
   }
 }
 
-// Run as a script (npm run bench:stream); importing secondsFromStartToFirstMedia runs nothing.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:stream failed: ${error.stack ?? error.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench:stream failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -271,6 +271,21 @@ export class ApiStack extends Stack {
         // Sign-out and password resets close the account's realtime sockets (DeleteConnection).
         this.grantRealtimePublish(fn);
         break;
+      case 'account':
+        // The account page: e-mails (a new address, a changed password, closing); closing the account does what the
+        // support tool's terminate does: streams stopped with their tasks and broadcasts, the subscription canceled
+        // at Stripe, every object of the user listed and deleted (unfinished uploads aborted).
+        this.grantRealtimePublish(fn);
+        this.grantSendEmail(fn);
+        this.stripeKeys.grantRead(fn);
+        this.grantStreamLifecycle(fn, ['states:StopExecution']);
+        this.grantStreamTasks(fn);
+        this.grantYouTube(fn);
+        this.grantMedia(fn, ['s3:DeleteObject', 's3:AbortMultipartUpload'], ['uploads/*', 'media/*']);
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn], conditions: { StringLike: { 's3:prefix': ['uploads/*', 'media/*'] } } }));
+        // Unfinished uploads (S3UserObjects lists those under the user's prefixes, then aborts them).
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [this.props.mediaBucket.bucketArn] }));
+        break;
       case 'billing':
         this.grantTableData(fn);
         this.stripeKeys.grantRead(fn);

@@ -25,6 +25,7 @@ import {
   type LifecyclePayload,
 } from '../lambdas/contract/stream-lifecycle';
 import type { StreamRun, StreamRunner, StreamTask } from '../lambdas/core/streams/ports';
+import { localStreamTaskBundle } from '../stream-task/bundle';
 import { repoRoot } from './paths';
 
 /** The library's JSON value type (not exported by name). */
@@ -231,14 +232,17 @@ export class LocalStreamRunner implements StreamRunner {
 
   /** ECS RunTask .sync: resolves when the task stopped cleanly, fails (States.TaskFailed) when it exited badly, or
    * when ECS would have refused the parameters. */
-  private runTask(entry: Execution, parameters: RunTaskParameters): Promise<Record<string, never>> {
-    if (entry.stopped) return Promise.resolve({});
+  private async runTask(entry: Execution, parameters: RunTaskParameters): Promise<Record<string, never>> {
+    if (entry.stopped) return {};
     const problem = runTaskProblem(this.dataPlane, parameters);
     if (problem) {
       const error = new Error(`InvalidParameterException: RunTask refused ${problem} (${this.dataPlane} data plane)`);
       error.name = 'ECS.InvalidParameterException';
-      return Promise.reject(error);
+      throw error;
     }
+    // The file the container runs (stream-task/bundle.ts), rebuilt if a source changed since the last task.
+    const bundle = await localStreamTaskBundle();
+    if (entry.stopped) return {};
     const { run } = entry;
     const container = parameters.Overrides.ContainerOverrides.find((c) => c.Name === STREAM_TASK_CONTAINER);
     const taskId = `local-task-${randomUUID()}`;
@@ -246,7 +250,7 @@ export class LocalStreamRunner implements StreamRunner {
     const log = createWriteStream(join(this.options.logDir, `stream-${run.streamId}.log`), { flags: 'a' });
     // Through setpriv: the kernel sends the task SIGTERM if the stack's process dies without stopping it (kill -9),
     // and the task's own ffmpeg goes with it (stream-task/src/runtime.ts), so nothing keeps publishing.
-    const child = spawn('setpriv', ['--pdeathsig', 'SIGTERM', '--', process.execPath, '--import', 'tsx', join(repoRoot, 'stream-task', 'src', 'main.ts')], {
+    const child = spawn('setpriv', ['--pdeathsig', 'SIGTERM', '--', process.execPath, bundle], {
       cwd: repoRoot,
       env: {
         ...this.options.taskEnvironment(),
@@ -260,7 +264,7 @@ export class LocalStreamRunner implements StreamRunner {
     });
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
-    return new Promise((resolve, reject) => {
+    return await new Promise((resolve, reject) => {
       const gone = new Promise<void>((done) => child.once('close', () => done()));
       const settle = (code: number | null, signal: NodeJS.Signals | null) => {
         this.running.delete(taskId);

@@ -42,6 +42,19 @@ export const routes = [
   { method: 'POST', path: '/forgot-password', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/reset-password', group: 'auth', auth: 'public' },
 
+  // The account page (lambdas/http/account.ts). The e-mailed links are public: they may open signed out.
+  { method: 'GET', path: '/account', group: 'account', auth: 'session' },
+  { method: 'PATCH', path: '/account', group: 'account', auth: 'session' },
+  { method: 'POST', path: '/account/email', group: 'account', auth: 'session' },
+  { method: 'POST', path: '/account/email/confirm', group: 'account', auth: 'public' },
+  { method: 'POST', path: '/account/password', group: 'account', auth: 'session' },
+  { method: 'GET', path: '/account/sessions', group: 'account', auth: 'session' },
+  { method: 'POST', path: '/account/sessions/sign-out-others', group: 'account', auth: 'session' },
+  { method: 'DELETE', path: '/account/sessions/{id}', group: 'account', auth: 'session' },
+  { method: 'GET', path: '/account/export', group: 'account', auth: 'session' },
+  { method: 'POST', path: '/account/close', group: 'account', auth: 'session' },
+  { method: 'POST', path: '/account/close/confirm', group: 'account', auth: 'public' },
+
   { method: 'GET', path: '/plans', group: 'billing', auth: 'public' },
   { method: 'GET', path: '/subscription', group: 'billing', auth: 'session' },
   { method: 'POST', path: '/billing/checkout', group: 'billing', auth: 'session' },

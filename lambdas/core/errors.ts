@@ -81,6 +81,10 @@ export const errorCatalogue = {
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
   'telegram not configured': { status: 503, message: 'Telegram notifications are not set up on this server. E-mail notifications still work' },
+  'wrong password': { status: 403, message: 'The current password is not correct' },
+  'same password': { status: 422, message: 'The new password must be different from the current one' },
+  'same email': { status: 422, message: 'This is already the e-mail address of your account' },
+  'email taken': { status: 409, message: 'This e-mail address already belongs to another Loopcast account' },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },
   'internal error': { status: 500, message: 'Something went wrong on our side. Please try again' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -2,6 +2,7 @@
 import type { Deps } from '../adapters/deps';
 import type { HandlerGroup } from '../contract/routes';
 import type { HttpHandler } from './handler';
+import { createAccountHandler } from './account';
 import { createAuthHandler } from './auth';
 import { createBillingHandler } from './billing';
 import { createBillingWebhookHandler } from './billing-webhook';
@@ -16,6 +17,7 @@ import { createSystemHandler } from './system';
 export const httpGroups: Record<HandlerGroup, (deps: () => Deps | Promise<Deps>) => HttpHandler> = {
   system: createSystemHandler,
   auth: createAuthHandler,
+  account: createAccountHandler,
   billing: createBillingHandler,
   'billing-webhook': createBillingWebhookHandler,
   media: createMediaHandler,

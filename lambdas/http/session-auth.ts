@@ -1,14 +1,19 @@
 import type { Deps } from '../adapters/deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
+import { lastUseDue } from '../core/accounts/settings';
 import { hashToken } from '../core/accounts/tokens';
 import type { AuthContext } from './api';
 
 /** Resolves a Bearer session token: only its hash is stored; expired sessions count as absent even before
- * DynamoDB's TTL removes them (TTL deletion can lag by hours). */
+ * DynamoDB's TTL removes them (TTL deletion can lag by hours). The session's last use is recorded at most once
+ * an hour (the account page's list of devices), so a busy page costs no extra writes. */
 export async function authenticateSession(token: string, deps: Deps): Promise<AuthContext | undefined> {
   if (token.length > 128) return undefined;
   const tokenHash = hashToken(token);
-  const session = await new DynamoAccountsStore(deps.db, deps.config.tables.app).session(tokenHash);
-  if (!session || session.expiresAt <= Math.floor(deps.now().getTime() / 1000)) return undefined;
+  const store = new DynamoAccountsStore(deps.db, deps.config.tables.app);
+  const session = await store.session(tokenHash);
+  const now = deps.now();
+  if (!session || session.expiresAt <= Math.floor(now.getTime() / 1000)) return undefined;
+  if (lastUseDue(session, now)) await store.touchSession(tokenHash, now.toISOString());
   return { userId: session.userId, sessionId: tokenHash };
 }

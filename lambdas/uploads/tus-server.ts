@@ -115,6 +115,7 @@ export interface UploadServer {
 }
 
 export const uploadKey = (userId: string, uploadId: string) => `uploads/${userId}/${uploadId}`;
+const ownerOfUploadKey = (key: string): string | undefined => /^uploads\/([^/]+)\//.exec(key)?.[1];
 const uploadIdOf = (key: string) => key.slice(key.lastIndexOf('/') + 1);
 
 /** The S3 store makes its own client; the same settings as lambdas/adapters/aws-clients.ts. */
@@ -235,7 +236,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
     // No `Tus-Completed` object tags: the bucket's lifecycle rules go by prefix, and tagging on PUT would need
     // s3:PutObjectTagging too.
     useTags: false,
-    cache: new DynamoKvStore<MetadataValue>({ db: deps.db, table, ttlSeconds: Math.ceil(expirationMs / 1000) }),
+    cache: new DynamoKvStore<MetadataValue>({ db: deps.db, table, ttlSeconds: Math.ceil(expirationMs / 1000), ownerOf: ownerOfUploadKey }),
     s3ClientConfig: s3StoreClientConfig(deps.config),
   });
   // Upload-Length is required: the deferred length the S3 store could handle is not offered.

@@ -1,7 +1,9 @@
-// How the local stack (and the tests) start a stream-task as a child process: Node with tsx, the spec in the
-// environment, heartbeats read from its stdout (one JSON object per line, see parseHeartbeatLine).
+// How the local stack's tests and benches start a stream-task as a child process: Node running the task's bundle
+// (stream-task/bundle.ts, the file the container runs), the spec in the environment, heartbeats read from its
+// stdout (one JSON object per line, see parseHeartbeatLine).
 import { join } from 'node:path';
 import type { StreamTaskSpecInput } from '../../lambdas/contract/stream-task';
+import { localStreamTaskBundle } from '../bundle';
 
 const repositoryRoot = join(import.meta.dirname, '..', '..');
 
@@ -13,10 +15,10 @@ export interface ChildCommand {
 }
 
 /** `spawn(c.command, c.args, { cwd: c.cwd, env: c.env })`; set LOOPCAST_S3_ENDPOINT in `env` for s3:// inputs. */
-export function localStreamTaskCommand(spec: StreamTaskSpecInput, env: NodeJS.ProcessEnv = process.env): ChildCommand {
+export async function localStreamTaskCommand(spec: StreamTaskSpecInput, env: NodeJS.ProcessEnv = process.env): Promise<ChildCommand> {
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', join(repositoryRoot, 'stream-task', 'src', 'main.ts')],
+    args: [await localStreamTaskBundle()],
     cwd: repositoryRoot,
     env: { ...env, LOOPCAST_STREAM_SPEC: JSON.stringify(spec) },
   };

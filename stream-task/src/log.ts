@@ -10,8 +10,9 @@ import { redactSecrets } from './ffmpeg';
 export const STREAM_TASK_SERVICE = 'stream-task';
 
 export type LogLevelName = 'info' | 'warn' | 'error';
-/** What the supervisor and the entry point log through: a message, and its level (info when not given). */
-export type LogFn = (message: string, level?: LogLevelName) => void;
+/** What the supervisor and the entry point log through: a message, its level (info when not given) and keys of
+ * its own. */
+export type LogFn = (message: string, level?: LogLevelName, keys?: Record<string, unknown>) => void;
 
 /** Where finished lines go (without the newline); stderr by default, an array in tests. */
 export type LineWriter = (line: string) => void;
@@ -52,6 +53,6 @@ export function streamTaskLog(writer: LineWriter = writeStderr): StreamTaskLog {
   return {
     logger,
     tag: (keys) => logger.appendPersistentKeys(keys),
-    log: (message, level = 'info') => logger[level](message),
+    log: (message, level = 'info', keys) => (keys ? logger[level](message, keys) : logger[level](message)),
   };
 }

@@ -19,6 +19,7 @@ import { prepareMedia } from './media';
 import { PreviewTaker } from './preview';
 import { systemClock } from './runtime';
 import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
+import { StartupTimeline } from './startup';
 import { StreamSupervisor } from './supervisor';
 import { LeaseKeeper, LeaseLost, managedRunFromEnv, TaskApiClient, taskInstanceId } from './task-api';
 
@@ -34,7 +35,9 @@ async function takeRun() {
 }
 
 async function main(): Promise<number> {
+  const startup = new StartupTimeline(performance.timeOrigin);
   const managed = await takeRun();
+  if (managed) startup.mark('leased');
   const spec = managed ? parseStreamTaskSpec(JSON.stringify(managed.grant.spec)) : readStreamTaskSpec(process.argv.slice(2), process.env);
   if (!managed) tag({ streamId: spec.streamId });
   const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
@@ -68,12 +71,14 @@ async function main(): Promise<number> {
     timeZone: spec.timeZone,
     prepare: async (signal) => {
       const media = await prepareMedia(spec, [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
+      startup.mark('inputsReady');
       previews?.ready(media.files.videoPath, media.loopDurationUs);
       return media;
     },
     sink,
     ...(managed ? { heartbeatIntervalMs: managed.grant.lease.renewSeconds * 1000 } : {}),
     log,
+    startup,
   });
   // ECS stops a task with SIGTERM (then SIGKILL after its stopTimeout); Ctrl-C locally. A task told to stop exits 0
   // even though its last heartbeats then find the lease gone.

@@ -5,6 +5,7 @@ import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat
 import type { LogFn } from './log';
 import type { PreparedMedia } from './media';
 import { ProgressParser } from './progress';
+import type { StartupTimeline } from './startup';
 import { childProcessRunner, publicAddressesOnly, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
 import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState, type SupervisorPolicy } from './state-machine';
 
@@ -26,6 +27,8 @@ export interface StreamSupervisorOptions {
   random?: () => number;
   /** Log lines (stream keys already redacted); the level is info unless given. */
   log?: LogFn;
+  /** Marked with the first ffmpeg and the first media; logged (`on air`) when media first flows. */
+  startup?: StartupTimeline;
   ffmpegPath?: string;
 }
 
@@ -135,6 +138,7 @@ export class StreamSupervisor {
         return;
       case 'report': {
         const m = this.machine;
+        if (m.actual === 'started' && this.options.startup?.mark('mediaFlowing')) this.log('on air', 'info', { startup: this.options.startup.summary() });
         const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
         this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`, level);
         this.publishHeartbeat();
@@ -174,6 +178,7 @@ export class StreamSupervisor {
       },
     });
     if (!gone) this.children.set(runId, child);
+    this.options.startup?.mark('ffmpegSpawned');
     this.log(`ffmpeg run ${runId} spawned (pid ${child.pid})`);
   }
 

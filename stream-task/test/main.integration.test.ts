@@ -22,20 +22,23 @@ const tasks = new Set<StreamTask>();
 
 /** One stream-task child process and what it printed. */
 class StreamTask {
-  readonly child: ChildProcess;
   readonly heartbeats: Heartbeat[] = [];
   stderr = '';
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(spec: StreamTaskSpecInput | string) {
-    const command = localStreamTaskCommand(typeof spec === 'string' ? ({} as StreamTaskSpecInput) : spec, {
+  /** Starts the task (its bundle built first if a source changed). */
+  static async start(spec: StreamTaskSpecInput | string): Promise<StreamTask> {
+    const command = await localStreamTaskCommand(typeof spec === 'string' ? ({} as StreamTaskSpecInput) : spec, {
       ...process.env,
       LOOPCAST_S3_ENDPOINT: process.env.LOOPCAST_TEST_S3,
       LOOPCAST_WORK_DIR: join(dir, 'work'),
       POWERTOOLS_LOG_LEVEL: 'INFO', // the test setup silences loggers; these tests read the child's logs
     });
     if (typeof spec === 'string') command.env.LOOPCAST_STREAM_SPEC = spec;
-    this.child = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    return new StreamTask(spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  }
+
+  private constructor(readonly child: ChildProcess) {
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
       const heartbeat = parseHeartbeatLine(line);
       if (heartbeat) this.heartbeats.push(heartbeat);
@@ -94,7 +97,7 @@ const spec = (name: string, video = `s3://${bucket}/media/u1/v1/stream.mp4`): St
 });
 
 test('fetches the video from S3, streams it, reports on stdout, and exits 0 within seconds of SIGTERM', async () => {
-  const task = new StreamTask(spec('main-sigterm'));
+  const task = await StreamTask.start(spec('main-sigterm'));
   const started = await task.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
   expect(started).toMatchObject({ streamId: 'st_main-sigterm', desired: 'running', restarts: 0, destinations: [{ id: 'local', state: 'ok' }] });
   expect(Date.parse(started.nextRestartAt!)).toBeGreaterThan(Date.now());
@@ -117,7 +120,7 @@ test('fetches the video from S3, streams it, reports on stdout, and exits 0 with
 }, 60_000);
 
 test('kill -9 of the stream-task takes its ffmpeg with it: nothing keeps publishing to the key', async () => {
-  const task = new StreamTask(spec('main-kill9'));
+  const task = await StreamTask.start(spec('main-kill9'));
   await task.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
   const [ffmpeg] = task.ffmpegPids();
   task.child.kill('SIGKILL');
@@ -126,7 +129,7 @@ test('kill -9 of the stream-task takes its ffmpeg with it: nothing keeps publish
 }, 60_000);
 
 test('an input that is not in S3: a failed heartbeat with the reason, exit code 1', async () => {
-  const task = new StreamTask(spec('main-missing', `s3://${bucket}/media/u1/gone/stream.mp4`));
+  const task = await StreamTask.start(spec('main-missing', `s3://${bucket}/media/u1/gone/stream.mp4`));
   expect(await task.exit).toEqual({ code: 1, signal: null });
   expect(task.heartbeats.at(-1)).toMatchObject({
     actual: 'failed',
@@ -135,7 +138,7 @@ test('an input that is not in S3: a failed heartbeat with the reason, exit code 
 }, 30_000);
 
 test('an invalid spec: exit code 2 and the reason on stderr, without the stream key', async () => {
-  const task = new StreamTask(JSON.stringify({ ...spec('main-bad'), restartTimes: ['07:00', '7:00'] }));
+  const task = await StreamTask.start(JSON.stringify({ ...spec('main-bad'), restartTimes: ['07:00', '7:00'] }));
   expect(await task.exit).toEqual({ code: 2, signal: null });
   const [line] = task.logs().filter((l) => l.level === 'ERROR');
   expect(line).toMatchObject({ service: 'stream-task', message: expect.stringContaining('stream-task cannot run: the stream spec is not valid: restartTimes: You have two restart times scheduled for the same time') });

@@ -69,6 +69,9 @@ const publicAnswers: Record<string, Expected> = {
   'GET /api/channels/youtube/callback': [302],
   // Telegram's webhook: no bot configured in this stack.
   'POST /api/telegram/webhook': [503, 'telegram not configured'],
+  // The e-mailed links of the account page.
+  'POST /api/account/email/confirm': [400, 'invalid token'],
+  'POST /api/account/close/confirm': [400, 'invalid token'],
 };
 // The task API answers any caller without a run token (lambdas/http/stream-tasks.ts): a session token is not one.
 const taskAnswers = (caller: 'anonymous' | 'other' | 'owner'): Record<string, Expected> => {
@@ -109,6 +112,16 @@ const otherUser: Record<string, Expected> = {
   'PATCH /api/notifications': [200],
   'POST /api/notifications/telegram': [503, 'telegram not configured'],
   'DELETE /api/notifications/telegram': [204],
+  // The account page acts on the caller's own account: everyone gets their own answer, never the owner's.
+  'GET /api/account': [200],
+  'PATCH /api/account': [200],
+  'POST /api/account/email': [403, 'wrong password'],
+  'POST /api/account/password': [403, 'wrong password'],
+  'GET /api/account/sessions': [200],
+  'POST /api/account/sessions/sign-out-others': [200],
+  'DELETE /api/account/sessions/{id}': [404, 'not found'],
+  'GET /api/account/export': [200],
+  'POST /api/account/close': [403, 'wrong password'],
 };
 const ownerAnswers: Record<string, Expected> = {
   ...otherUser,

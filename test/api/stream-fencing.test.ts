@@ -43,7 +43,7 @@ async function liveWithOneTask(): Promise<TaskProcess> {
 
 test('a second task started by force for the same run is refused its lease and exits at once; the first goes on publishing', async () => {
   const first = await liveWithOneTask();
-  const duplicate = startDuplicateTask(first);
+  const duplicate = await startDuplicateTask(first);
   const code = await new Promise<number | null>((resolve) => duplicate.once('exit', (exitCode) => resolve(exitCode)));
   expect(code).toBe(3);
   expect(streamTaskProcesses(streamId).map((t) => t.pid)).toEqual([first.pid]);

@@ -334,7 +334,7 @@ describe('a stream to a YouTube channel', () => {
       await page.reload();
       const warning = stream.getByRole('status').filter({ hasText: en.errors['Google refresh token error']! });
       await warning.waitFor();
-      expect(await warning.textContent()).toBe(`Needs attention: ${en.errors['Google refresh token error']}`);
+      expect(await warning.textContent()).toBe(`Warning: ${en.errors['Google refresh token error']}`);
       await stream.locator('[data-status="started"]').waitFor();
       await screenshot(page, 'app-streams-youtube-warning-en');
 

@@ -82,7 +82,7 @@ describe('the app on a phone (390 px)', () => {
     const tabsBox = (await tabs.boundingBox())!;
     expect(Math.round(tabsBox.y + tabsBox.height)).toBe(844);
     expect(tabsBox.height).toBeLessThanOrEqual(72);
-    for (const page_ of ['dashboard', 'streams', 'channels', 'videos', 'billing'] as const) {
+    for (const page_ of ['dashboard', 'streams', 'channels', 'videos', 'billing', 'notifications'] as const) {
       // Named by the full title for screen readers, showing the short tab label.
       await expect(tabs.getByRole('link', { name: texts.app.pages[page_].title }).isVisible()).resolves.toBe(true);
       await expect(tabs.locator('.app-nav__tab', { hasText: texts.app.pages[page_].tab }).first().isVisible()).resolves.toBe(true);

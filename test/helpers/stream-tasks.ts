@@ -3,8 +3,8 @@
 // (nginx-rtmp) counts as publishers, and the credentials a task was started with (to play a second task by force).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { repoRoot } from '../../local/paths';
+import { LOCAL_STREAM_TASK_BUNDLE, localStreamTaskBundle } from '../../stream-task/bundle';
 import { alive, commandLine, descendants } from './processes';
 
 export interface TaskProcess {
@@ -23,7 +23,7 @@ function environmentOf(pid: number): Record<string, string> | undefined {
 /** Every stream-task process of this stream on the machine, whoever started it. */
 export function streamTaskProcesses(streamId: string): TaskProcess[] {
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).flatMap((pid) => {
-    if (!alive(pid) || !commandLine(pid).includes(join('stream-task', 'src', 'main.ts'))) return [];
+    if (!alive(pid) || !commandLine(pid).includes(LOCAL_STREAM_TASK_BUNDLE)) return [];
     const environment = environmentOf(pid);
     return environment?.LOOPCAST_STREAM_ID === streamId ? [{ pid, environment }] : [];
   });
@@ -43,8 +43,8 @@ export async function rtmpPublishers(stack: { urls: { hls?: string } }, key: str
 
 /** A second stream-task with the first one's run and run token but its own instance id: what a duplicate launch
  * (an ECS task outliving its execution, a retried RunTask) would be. */
-export function startDuplicateTask(task: TaskProcess): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'stream-task', 'src', 'main.ts')], {
+export async function startDuplicateTask(task: TaskProcess): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [await localStreamTaskBundle()], {
     cwd: repoRoot,
     env: { ...task.environment, LOOPCAST_TASK_ID: `duplicate-${task.environment.LOOPCAST_TASK_ID}` },
     stdio: 'ignore',

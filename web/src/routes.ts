@@ -11,7 +11,7 @@ const pageModules: Record<(typeof translatedPages)[number], string> = {
   '/pricing': 'app/routes/public/pricing.tsx',
   '/soon': 'app/routes/public/soon.tsx',
 };
-const appPages = ['dashboard', 'streams', 'channels', 'videos', 'billing'] as const;
+const appPages = ['dashboard', 'streams', 'channels', 'videos', 'billing', 'notifications', 'account'] as const;
 const slug = (path: string) => path.replace(/^\//, '') || 'home';
 
 export default [
@@ -28,6 +28,7 @@ export default [
       ]),
       layout('app/routes/app/custom-layout.tsx', { id: `custom-${language.code}` }, [
         ...appPages.map((page) => route(page, `app/routes/app/${page}.tsx`, { id: `${page}-${language.code}` })),
+        route('streams/:streamId', 'app/routes/app/stream.tsx', { id: `stream-${language.code}` }),
       ]),
       route('*', 'app/routes/not-found.tsx', { id: `app-not-found-${language.code}` }),
     ]),

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -8,7 +9,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { AccountsStore, EmailToken, EmailTokenPurpose, Session, User, UserChanges } from '../../core/accounts/ports';
-import { emailKey, emailTokenKey, sessionKey, sessionsOfUser, userKey } from './keys';
+import { emailKey, emailTokenKey, emailTokensOfUser, sessionKey, sessionsOfUser, userKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
 
 /** AccountsStore on the single DynamoDB table. */
@@ -53,6 +54,30 @@ export class DynamoAccountsStore implements AccountsStore {
     }));
   }
 
+  async changeEmail(userId: string, from: string, to: string): Promise<'changed' | 'email taken'> {
+    try {
+      await transactWrite(this.db, {
+        TransactItems: [
+          { Put: { TableName: this.table, Item: { ...emailKey(to), userId }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Delete: { TableName: this.table, Key: emailKey(from), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: userKey(userId),
+              ConditionExpression: 'email = :from',
+              UpdateExpression: 'SET email = :to',
+              ExpressionAttributeValues: { ':from': from, ':to': to },
+            },
+          },
+        ],
+      });
+      return 'changed';
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return 'email taken';
+      throw error;
+    }
+  }
+
   async putSession(session: Session): Promise<void> {
     await this.db.send(new PutCommand({
       TableName: this.table,
@@ -63,36 +88,56 @@ export class DynamoAccountsStore implements AccountsStore {
   async session(tokenHash: string): Promise<Session | undefined> {
     // Strongly consistent: a session revoked by logout or a suspension must not be read back from a stale replica.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(tokenHash), ConsistentRead: true }));
-    return Item ? (pick(Item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip']) as unknown as Session) : undefined;
+    return Item ? toSession(Item) : undefined;
+  }
+
+  async sessionsOf(userId: string): Promise<Session[]> {
+    const items = await this.queryIndex(sessionsOfUser(userId), ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip', 'lastUsedAt']);
+    return items.map(toSession);
+  }
+
+  async touchSession(tokenHash: string, at: string): Promise<void> {
+    try {
+      await this.db.send(new UpdateCommand({
+        TableName: this.table,
+        Key: sessionKey(tokenHash),
+        ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression: 'SET lastUsedAt = :at',
+        ExpressionAttributeValues: { ':at': at },
+      }));
+    } catch (error) {
+      // A session ended meanwhile stays ended.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: sessionKey(tokenHash) }));
   }
 
-  async deleteSessionsOf(userId: string): Promise<void> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :owner',
-        ExpressionAttributeValues: { ':owner': sessionsOfUser(userId) },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: startKey,
-      }));
-      const keys = (page.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
-      for (let i = 0; i < keys.length; i += 25) {
-        await this.db.send(new BatchWriteCommand({
-          RequestItems: { [this.table]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) },
-        }));
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+  async deleteSessionsOf(userId: string, keep?: string): Promise<number> {
+    const keys = (await this.queryIndex(sessionsOfUser(userId), ['pk', 'sk', 'tokenHash']))
+      .filter((item) => item.tokenHash !== keep)
+      .map((item) => ({ pk: item.pk, sk: item.sk }));
+    await this.deleteAll(keys);
+    return keys.length;
   }
 
   async putEmailToken(token: EmailToken): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...emailTokenKey(token.tokenHash, token.purpose), entity: 'emailToken', ...token } }));
+    await this.db.send(new PutCommand({
+      TableName: this.table,
+      // Indexed by user, so closing an account finds its links (and a new link of a purpose replaces older ones).
+      Item: { ...emailTokenKey(token.tokenHash, token.purpose), entity: 'emailToken', gsi1pk: emailTokensOfUser(token.userId), gsi1sk: token.purpose, ...token },
+    }));
+  }
+
+  async emailTokensOf(userId: string): Promise<EmailToken[]> {
+    return (await this.queryIndex(emailTokensOfUser(userId), ['tokenHash', 'purpose', 'userId', 'expiresAt', 'newEmail'])).map(toEmailToken);
+  }
+
+  async deleteEmailTokensOf(userId: string, purpose: EmailTokenPurpose): Promise<void> {
+    const tokens = await this.queryIndex(emailTokensOfUser(userId), ['pk', 'sk', 'purpose']);
+    await this.deleteAll(tokens.filter((item) => item.purpose === purpose).map((item) => ({ pk: item.pk, sk: item.sk })));
   }
 
   async emailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<EmailToken | undefined> {
@@ -108,6 +153,36 @@ export class DynamoAccountsStore implements AccountsStore {
     }));
     return Attributes ? toEmailToken(Attributes) : undefined;
   }
+
+  private async queryIndex(partition: string, attributes: string[]): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :owner',
+        ExpressionAttributeValues: { ':owner': partition },
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+        ExclusiveStartKey: startKey,
+      }));
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  private async deleteAll(keys: { pk: unknown; sk: unknown }[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 25) {
+      let requests = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+      // DynamoDB may leave part of a batch for later under load.
+      while (requests.length) {
+        const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
+        requests = (result.UnprocessedItems?.[this.table] ?? []) as typeof requests;
+      }
+    }
+  }
 }
 
 function pick(item: Record<string, unknown>, names: string[]): Record<string, unknown> {
@@ -117,4 +192,6 @@ function pick(item: Record<string, unknown>, names: string[]): Record<string, un
 const toUser = (item: Record<string, unknown>) =>
   pick(item, ['id', 'email', 'displayName', 'language', 'status', 'passwordHash', 'createdAt', 'termsAcceptedAt', 'confirmedAt', 'passwordChangedAt']) as unknown as User;
 
-const toEmailToken = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'issuedAt']) as unknown as EmailToken;
+const toEmailToken = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'issuedAt', 'newEmail']) as unknown as EmailToken;
+
+const toSession = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip', 'lastUsedAt']) as unknown as Session;

@@ -3,7 +3,8 @@
 //   USER#<userId>          PROFILE             the account
 //   EMAIL#<email>          EMAIL               claim on an address (uniqueness), points to the user
 //   SESSION#<tokenHash>    SESSION             a signed-in browser; gsi1: SESSIONS#<userId> / createdAt
-//   TOKEN#<tokenHash>      confirm | reset     a single-use e-mail link
+//   TOKEN#<tokenHash>      <purpose>           a single-use e-mail link (confirm, reset, email-change, close);
+//                                              gsi1: TOKENS#<userId> / purpose
 //   RATE#<name>#<subject>  <window start>      attempts counted in one rate-limit window
 //   CONN#<connectionId>    CONN                an open realtime WebSocket; gsi1: CONNS#<userId> / connectionId
 //   USER#<userId>          SUBSCRIPTION        the mirrored paid subscription
@@ -17,10 +18,14 @@
 //                                              lifecycle and the task API only; gone when the run ends)
 //   USER#<userId>          STREAMLOG#<streamId>#<at>#<n>  an event of a stream's history (expires after 90 days)
 //   USER#<userId>          NOTIFY              how the user wants to be told (e-mail, a linked Telegram chat)
-//   TELEGRAM_LINK#<hash>   LINK                a Telegram deep link being followed (expires after 10 minutes)
+//   TELEGRAM_LINK#<hash>   LINK                a Telegram deep link being followed (expires after 10 minutes);
+//                                              gsi1: TELEGRAM_LINKS#<userId> / LINK
 //   USER#<userId>          CHANNEL#<channelId> a destination (RTMP stream key or YouTube channel)
 //   USER#<userId>          BROADCAST#<streamId>#<channelId>  the YouTube broadcast of a running stream
-//   OAUTH_STATE#<hash>     STATE               a Google consent in progress (expires after 10 minutes)
+//   OAUTH_STATE#<hash>     STATE               a Google consent in progress (expires after 10 minutes);
+//                                              gsi1: OAUTH_STATES#<userId> / STATE
+//   TUS#<upload key>       METADATA | LOCK     a tus upload's metadata cache and lock (lambdas/adapters/tus/);
+//                                              the metadata's gsi1: UPLOADS#<userId> / upload key
 //   YOUTUBE_QUOTA#<day>    QUOTA               YouTube API units spent that Pacific-time day
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
@@ -28,6 +33,7 @@ export const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' 
 export const sessionKey = (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' });
 export const sessionsOfUser = (userId: string) => `SESSIONS#${userId}`;
 export const emailTokenKey = (tokenHash: string, purpose: string) => ({ pk: `TOKEN#${tokenHash}`, sk: purpose });
+export const emailTokensOfUser = (userId: string) => `TOKENS#${userId}`;
 export const rateKey = (key: string, windowStart: number) => ({ pk: `RATE#${key}`, sk: String(windowStart) });
 export const connectionKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
 export const connectionsOfUser = (userId: string) => `CONNS#${userId}`;
@@ -44,10 +50,13 @@ export const streamLiveKey = (userId: string, streamId: string) => ({ pk: `USER#
 export const streamLogPrefix = (streamId: string) => `STREAMLOG#${streamId}#`;
 export const notifySettingsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'NOTIFY' });
 export const telegramLinkKey = (tokenHash: string) => ({ pk: `TELEGRAM_LINK#${tokenHash}`, sk: 'LINK' });
+export const telegramLinksOfUser = (userId: string) => `TELEGRAM_LINKS#${userId}`;
 export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
 
 export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });
 export const oauthStateKey = (stateHash: string) => ({ pk: `OAUTH_STATE#${stateHash}`, sk: 'STATE' });
+export const oauthStatesOfUser = (userId: string) => `OAUTH_STATES#${userId}`;
+export const uploadsOfUser = (userId: string) => `UPLOADS#${userId}`;
 export const youtubeQuotaKey = (day: string) => ({ pk: `YOUTUBE_QUOTA#${day}`, sk: 'QUOTA' });
 
 // Support audit log (lambdas/core/support): outside the account's partition, so it outlives termination.

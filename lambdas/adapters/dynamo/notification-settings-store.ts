@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NotificationSettings, NotificationSettingsStore } from '../../core/notifications/notifications';
-import { notifySettingsKey, telegramLinkKey } from './keys';
+import { notifySettingsKey, telegramLinkKey, telegramLinksOfUser } from './keys';
 
-/** Settings in the user's partition (gone with the account); deep-link tokens apart, expiring with the table's TTL. */
+/** Settings in the user's partition (gone with the account); deep-link tokens apart, expiring with the table's TTL
+ * and indexed by user, so closing the account removes them at once too. */
 export class DynamoNotificationSettings implements NotificationSettingsStore {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
@@ -33,7 +34,7 @@ export class DynamoNotificationSettings implements NotificationSettingsStore {
   }
 
   async createLink(tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...telegramLinkKey(tokenHash), entity: 'telegramLink', userId, expiresAt: Math.floor(expiresAt.getTime() / 1000) } }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...telegramLinkKey(tokenHash), entity: 'telegramLink', gsi1pk: telegramLinksOfUser(userId), gsi1sk: 'LINK', userId, expiresAt: Math.floor(expiresAt.getTime() / 1000) } }));
   }
 
   async consumeLink(tokenHash: string, now: Date): Promise<string | undefined> {

@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ErasedRecords, UserRecords } from '../../core/support/ports';
-import { connectionsOfUser, emailKey, userKey } from './keys';
+import { connectionsOfUser, emailKey, emailTokensOfUser, oauthStatesOfUser, sessionsOfUser, telegramLinksOfUser, uploadsOfUser, userKey } from './keys';
 
 type Key = { pk: string; sk: string };
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 
 const PAYMENT_PREFIX = 'PAYMENT#';
 
-/** Erases an account's items from the single table (the support tool's termination). */
+/** Erases an account's items from the single table (the support tool's termination, the owner's closure). */
 export class DynamoUserRecords implements UserRecords {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
@@ -21,8 +21,11 @@ export class DynamoUserRecords implements UserRecords {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
     }
-    const connections = await this.keys({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :owner', ExpressionAttributeValues: { ':owner': connectionsOfUser(user.id) } });
-    await this.deleteAll(connections);
+    // The user's items outside their partition, each kind indexed by user: open realtime connections, sessions,
+    // unused e-mail links, Google consents and Telegram links in progress, tus uploads' metadata.
+    for (const owner of [connectionsOfUser, sessionsOfUser, emailTokensOfUser, oauthStatesOfUser, telegramLinksOfUser, uploadsOfUser]) {
+      await this.deleteAll(await this.keys({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :owner', ExpressionAttributeValues: { ':owner': owner(user.id) } }));
+    }
 
     const items = await this.keys({ KeyConditionExpression: 'pk = :user', ExpressionAttributeValues: { ':user': userKey(user.id).pk } }, ['paidAt']);
     const payments = items.filter((item) => item.sk.startsWith(PAYMENT_PREFIX));

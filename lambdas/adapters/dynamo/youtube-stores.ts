@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastRecord, BroadcastStore } from '../../core/youtube/broadcasts';
 import type { OAuthState, OAuthStateStore } from '../../core/youtube/connect';
-import { broadcastKey, oauthStateKey, youtubeQuotaKey } from './keys';
+import { broadcastKey, oauthStateKey, oauthStatesOfUser, youtubeQuotaKey } from './keys';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -9,7 +9,7 @@ export class DynamoOAuthStateStore implements OAuthStateStore {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
   async put(state: OAuthState): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...oauthStateKey(state.stateHash), entity: 'oauthState', ...state } }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...oauthStateKey(state.stateHash), entity: 'oauthState', gsi1pk: oauthStatesOfUser(state.userId), gsi1sk: 'STATE', ...state } }));
   }
 
   async take(stateHash: string): Promise<OAuthState | undefined> {

@@ -4,7 +4,8 @@ import type { ConnectionsStore } from '../dynamo/connections-store';
 import { logger } from '../logger';
 
 /** Closes a user's realtime WebSockets (DeleteConnection on the WebSocket management API, which the local realtime
- * server speaks too) and forgets them: those of one session at sign-out, all at a password reset or suspension. */
+ * server speaks too) and forgets them: those of one session at sign-out, all at a password reset or suspension, all
+ * but the caller's at a password change on the account page. */
 export class ManagementApiConnectionCloser implements OpenConnections {
   constructor(
     private readonly client: ApiGatewayManagementApiClient,
@@ -13,9 +14,16 @@ export class ManagementApiConnectionCloser implements OpenConnections {
   ) {}
 
   async close(userId: string, sessionId?: string): Promise<void> {
-    const open = await this.connections.withSessions(userId, this.now());
     // A connection opened before tickets named their session belongs to no session: it goes with any of them.
-    const closing = open.filter((connection) => sessionId === undefined || connection.sessionId === undefined || connection.sessionId === sessionId);
+    await this.closeWhere(userId, (connection) => sessionId === undefined || connection.sessionId === undefined || connection.sessionId === sessionId);
+  }
+
+  async closeAllBut(userId: string, keepSessionId: string): Promise<void> {
+    await this.closeWhere(userId, (connection) => connection.sessionId !== keepSessionId);
+  }
+
+  private async closeWhere(userId: string, closes: (connection: { sessionId?: string }) => boolean): Promise<void> {
+    const closing = (await this.connections.withSessions(userId, this.now())).filter(closes);
     await Promise.all(closing.map(async ({ connectionId }) => {
       try {
         await this.client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { BillingEvent, CheckoutState, PaymentProvider, ProviderSubscription } from '../../core/billing/ports';
 import { AppError } from '../../core/errors';
 import { stripeClient } from './client';
+import { StripeSubscriptionControl } from './support-subscriptions';
 import { isBillingPeriod, isPlanId, stripeLookupKey, type BillingPeriod, type PlanId } from '../../core/plans';
 
 export interface StripeSettings {
@@ -45,9 +46,15 @@ function subscriptionOfInvoice(invoice: Stripe.Invoice): string | undefined {
 /** PaymentProvider on Stripe: subscriptions sold by Price lookup keys, hosted Checkout and Customer Portal. */
 export class StripeProvider implements PaymentProvider {
   private readonly stripe: Stripe;
+  private readonly control: StripeSubscriptionControl;
 
   constructor(private readonly settings: StripeSettings) {
     this.stripe = stripeClient(settings);
+    this.control = new StripeSubscriptionControl(settings);
+  }
+
+  cancelSubscription(id: string): Promise<void> {
+    return this.control.cancel(id);
   }
 
   async priceFor(plan: PlanId, period: BillingPeriod): Promise<string | undefined> {

@@ -25,6 +25,13 @@ export const rateLimits = {
   resetRequestPerIp: { limit: 20, windowSeconds: 3600 },
   resetPerIp: { limit: 20, windowSeconds: 3600 },
   confirmationPerEmail: { limit: 3, windowSeconds: 3600 },
+  // The account page (settings.ts, closure.ts, export.ts): a stolen session cannot guess the current password,
+  // send links to strangers' mailboxes, flood the owner with closure e-mails or hammer the export.
+  passwordCheckPerUser: { limit: 10, windowSeconds: 15 * 60 },
+  emailChangePerUser: { limit: 5, windowSeconds: 3600 },
+  emailChangePerIp: { limit: 20, windowSeconds: 3600 },
+  closurePerUser: { limit: 3, windowSeconds: 3600 },
+  exportPerUser: { limit: 10, windowSeconds: 3600 },
 } as const satisfies Record<string, Limit>;
 
 export type RateLimitName = keyof typeof rateLimits;

@@ -60,6 +60,8 @@ export interface PaymentProvider {
   /** Verifies the signature over the exact raw body; throws AppError('wrong signature') otherwise. */
   verifyEvent(rawBody: string, signature: string | undefined): BillingEvent;
   subscription(id: string): Promise<ProviderSubscription>;
+  /** Ends a subscription at once (its account is being closed); harmless when it has ended already. */
+  cancelSubscription(id: string): Promise<void>;
 }
 
 export interface Payment extends PaidInvoice {

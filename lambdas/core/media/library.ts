@@ -130,7 +130,12 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     return;
   }
   const video = await context.videos.get(userId, videoId);
-  if (!video || video.status !== 'encoding' || !ofCurrentRevision(video, update)) return;
+  if (!video) {
+    // The item went while it was transcoded (its account was closed): what the transcode wrote has no owner left.
+    if (update.type === 'completed') await context.objects.remove([update.result.outputKey, ...(update.result.kind === 'video' ? [update.result.thumbnailKey] : [])]);
+    return;
+  }
+  if (video.status !== 'encoding' || !ofCurrentRevision(video, update)) return;
   if (update.type === 'completed') {
     const { result } = update;
     // What is stored from now on: the stream-ready file and its thumbnail (what it was made from is removed below).

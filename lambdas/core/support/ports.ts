@@ -43,8 +43,9 @@ export interface ErasedRecords {
 export interface UserRecords {
   /**
    * Deletes every item of the account's partition except its payment records, which get an expiry instead
-   * (`retainPaymentUntil` of their payment date); then the e-mail claim (when `email` is given) and the open
-   * realtime connections. Safe to run again.
+   * (`retainPaymentUntil` of their payment date); then the e-mail claim (when `email` is given) and the user's
+   * items elsewhere (realtime connections, sessions, e-mail links, Google consents, Telegram links, upload metadata).
+   * Safe to run again.
    */
   erase(user: { id: string; email?: string }, retainPaymentUntil: (paidAt: string) => Date): Promise<ErasedRecords>;
 }

@@ -5,21 +5,15 @@
 import { createHash } from 'node:crypto';
 import { normalizeEmail } from '../accounts/email-address';
 import { publicUser } from '../accounts/accounts';
-import type { AccountsStore, OpenConnections, User } from '../accounts/ports';
+import type { User } from '../accounts/ports';
 import { subscriptionOverview, type BillingContext } from '../billing/billing';
-import type { VideoStore } from '../media/ports';
-import { stopStream, type StreamsContext } from '../streams/streams';
-import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionControl, UserObjects, UserRecords } from './ports';
+import { closeAccount, eraseData, paidSubscriptionOf, shutOut, type ErasureContext } from './erasure';
+import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionControl } from './ports';
 
-export interface SupportContext {
-  accounts: AccountsStore;
-  /** The account's realtime WebSockets, closed with its sessions. */
-  connections: OpenConnections;
-  streams: StreamsContext;
+export { PAYMENT_RETENTION_YEARS, userObjectPrefixes } from './erasure';
+
+export interface SupportContext extends ErasureContext {
   billing: BillingContext;
-  videos: Pick<VideoStore, 'list'>;
-  records: UserRecords;
-  objects: UserObjects;
   audit: AuditLog;
   /** Absent when no payment provider is configured where the tool runs. */
   subscriptions?: SubscriptionControl;
@@ -32,14 +26,7 @@ export class SupportRefusal extends Error {
   override readonly name = 'SupportRefusal';
 }
 
-/** Payment records outlive a terminated account this long after each payment (accounting records; the privacy
- * policy: "except records we must keep by law, such as invoices"), then DynamoDB's TTL removes them. */
-export const PAYMENT_RETENTION_YEARS = 10;
-
 export const REASON_MAX_LENGTH = 500;
-
-/** The media bucket's prefixes that hold one user's objects (layout: lambdas/contract/buckets.ts). */
-export const userObjectPrefixes = (userId: string): string[] => [`uploads/${userId}/`, `media/${userId}/`];
 
 export const emailHashOf = (email: string): string => createHash('sha256').update(normalizeEmail(email)).digest('hex');
 
@@ -98,19 +85,6 @@ async function recorded(
 
 const subjectOf = (user: User) => ({ userId: user.id, emailHash: emailHashOf(user.email) });
 
-/** Stops every stream of the user that is not stopped, with its task; the reason shows on the stream. */
-async function stopAllStreams(context: SupportContext, userId: string): Promise<number> {
-  const running = (await context.streams.streams.list(userId)).filter((stream) => stream.status !== 'stopped');
-  for (const stream of running) await stopStream(context.streams, userId, stream.id, 'account suspended');
-  return running.length;
-}
-
-/** The user's subscription paid through the payment provider and not ended, if any. */
-async function paidSubscriptionOf(context: SupportContext, userId: string): Promise<string | undefined> {
-  const subscription = await context.billing.billing.subscription(userId);
-  return subscription?.providerSubscriptionId && subscription.status !== 'canceled' ? subscription.providerSubscriptionId : undefined;
-}
-
 /** What became of the paid subscription's billing, for the audit entry: its id, or why it was not changed. The
  * account's own change is done by then and stands: a payment provider that is absent or failing is reported, for
  * the operator to finish in its dashboard, rather than undoing a suspension. */
@@ -123,15 +97,6 @@ async function withBilling(context: SupportContext, subscriptionId: string | und
     return `not changed: the payment provider failed for ${subscriptionId} (${(error as Error).message}); change it in its dashboard`;
   }
   return subscriptionId;
-}
-
-/** Sign-in is refused from now on (status first), the open sessions and their realtime sockets end, then the
- * streams stop. */
-async function shutOut(context: SupportContext, user: User, status: 'suspended' | 'terminated'): Promise<number> {
-  await context.accounts.updateUser(user.id, { status });
-  await context.accounts.deleteSessionsOf(user.id);
-  await context.connections.close(user.id);
-  return stopAllStreams(context, user.id);
 }
 
 export interface UserReport {
@@ -222,23 +187,11 @@ export async function reactivateUser(context: SupportContext, query: string, rea
   });
 }
 
-function retainPaymentUntil(paidAt: string): Date {
-  const until = new Date(paidAt);
-  until.setUTCFullYear(until.getUTCFullYear() + PAYMENT_RETENTION_YEARS);
-  return until;
-}
-
-async function eraseData(context: SupportContext, user: { id: string; email?: string }): Promise<Details> {
-  const objects = await context.objects.erase(userObjectPrefixes(user.id));
-  const records = await context.records.erase(user, retainPaymentUntil);
-  return { ...objects, ...records };
-}
-
 /**
- * Termination, as the privacy policy says: sign-in refused, sessions ended, streams stopped, the paid
- * subscription canceled at the provider, then every object of the user and every item of the account deleted
- * (the e-mail claim too, so the address is free again). Kept: the audit log and the payment records, which
- * expire PAYMENT_RETENTION_YEARS after each payment. Running it again on a terminated id (or address) sweeps
+ * Termination, as the privacy policy says (erasure.ts, closeAccount): sign-in refused, sessions ended, streams
+ * stopped, the paid subscription canceled at the provider, then every object of the user and every item of the
+ * account deleted (the e-mail claim too, so the address is free again). Kept: the audit log and the payment
+ * records, which expire PAYMENT_RETENTION_YEARS after each payment. Running it again on a terminated id (or address) sweeps
  * again: a transcode that was running finishes later and writes its output, which the second run removes.
  */
 export async function terminateUser(context: SupportContext, query: string, reason: string | undefined): Promise<AuditEntry> {
@@ -254,21 +207,7 @@ export async function terminateUser(context: SupportContext, query: string, reas
   if (toCancel && !control) {
     throw new SupportRefusal(`subscription ${toCancel} is paid through the payment provider, which is not configured here: configure it so the subscription can be canceled first`);
   }
-  return recorded(context, subjectOf(user), 'terminate', why, async () => {
-    const streamsStopped = await shutOut(context, user, 'terminated');
-    if (toCancel && control) await control.cancel(toCancel);
-    const customer = await context.billing.billing.customerOf(user.id);
-    const transcodesInFlight = (await context.videos.list(user.id)).filter((video) => video.status === 'encoding').length;
-    return {
-      previousStatus: user.status,
-      streamsStopped,
-      subscriptionCanceled: toCancel ?? 'none',
-      // Where the invoices are, for refunds and accounting after the account is gone.
-      paymentCustomer: customer ?? 'none',
-      transcodesInFlight,
-      ...(await eraseData(context, user)),
-    };
-  });
+  return recorded(context, subjectOf(user), 'terminate', why, () => closeAccount(context, user, toCancel && control ? { id: toCancel, control } : undefined));
 }
 
 /** The audit trail of an account, or of an id or address whose account is gone. Oldest first. */

@@ -10,7 +10,7 @@ import { barePath, languageOfPath, localizePath } from '../i18n/languages';
  * links that failed, which happens before there is a session: sending anonymous visitors to the login page would
  * hide it from the people it is for (docs/web.md, "Accounts").
  */
-export const authPages = ['login', 'register', 'forgot-password', 'reset-password', 'auth-token', 'confirm', 'error'] as const;
+export const authPages = ['login', 'register', 'forgot-password', 'reset-password', 'auth-token', 'confirm', 'error', 'change-email', 'close-account'] as const;
 const signedInAway = ['login', 'register'];
 
 /** Where the visitor must go instead of `pathname`, or undefined when they may stay. */

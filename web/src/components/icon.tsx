@@ -3,7 +3,8 @@ import sprite from '../assets/icons.svg?no-inline';
 
 export type IconName =
   | 'loop' | 'youtube' | 'layers' | 'upload' | 'wand' | 'hd' | 'shield' | 'refresh' | 'calendar' | 'music' | 'grid' | 'file'
-  | 'chat' | 'trash' | 'mail' | 'send' | 'check' | 'clock' | 'minus' | 'play' | 'dashboard' | 'video' | 'broadcast';
+  | 'chat' | 'trash' | 'mail' | 'send' | 'check' | 'clock' | 'minus' | 'play' | 'dashboard' | 'video' | 'broadcast' | 'bell'
+  | 'laptop' | 'phone' | 'user' | 'download' | 'alert' | 'stop';
 
 export function Icon({ name, className = '' }: { name: IconName; className?: string }) {
   return (

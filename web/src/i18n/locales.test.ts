@@ -26,7 +26,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 const sameEverywhere = new Set([
   'meta.appTitle', 'common.brand', 'errorScreen.heading', 'landing.features.fullHd.title', 'landing.supportTelegram',
   'pricing.plans.basic.name', 'pricing.plans.pro.name', 'pricing.plans.custom.name', 'pricing.features.fullHd',
-  'pricing.gigabytes', 'pricing.terabytes', 'pricing.savePercent', 'app.quoted',
+  'pricing.gigabytes', 'pricing.terabytes', 'pricing.savePercent', 'app.quoted', 'notifications.telegram.title',
   // Output quality's patterns: only their placeholders are words.
   'videos.quality.notInPlan', 'videos.quality.tierOption', 'videos.quality.output',
 ]);

@@ -9,7 +9,7 @@ import type { ErrorTextKey } from '../../i18n/i18n-context';
 export type FieldProblem = ErrorTextKey | 'invalid' | 'missing';
 
 /** Every field of the account forms (texts for missing ones: auth.missing.<field>). */
-export type AccountField = 'displayName' | 'email' | 'password' | 'acceptTerms' | 'ageConfirmed';
+export type AccountField = 'displayName' | 'email' | 'password' | 'acceptTerms' | 'ageConfirmed' | 'currentPassword' | 'newPassword';
 
 export interface FormProblems<F extends AccountField> {
   fields: Partial<Record<F, FieldProblem>>;

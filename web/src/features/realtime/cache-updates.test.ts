@@ -12,6 +12,7 @@ function cache() {
   client.setQueryData(['streams'], { streams: [stream('s1'), stream('s2')] });
   client.setQueryData(['streams', 's1'], stream('s1'));
   client.setQueryData(['subscription'], { plan: 'trial' });
+  client.setQueryData(['incidents'], { incidents: [] });
   return client;
 }
 const stale = (client: QueryClient, key: unknown[]) => client.getQueryState(key)?.isInvalidated;
@@ -51,6 +52,7 @@ describe('realtime events in the data cache', () => {
     expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams).toEqual([stream('s1', { status: 'started' }), stream('s2', { status: 'stopped', lastError: 'starting stream failed' })]);
     expect(stale(client, ['streams'])).toBe(true);
     expect(stale(client, ['streams', 's1'])).toBe(true);
+    expect(stale(client, ['incidents'])).toBe(true);
   });
 
   test('stream.heartbeat patches the health and the verdict in place without refetching', () => {
@@ -60,6 +62,16 @@ describe('realtime events in the data cache', () => {
     expect(client.getQueryData(['streams', 's1'])).toEqual(stream('s1', { health, verdict: 'degraded' }));
     expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams[0]).toEqual(stream('s1', { health, verdict: 'degraded' }));
     expect(stale(client, ['streams'])).toBe(false);
+  });
+
+  test('a heartbeat that changes the verdict refetches the recent incidents; one that does not, does not', () => {
+    const client = cache();
+    const health = { actual: 'started', fps: 30, at: '2026-01-01T00:00:00.000Z' };
+    client.setQueryData(['streams', 's1'], stream('s1', { verdict: 'healthy' }));
+    applyRealtimeEvent(client, { type: 'stream.heartbeat', streamId: 's1', verdict: 'healthy', health });
+    expect(stale(client, ['incidents'])).toBe(false);
+    applyRealtimeEvent(client, { type: 'stream.heartbeat', streamId: 's1', verdict: 'offline', health });
+    expect(stale(client, ['incidents'])).toBe(true);
   });
 
   test('subscription.changed refetches the subscription only', () => {
@@ -72,6 +84,6 @@ describe('realtime events in the data cache', () => {
   test('after a (re)connection every live entry is fetched again', () => {
     const client = cache();
     refreshLiveQueries(client);
-    for (const key of [['videos'], ['videos', 'v1'], ['streams'], ['streams', 's1'], ['subscription']]) expect(stale(client, key)).toBe(true);
+    for (const key of [['videos'], ['videos', 'v1'], ['streams'], ['streams', 's1'], ['subscription'], ['incidents']]) expect(stale(client, key)).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 // every feature uses (docs/web.md, "Query keys"):
 //   ['videos'] GET /videos ({ videos })        ['videos', id] GET /videos/{id}
 //   ['streams'] GET /streams ({ streams })     ['streams', id] GET /streams/{id}
-//   ['subscription'] GET /subscription
+//   ['subscription'] GET /subscription         ['incidents'] GET /incidents
 // Small changes (progress, heartbeats) are patched in place; changes that bring new fields (a finished transcode's
 // thumbnail, a stream's verdict) are patched and then refetched.
 import type { QueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ export const liveQueryKeys = {
   videos: ['videos'],
   streams: ['streams'],
   subscription: ['subscription'],
+  incidents: ['incidents'],
 } as const;
 
 type Identified = { id: string };
@@ -57,14 +58,18 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
         ...(event.error ? { lastError: event.error } : {}),
       }));
       void client.invalidateQueries({ queryKey: liveQueryKeys.streams });
+      void client.invalidateQueries({ queryKey: liveQueryKeys.incidents });
       return;
-    case 'stream.heartbeat':
-      patchItem<{ id: string; health?: unknown; verdict?: string }>(client, liveQueryKeys.streams, 'streams', event.streamId, (stream) => ({
-        ...stream,
-        health: event.health,
-        ...(event.verdict ? { verdict: event.verdict } : {}),
-      }));
+    case 'stream.heartbeat': {
+      // A change of health may be an incident beginning or ending (the stream's history records it).
+      let verdictChanged = false;
+      patchItem<{ id: string; health?: unknown; verdict?: string }>(client, liveQueryKeys.streams, 'streams', event.streamId, (stream) => {
+        if (event.verdict && stream.verdict !== undefined && stream.verdict !== event.verdict) verdictChanged = true;
+        return { ...stream, health: event.health, ...(event.verdict ? { verdict: event.verdict } : {}) };
+      });
+      if (verdictChanged) void client.invalidateQueries({ queryKey: liveQueryKeys.incidents });
       return;
+    }
     case 'subscription.changed':
       void client.invalidateQueries({ queryKey: liveQueryKeys.subscription });
       return;

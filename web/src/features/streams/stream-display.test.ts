@@ -55,6 +55,9 @@ describe('stream state on the page', () => {
 describe('figures in the page\'s language', () => {
   test('durations show the largest unit and the next one unless it is zero', () => {
     expect(formatDuration(0, 'en')).toBe('0s');
+    // In a sentence, the short units: "off air for 11 min 30 sec".
+    expect(formatDuration(690, 'en', 'short')).toBe('11 min 30 sec');
+    expect(formatDuration(690, 'uk', 'short')).toBe('11 хв 30 с');
     expect(formatDuration(59.9, 'en')).toBe('59s');
     expect(formatDuration(65, 'en')).toBe('1m 5s');
     expect(formatDuration(3 * 3600 + 59, 'en')).toBe('3h');

@@ -47,9 +47,9 @@ const units = [
   ['second', 1],
 ] as const;
 
-/** "2d 3h", "3h", "4m 5s", "0s" in the language's narrow units: the largest unit that is not zero, and the next
- * one unless it is zero. */
-export function formatDuration(totalSeconds: number, locale: string): string {
+/** "2d 3h", "3h", "4m 5s", "0s" in the language's narrow units (a figure), or "4 min 5 sec" in its short ones (in a
+ * sentence): the largest unit that is not zero, and the next one unless it is zero. */
+export function formatDuration(totalSeconds: number, locale: string, unitDisplay: 'narrow' | 'short' = 'narrow'): string {
   let rest = Math.max(0, Math.floor(totalSeconds));
   const amounts = units.map(([unit, seconds]) => {
     const amount = Math.floor(rest / seconds);
@@ -58,7 +58,7 @@ export function formatDuration(totalSeconds: number, locale: string): string {
   });
   const first = amounts.findIndex(({ amount }) => amount > 0);
   const shown = first === -1 ? amounts.slice(-1) : amounts.slice(first, first + 2).filter(({ amount }, index) => index === 0 || amount > 0);
-  return shown.map(({ unit, amount }) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'narrow' }).format(amount)).join(' ');
+  return shown.map(({ unit, amount }) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay }).format(amount)).join(' ');
 }
 
 export const formatBitrate = (kbps: number, locale: string): string =>
@@ -95,4 +95,13 @@ export function frameUrl(url: string, minute: number): string {
 export function streamWarning(stream: Pick<Stream, 'status' | 'warning'>): Problem | undefined {
   if (!isRunning(stream.status) || !stream.warning) return undefined;
   return isErrorKey(stream.warning) ? { key: stream.warning } : { reason: stream.warning };
+}
+
+/** A moment as the app shows times: the time alone on the day it happened ("2:05 PM", "14:05"), with the date
+ * before ("Nov 23, 2026, 2:05 PM"); in the viewer's clock unless `timeZone` names another. */
+export function formatMoment(iso: string, locale: string, now: number, timeZone?: string): string {
+  const at = Date.parse(iso);
+  const day = (instant: number) => new Intl.DateTimeFormat('en-CA', timeZone ? { timeZone } : {}).format(instant);
+  if (day(at) === day(now)) return timeFormat(locale, timeZone).format(at);
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(at);
 }

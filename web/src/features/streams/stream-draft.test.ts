@@ -1,5 +1,5 @@
-import { streamView, type Stream } from '../../../../lambdas/core/streams/stream';
-import { destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
+import { DEFAULT_ATTENTION_MINUTES, streamView, type Stream } from '../../../../lambdas/core/streams/stream';
+import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
 
 // A stopped stream as the API shows it.
 const stored: Stream = {
@@ -11,7 +11,7 @@ const stream = streamView(stored, new Date('2025-06-01T00:00:00Z'));
 describe('the stream form\'s draft', () => {
   test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {
     expect(draftOf()).toEqual({
-      title: '', description: '', privacy: 'public', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      title: '', description: '', privacy: 'public', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, attentionMinutes: '5',
     });
   });
 
@@ -19,8 +19,15 @@ describe('the stream form\'s draft', () => {
     const draft = draftOf(stream);
     expect(draft.restartTimes).toEqual([{ id: 1, value: '03:00' }, { id: 2, value: '15:00' }]);
     expect(inputOf(draft)).toEqual({
-      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv',
+      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv', attentionMinutes: 5,
     });
+  });
+
+  test('the attention time is the stream\'s own, 5 minutes when it never set one, and is sent as a number', () => {
+    expect(draftOf(streamView({ ...stored, attentionMinutes: 12 }, new Date('2025-06-01T00:00:00Z'))).attentionMinutes).toBe('12');
+    expect(inputOf({ ...draftOf(stream), attentionMinutes: '30' }).attentionMinutes).toBe(30);
+    // A new stream starts with the API's own default.
+    expect(ATTENTION_MINUTES.default).toBe(DEFAULT_ATTENTION_MINUTES);
   });
 
   test('the YouTube privacy is kept when editing (streams made before it existed are public, like the API\'s default)', () => {

@@ -13,9 +13,19 @@ export interface StreamDraft {
   channelIds: string[];
   restartTimes: RestartTimeRow[];
   timeZone: string;
+  /** As typed in the number field: minutes of bad health before the stream needs attention. */
+  attentionMinutes: string;
 }
 
-/** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone). */
+/**
+ * The attention time the API accepts (PATCH and POST /streams, `attentionMinutes`), and the one it gives streams that
+ * never set theirs (DEFAULT_ATTENTION_MINUTES of lambdas/core/streams/stream.ts, whose module would bring zod into the
+ * page's bundle; stream-draft.test.ts checks they agree).
+ */
+export const ATTENTION_MINUTES = { min: 1, max: 60, default: 5 } as const;
+
+/** A stream's settings to edit, or a new stream's defaults (public, no restarts, the browser's time zone, attention
+ * after 5 minutes). */
 export const draftOf = (stream?: Stream): StreamDraft => ({
   title: stream?.title ?? '',
   description: stream?.description ?? '',
@@ -25,6 +35,7 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
   channelIds: stream?.channelIds ?? [],
   restartTimes: rowsOf(stream?.restartTimes ?? []),
   timeZone: stream?.timeZone ?? browserTimeZone(),
+  attentionMinutes: String(stream?.attentionMinutes ?? ATTENTION_MINUTES.default),
 });
 
 export const inputOf = (draft: StreamDraft): StreamInput => ({
@@ -36,6 +47,7 @@ export const inputOf = (draft: StreamDraft): StreamInput => ({
   channelIds: draft.channelIds,
   restartTimes: timesOf(draft.restartTimes),
   timeZone: draft.timeZone.trim(),
+  attentionMinutes: Number(draft.attentionMinutes),
 });
 
 /** Ticks or unticks a destination, keeping the order they were chosen in. */

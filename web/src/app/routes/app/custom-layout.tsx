@@ -14,12 +14,13 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import '../../../styles/app-shell.css';
 
-const sections: { page: 'dashboard' | 'streams' | 'channels' | 'videos' | 'billing'; icon: IconName }[] = [
+const sections: { page: 'dashboard' | 'streams' | 'channels' | 'videos' | 'billing' | 'notifications'; icon: IconName }[] = [
   { page: 'dashboard', icon: 'dashboard' },
   { page: 'streams', icon: 'broadcast' },
   { page: 'channels', icon: 'youtube' },
   { page: 'videos', icon: 'video' },
   { page: 'billing', icon: 'layers' },
+  { page: 'notifications', icon: 'bell' },
 ];
 
 /** The phone-only account panel: closes on navigation, Escape (focus back on its button) and a click elsewhere. */

@@ -15,10 +15,12 @@ export interface Session {
 
 export const currentUserQueryKey = ['me'] as const;
 
-async function accountsCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+/** A call whose 429 keeps the Retry-After header's seconds (`details.retryAfterSeconds`) for the form's hint. A 401
+ * ends the session unless `onUnauthorized` says otherwise (the sign-in pages, where it is an answer). */
+export async function callWithRetryHint<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, onUnauthorized?: () => void): Promise<T> {
   let retryAfter: string | null = null;
   const client = createApiClient({
-    onUnauthorized: () => undefined,
+    ...(onUnauthorized ? { onUnauthorized } : {}),
     fetch: async (input, init) => {
       const response = await fetch(input, init);
       retryAfter = response.headers.get('retry-after');
@@ -35,6 +37,8 @@ async function accountsCall<T>(method: 'GET' | 'POST', path: string, body?: unkn
     throw error;
   }
 }
+
+const accountsCall = <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => callWithRetryHint<T>(method, path, body, () => undefined);
 
 export interface Registration {
   displayName: string;

@@ -48,7 +48,7 @@ export function useNextStepText(): (field: AccountField, problem: FieldProblem |
   const { t } = useI18n();
   return useCallback(
     (field, problem, values) => {
-      if (field === 'password' && problem === 'weak password' && values) {
+      if ((field === 'password' || field === 'newPassword') && problem === 'weak password' && values) {
         const rule = failedPasswordRule(values.password, values.email);
         if (rule === 'length') return t('auth.hints.weakLength', { minimum: PASSWORD_MIN_LENGTH });
         if (rule === 'distinct') return t('auth.hints.weakDistinct', { minimum: PASSWORD_MIN_DISTINCT });

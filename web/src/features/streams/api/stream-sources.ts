@@ -55,3 +55,13 @@ export const useStreamPlan = () =>
       runningStreams: answer.usage.runningStreams,
     }),
   });
+
+/** How far the user's library is: videos uploaded (and not failed), and how many of them are ready to stream. */
+export const useVideoCounts = () =>
+  useQuery({
+    ...mediaQuery,
+    select: (answer) => {
+      const videos = answer.videos.filter((item) => item.kind === 'video' && item.status !== 'failed');
+      return { uploaded: videos.length, ready: videos.filter((item) => item.status === 'ready').length };
+    },
+  });

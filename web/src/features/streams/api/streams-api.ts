@@ -3,7 +3,7 @@
 // Every list fetch also refreshes each stream's own entry; a card shows whichever of the two is newer.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Privacy, StreamView } from '../../../../../lambdas/core/streams/stream';
-import { api, createApiClient } from '../../../api/client';
+import { api, ApiError, createApiClient } from '../../../api/client';
 import { thumbnailStep, type ThumbnailChoice } from '../thumbnail';
 
 export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '../../../../../lambdas/core/streams/stream';
@@ -35,6 +35,8 @@ export interface StreamInput {
   channelIds: string[];
   restartTimes: string[];
   timeZone: string;
+  /** Minutes the running stream may be unhealthy before it needs attention and the creator is told (1-60). */
+  attentionMinutes: number;
 }
 
 export const streamsKey = ['streams'] as const;
@@ -75,6 +77,21 @@ export function useStream(listed: Stream, listedAt: number): Stream {
     staleTime: Infinity,
   });
   return own.dataUpdatedAt >= listedAt ? own.data : listed;
+}
+
+/**
+ * One stream on its own page (GET /streams/{id}), starting from the list's copy when the cache has one. A stream that
+ * does not exist or is another user's is a 404 'stream not found', asked once: asking again cannot change it.
+ */
+export function useStreamById(streamId: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: streamKey(streamId),
+    queryFn: ({ signal }) => api.get<Stream>(streamPath(streamId), undefined, signal),
+    initialData: () => queryClient.getQueryData<StreamsAnswer>(streamsKey)?.streams.find((stream) => stream.id === streamId),
+    initialDataUpdatedAt: () => queryClient.getQueryState(streamsKey)?.dataUpdatedAt,
+    retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 3,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/button/button';
+import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
@@ -11,36 +11,44 @@ import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream
 import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
 import { LinkedText } from '../../../components/linked-text';
 import { useQualityText } from '../../videos/use-quality-text';
+import { StreamAttention } from './stream-attention';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
 import { StreamPreviewView } from './stream-preview';
 import { StreamStats } from './stream-stats';
 
-/** One stream: its state and figures live, its preview, and what can be done with it now. */
-export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: number }) {
-  const { t } = useI18n();
+/**
+ * One stream: its state and figures live, its preview, and what can be done with it now. Listed on the Streams page
+ * (its title links to the stream's page), or as the head of its own page, whose title it then carries.
+ */
+export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: { listed: Stream; listedAt: number; variant?: 'listed' | 'page'; onDeleted?: () => void }) {
+  const { t, language } = useI18n();
   const stream = useStream(listed, listedAt);
   const [editing, setEditing] = useState(false);
   const headingId = useId();
+  const Root = variant === 'page' ? 'section' : 'li';
+  const Heading = variant === 'page' ? 'h1' : 'h2';
+  const pageLink = localizePath(`/app/streams/${encodeURIComponent(stream.id)}`, language);
 
   if (editing) {
     return (
-      <li className="stream-card" aria-labelledby={headingId}>
-        <h2 id={headingId} className="stream-card__title">
+      <Root className="stream-card" aria-labelledby={headingId}>
+        <Heading id={headingId} className="stream-card__title">
           {t('streams.form.editTitle', { title: stream.title })}
-        </h2>
+        </Heading>
         <StreamForm stream={stream} onDone={() => setEditing(false)} />
-      </li>
+      </Root>
     );
   }
   return (
-    <li className="stream-card" aria-labelledby={headingId} data-stream-id={stream.id}>
+    <Root className={`stream-card stream-card--${variant}`} id={`stream-${stream.id}`} tabIndex={-1} aria-labelledby={headingId} data-stream-id={stream.id} data-needs-attention={stream.needsAttention || undefined}>
       <div className="stream-card__top">
-        <h2 id={headingId} className="stream-card__title">
-          {stream.title}
-        </h2>
-        <StreamBadges status={stream.status} verdict={stream.verdict} />
+        <Heading id={headingId} className="stream-card__title">
+          {variant === 'listed' ? <Link to={pageLink} className="stream-card__title-link">{stream.title}</Link> : stream.title}
+        </Heading>
+        <StreamBadges status={stream.status} verdict={stream.verdict} needsAttention={stream.needsAttention} />
       </div>
+      <StreamAttention stream={stream} />
       {stream.description && <p className="stream-card__description">{stream.description}</p>}
       <StreamSetup stream={stream} />
       <div className={stream.preview ? 'stream-card__live stream-card__live--preview' : 'stream-card__live'}>
@@ -48,8 +56,8 @@ export function StreamCard({ listed, listedAt }: { listed: Stream; listedAt: num
         {isRunning(stream.status) && <StreamStats stream={stream} />}
       </div>
       <StreamProblems stream={stream} />
-      <StreamActions stream={stream} onEdit={() => setEditing(true)} />
-    </li>
+      <StreamActions stream={stream} onEdit={() => setEditing(true)} onDeleted={onDeleted} historyLink={variant === 'listed' ? pageLink : undefined} />
+    </Root>
   );
 }
 
@@ -145,7 +153,7 @@ function ProblemText({ problem }: { problem: Problem }) {
 }
 
 /** Start or stop; edit and delete only while stopped, with the API's reason shown otherwise. */
-function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void }) {
+function StreamActions({ stream, onEdit, onDeleted, historyLink }: { stream: Stream; onEdit: () => void; onDeleted?: () => void; historyLink?: string }) {
   const { t, errorText } = useI18n();
   const noteId = useId();
   const start = useStreamAction(stream.id, 'start');
@@ -157,7 +165,10 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
 
   const remove = () =>
     removal.mutate(undefined, {
-      onSuccess: () => showToast({ message: t('streams.card.deleted', { title: stream.title }), tone: 'success' }),
+      onSuccess: () => {
+        showToast({ message: t('streams.card.deleted', { title: stream.title }), tone: 'success' });
+        onDeleted?.();
+      },
     });
   const act = (mutation: typeof start) => {
     for (const other of [start, stop, removal]) other.reset();
@@ -228,6 +239,14 @@ function StreamActions({ stream, onEdit }: { stream: Stream; onEdit: () => void 
           <Icon name="trash" />
           {t('streams.card.delete')}
         </Button>
+        {historyLink && (
+          <Link to={historyLink} className={buttonClasses({ variant: 'transparent' }, 'stream-card__history-link')}>
+            <span className="button__label">
+              <Icon name="clock" />
+              {t('streams.card.history')}
+            </span>
+          </Link>
+        )}
       </div>
       {locked && (
         <p id={noteId} className="stream-card__lock">

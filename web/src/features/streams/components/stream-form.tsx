@@ -8,7 +8,7 @@ import { useReadyMedia, useStreamChannels, useStreamPlan, type StreamPlan } from
 import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
-import { destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
+import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { RestartTimesField } from './restart-times-field';
@@ -175,6 +175,32 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         timesProblem={timesProblem && { message: errorText(timesProblem.key), ...(timesProblem.value !== undefined ? { value: timesProblem.value } : {}) }}
         timeZoneProblem={timeZoneProblem && (timeZoneProblem.key === 'invalid number' ? t('streams.form.timeZoneInvalid') : errorText(timeZoneProblem.key))}
       />
+      <div className="stream-field">
+        <label className="stream-label" htmlFor={`${ids}-attention`}>
+          {t('streams.form.attentionMinutes')}
+        </label>
+        <div className="stream-form__minutes">
+          <input
+            id={`${ids}-attention`}
+            className="stream-input stream-form__minutes-input"
+            type="number"
+            inputMode="numeric"
+            required
+            min={ATTENTION_MINUTES.min}
+            max={ATTENTION_MINUTES.max}
+            step={1}
+            value={draft.attentionMinutes}
+            onChange={(event) => change({ attentionMinutes: event.target.value })}
+            aria-describedby={`${ids}-attention-unit ${ids}-attention-help`}
+            aria-invalid={problemAt('attentionMinutes') ? true : undefined}
+          />
+          <span id={`${ids}-attention-unit`}>{t('streams.form.minutesUnit', { count: Number(draft.attentionMinutes) || 0 })}</span>
+        </div>
+        <p id={`${ids}-attention-help`} className="stream-field__help">
+          {t('streams.form.attentionHelp')}
+        </p>
+        {fieldError('attentionMinutes')}
+      </div>
       {apiProblem && !apiProblem.field && (
         <p className="stream-field__error" role="alert">
           {errorText(apiProblem.key)}

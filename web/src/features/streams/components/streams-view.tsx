@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
 import { Spinner } from '../../../components/spinner';
@@ -6,13 +7,16 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf } from '../api/error-key';
 import { useStreamList } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
+import { useStreamAnchor } from '../hooks/use-stream-anchor';
 import { StreamCard } from './stream-card';
 import { StreamForm } from './stream-form';
 
 /** The Streams page: every stream of the user, live, and the form for a new one. */
 export function StreamsView() {
   const { t } = useI18n();
-  const [creating, setCreating] = useState(false);
+  // `?new` (the dashboard's "Create a stream") opens with the form.
+  const [search] = useSearchParams();
+  const [creating, setCreating] = useState(() => search.has('new'));
   useLiveRefresh();
 
   return (
@@ -40,6 +44,7 @@ export function StreamsView() {
 function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
   const { t, errorText } = useI18n();
   const list = useStreamList();
+  useStreamAnchor(list.data !== undefined);
   if (list.data) {
     if (list.data.streams.length === 0) return hideEmptyState ? null : <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
     return (

@@ -1,0 +1,47 @@
+import { Button } from '../../../../components/button/button';
+import { Spinner } from '../../../../components/spinner';
+import { useI18n } from '../../../../i18n/i18n-context';
+import { useAccount } from '../../api/account-settings-api';
+import { errorKeyOf } from '../../api/error-key';
+import { CloseSection } from './close-section';
+import { DataSection } from './data-section';
+import { DevicesSection } from './devices-section';
+import { EmailSection } from './email-section';
+import { PasswordSection } from './password-section';
+import { ProfileSection } from './profile-section';
+import './settings.css';
+
+/** The account page: who the user is to Loopcast, how they sign in, where they are signed in, their data, leaving. */
+export function AccountSettings() {
+  const { t, errorText } = useI18n();
+  const account = useAccount();
+  if (!account.data) {
+    return account.isError ? (
+      <div className="settings-problem" role="alert">
+        <p>{errorText(errorKeyOf(account.error))}</p>
+        <Button variant="secondary" size="small" onClick={() => void account.refetch()}>
+          {t('streams.retry')}
+        </Button>
+      </div>
+    ) : (
+      <div className="settings-loading" aria-busy="true">
+        <Spinner className="spinner--large" />
+      </div>
+    );
+  }
+  const { user } = account.data;
+  return (
+    <div className="settings">
+      <div className="settings__column">
+        <ProfileSection key={`${user.displayName}|${user.language}`} user={user} />
+        <EmailSection account={account.data} />
+        <PasswordSection email={user.email} />
+      </div>
+      <div className="settings__column">
+        <DevicesSection />
+        <DataSection />
+        <CloseSection />
+      </div>
+    </div>
+  );
+}

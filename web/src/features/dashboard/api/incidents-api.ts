@@ -1,0 +1,18 @@
+// The week's incidents across the user's streams (GET /incidents, docs/api.md): interruptions, restarts, streams
+// that needed attention and recovered. The realtime client refetches the entry when a stream changes state or
+// health (features/realtime/cache-updates.ts, key ['incidents']).
+import { useQuery } from '@tanstack/react-query';
+import type { Incident } from '../../../../../lambdas/core/streams/history';
+import { api } from '../../../api/client';
+
+export type { Incident };
+
+export const incidentsQueryKey = ['incidents'] as const;
+
+export const useRecentIncidents = (refetchInterval: number | false) =>
+  useQuery({
+    queryKey: incidentsQueryKey,
+    queryFn: ({ signal }) => api.get<{ incidents: Incident[] }>('/incidents', undefined, signal),
+    select: (answer) => answer.incidents,
+    refetchInterval,
+  });
