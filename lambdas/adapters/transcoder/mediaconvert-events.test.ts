@@ -3,7 +3,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { outputSettings } from '../../core/media-spec';
 import { errorKeyForCode, parseJobStateChange } from './mediaconvert-events';
-import { jobEvent, jobMetadata } from './test-support';
+import { jobEvent, jobMetadata } from '../../../test/helpers/transcode-fixtures';
 
 const job = {
   jobId: '1671477617078-2886ye',

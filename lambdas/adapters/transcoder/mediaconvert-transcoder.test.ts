@@ -8,7 +8,7 @@ import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { outputSettings } from '../../core/media-spec';
 import { MediaConvertTranscoder } from './mediaconvert-transcoder';
-import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from './test-support';
+import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from '../../../test/helpers/transcode-fixtures';
 import type { TranscodeJob, TranscodeUpdate } from './transcoder';
 
 interface Received {
