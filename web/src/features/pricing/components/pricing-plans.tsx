@@ -3,8 +3,8 @@ import { buttonClasses } from '../../../components/button/button';
 import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
-import { topProfileOf } from '../../videos/quality';
-import { useQualityText } from '../../videos/use-quality-text';
+import { topProfileOf } from '../../../lib/quality';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { localizePath } from '../../../i18n/languages';
 import { formatUsd, planPrice, storageSize } from '../plan-prices';
 

@@ -10,7 +10,7 @@ import { useMediaTitles, useStreamChannels, useStreamPlan, useVideoOutputs } fro
 import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
 import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
 import { LinkedText } from '../../../components/linked-text';
-import { useQualityText } from '../../videos/use-quality-text';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { StreamAttention } from './stream-attention';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';

@@ -12,7 +12,7 @@ import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { RestartTimesField } from './restart-times-field';
-import { useQualityText } from '../../videos/use-quality-text';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
 /** The plan's streams at once and how many run now, before a start would be refused; no alarm when it is full. */

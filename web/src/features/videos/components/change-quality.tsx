@@ -4,8 +4,8 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
 import { errorKeyOf, useChangeQuality, type VideoItem } from '../api/videos-api';
-import { bitrateOf, lowerChoices, outputOfChoice, storedBytesPerHour, type OutputProfileId, type QualityChoice } from '../quality';
-import { useQualityText } from '../use-quality-text';
+import { bitrateOf, lowerChoices, outputOfChoice, storedBytesPerHour, type OutputProfileId, type QualityChoice } from '../../../lib/quality';
+import { useQualityText } from '../../../lib/use-quality-text';
 
 const keyOf = (choice: QualityChoice) => `${choice.profile}:${choice.tier}`;
 

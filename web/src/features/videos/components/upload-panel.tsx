@@ -3,7 +3,7 @@ import { useUppyEvent, useUppyState } from '@uppy/react';
 import { use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
-import type { OutputProfileId } from '../quality';
+import type { OutputProfileId } from '../../../lib/quality';
 import { isAcceptedFile } from '../media-kind';
 import { itemIdOf, sharedUploader, type UploadFile, type Uploader } from '../uploader';
 import { uppyLocale } from '../uppy-locale';

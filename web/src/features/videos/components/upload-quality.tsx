@@ -13,9 +13,9 @@ import {
   trafficBytesPerMonth,
   type OutputProfileId,
   type QualityChoice,
-} from '../quality';
+} from '../../../lib/quality';
 import { setUploadQuality } from '../uploader';
-import { useQualityText } from '../use-quality-text';
+import { useQualityText } from '../../../lib/use-quality-text';
 
 const SAVED_KEY = 'loopcast.upload-quality';
 

@@ -4,7 +4,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
 import type { VideoItem } from '../api/videos-api';
 import { formatDuration } from '../format';
-import type { OutputProfileId } from '../quality';
+import type { OutputProfileId } from '../../../lib/quality';
 import { ChangeQuality } from './change-quality';
 import { DeleteVideo } from './delete-video';
 import { QualityFact, QualityNotes } from './video-quality';

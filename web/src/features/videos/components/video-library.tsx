@@ -2,7 +2,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { PageLoading } from '../../../components/page-loading';
 import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf, type VideoItem } from '../api/videos-api';
-import type { OutputProfileId } from '../quality';
+import type { OutputProfileId } from '../../../lib/quality';
 import { VideoCard } from './video-card';
 import './videos.css';
 

@@ -1,7 +1,7 @@
 import { useI18n } from '../../../i18n/i18n-context';
 import type { VideoItem } from '../api/videos-api';
-import { isChangingQuality, outputOfChoice } from '../quality';
-import { useQualityText } from '../use-quality-text';
+import { isChangingQuality, outputOfChoice } from '../../../lib/quality';
+import { useQualityText } from '../../../lib/use-quality-text';
 
 /** A video's stream quality among the card's facts: "1080p · 30 fps · 3 Mbit/s". */
 export function QualityFact({ video }: { video: VideoItem }) {
