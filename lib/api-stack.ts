@@ -315,6 +315,8 @@ export class ApiStack extends Stack {
         // A deleted item is removed from stopped streams; waiting streams may start (Step Functions).
         this.grantStreamLifecycle(fn, ['states:StartExecution']);
         this.grantYouTube(fn);
+        // A quality change transcodes the item's stream-ready file again (POST /videos/{id}/quality).
+        this.grantTranscodeStart(fn);
         break;
       case 'channels':
         this.grantYouTube(fn);

@@ -66,6 +66,7 @@ export const routes = [
   { method: 'GET', path: '/videos/{id}', group: 'media', auth: 'session' },
   { method: 'PATCH', path: '/videos/{id}', group: 'media', auth: 'session' },
   { method: 'DELETE', path: '/videos/{id}', group: 'media', auth: 'session' },
+  { method: 'POST', path: '/videos/{id}/quality', group: 'media', auth: 'session' },
   // Signed URL (lambdas/core/media/media-urls.ts): an <img> cannot send the session token.
   { method: 'GET', path: '/media/{id}/thumbnail', group: 'media', auth: 'public' },
   { method: 'GET', path: '/media/{id}/preview', group: 'media', auth: 'public' },

@@ -69,6 +69,10 @@ export const errorCatalogue = {
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
   'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
   'video too long': { status: 422, message: 'This video is longer than your plan allows. Upload a shorter one or upgrade your plan' },
+  'quality above current': {
+    status: 422,
+    message: 'This video can only be made lighter from here, as its original is not kept. Upload the original again for a higher quality',
+  },
   'direct access refused': { status: 403, message: 'Please open Loopcast at its own address' },
   'destination not allowed': {
     status: 422,

@@ -1,3 +1,4 @@
+import { defaultQuality, outputProfileIds } from './media-spec';
 import { billingPeriods, isBillingPeriod, isPlanId, periodPriceCents, periodSavingCents, plans, stripeLookupKey } from './plans';
 
 describe('plans', () => {
@@ -25,6 +26,14 @@ describe('plans', () => {
       expect(plan.features.noWatermark).toBe('included');
       expect(plan.limits.destinationsPerStream > 1).toBe(plan.features.multistreaming === 'included');
     }
+  });
+
+  test('output profiles: Full HD at 30 fps on every plan; 60 fps, 1440p and 4K on Pro and Custom only', () => {
+    expect(plans.trial.limits.outputProfiles).toEqual(['720p30', '1080p30']);
+    expect(plans.basic.limits.outputProfiles).toEqual(['720p30', '1080p30']);
+    expect(plans.pro.limits.outputProfiles).toEqual(outputProfileIds);
+    expect(plans.custom.limits.outputProfiles).toEqual(outputProfileIds);
+    for (const plan of Object.values(plans)) expect(plan.limits.outputProfiles).toContain(defaultQuality.profile);
   });
 
   test('limits grow with the plan', () => {

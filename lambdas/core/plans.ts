@@ -1,5 +1,6 @@
 // The subscription plans, defined once: limits enforced by the API, prices charged through Stripe, and what the
 // pricing pages show (web/), all read from here. Values and their reasoning: docs/plans.md.
+import { outputProfileIds, type OutputProfileId } from './media-spec';
 
 export const billingPeriods = ['month', '3months', '6months', 'year'] as const;
 export type BillingPeriod = (typeof billingPeriods)[number];
@@ -47,6 +48,8 @@ export interface PlanLimits {
   /** The longest video (or audio) an upload may be, in seconds: a stream-ready hour is about 2.8 GB whatever the
    * source weighs, and every hour costs transcoding minutes. */
   maxMediaSeconds: number;
+  /** The output profiles (lambdas/core/media-spec.ts, the ladder) a video may be transcoded to. */
+  outputProfiles: readonly OutputProfileId[];
 }
 
 export const planIds = ['trial', 'basic', 'pro', 'custom'] as const;
@@ -64,6 +67,10 @@ export interface Plan {
 
 const GB = 1024 ** 3;
 const HOUR = 3600;
+
+/** Full HD at 30 fps and below on every plan; 60 fps, 1440p and 4K on Pro and Custom (docs/plans.md). */
+const fullHdProfiles: readonly OutputProfileId[] = ['720p30', '1080p30'];
+const everyProfile: readonly OutputProfileId[] = outputProfileIds;
 
 export const TRIAL_DAYS = 3;
 
@@ -87,27 +94,27 @@ export const plans: Record<PlanId, Plan> = {
   trial: {
     id: 'trial',
     selfServe: false,
-    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR },
+    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR, outputProfiles: fullHdProfiles },
     features: everyPlanHas,
   },
   basic: {
     id: 'basic',
     monthlyPriceCents: 899,
     selfServe: true,
-    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR },
+    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR, outputProfiles: fullHdProfiles },
     features: everyPlanHas,
   },
   pro: {
     id: 'pro',
     monthlyPriceCents: 2499,
     selfServe: true,
-    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR },
+    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR, outputProfiles: everyProfile },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
   custom: {
     id: 'custom',
     selfServe: false,
-    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR },
+    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR, outputProfiles: everyProfile },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
 };

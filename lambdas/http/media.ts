@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { AppError } from '../core/errors';
+import { bitrateTiers, outputProfileIds } from '../core/media-spec';
 import * as library from '../core/media/library';
 import { pictureUrl, streamPreviewKey, verifyPictureUrl, type PictureKind } from '../core/media/media-urls';
 import { TITLE_MAX_LENGTH, videoView, type Video } from '../core/media/videos';
@@ -36,6 +37,14 @@ const rename = userRoute({
   body: z.object({ title: singleLineText(TITLE_MAX_LENGTH) }),
   async handle(request, deps) {
     const video = await library.renameVideo(libraryContext(deps), request.auth.userId, request.params.id ?? '', request.body.title);
+    return json(200, await view(deps, video));
+  },
+});
+
+const changeQuality = userRoute({
+  body: z.object({ profile: z.enum(outputProfileIds), tier: z.enum(bitrateTiers) }),
+  async handle(request, deps) {
+    const video = await library.changeQuality(libraryContext(deps), request.auth.userId, request.params.id ?? '', request.body);
     return json(200, await view(deps, video));
   },
 });
@@ -78,6 +87,7 @@ export const createMediaHandler = (deps: () => Deps | Promise<Deps>): HttpHandle
       'GET /api/videos/{id}': get,
       'PATCH /api/videos/{id}': rename,
       'DELETE /api/videos/{id}': remove,
+      'POST /api/videos/{id}/quality': changeQuality,
       'GET /api/media/{id}/thumbnail': thumbnail,
       'GET /api/media/{id}/preview': preview,
       'GET /api/media/{id}/stream-thumbnail': streamThumbnail,

@@ -28,6 +28,7 @@ import { API_BASE } from '../contract/routes';
 import { ORIGIN_VERIFY_HEADER } from '../contract/edge-headers';
 import { edgeCheck } from '../adapters/origin-verify';
 import { AppError, errorBody, isErrorKey, type ErrorBody } from '../core/errors';
+import { bitrateTiers, outputProfileIds } from '../core/media-spec';
 import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
 import { MIN_PART_BYTES, StagingS3Store } from './staging-s3-store';
 import { uploadMetrics, type UploadMetrics } from './upload-metrics';
@@ -63,6 +64,9 @@ const uploadMetadataSchema = z.object({
     .nullish()
     .transform((type) => type ?? ''),
   kind: z.enum(uploadKinds),
+  // Videos: the output profile and bitrate tier asked for (lambdas/core/media-spec.ts); the default when absent.
+  profile: z.enum(outputProfileIds).optional(),
+  tier: z.enum(bitrateTiers).optional(),
 });
 
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;

@@ -2,9 +2,14 @@
 import type { Deps } from '../adapters/deps';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import * as library from '../core/media/library';
+import { defaultQuality, type QualityChoice } from '../core/media-spec';
 import { authenticateSession } from '../http/session-auth';
-import type { UploadHooks } from '../uploads/tus-server';
+import type { UploadHooks, UploadMetadata } from '../uploads/tus-server';
 import { libraryContext } from './media';
+
+/** A video's profile and tier from its upload metadata, each defaulted on its own; audio items have none. */
+const qualityOf = (metadata: UploadMetadata): QualityChoice | undefined =>
+  metadata.kind === 'video' ? { profile: metadata.profile ?? defaultQuality.profile, tier: metadata.tier ?? defaultQuality.tier } : undefined;
 
 export function uploadHooks(deps: Deps): UploadHooks {
   return {
@@ -12,13 +17,14 @@ export function uploadHooks(deps: Deps): UploadHooks {
       const session = await authenticateSession(token, deps);
       return session ? { userId: session.userId } : undefined;
     },
-    async authorizeCreation({ userId, uploadLength }) {
+    async authorizeCreation({ userId, uploadLength, metadata }) {
       const context = libraryContext(deps);
       const entitlement = await context.entitlement(userId);
       const usage = await new DynamoUsageStore(deps.db, deps.config.tables.app).usage(userId, entitlement.cycleStart);
-      await library.authorizeUpload({ entitlement: async () => entitlement }, userId, uploadLength, usage);
+      await library.authorizeUpload({ entitlement: async () => entitlement }, userId, uploadLength, usage, qualityOf(metadata));
     },
     async onUploadFinished(upload) {
+      const quality = qualityOf(upload.metadata);
       await library.registerUpload(libraryContext(deps), {
         userId: upload.userId,
         uploadId: upload.uploadId,
@@ -28,6 +34,7 @@ export function uploadHooks(deps: Deps): UploadHooks {
         size: upload.size,
         fileName: upload.metadata.filename,
         kind: upload.metadata.kind,
+        ...(quality ? { quality } : {}),
       });
       // Uploads started, completed and failed, and their duration, are recorded by the upload server around these
       // hooks (lambdas/uploads/upload-metrics.ts).

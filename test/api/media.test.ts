@@ -37,7 +37,7 @@ const holidayClip: UploadMetadata = { filename: 'My holiday_clip.mp4', filetype:
 const upload = (bytes: Buffer, token: string, metadata = holidayClip) => uploadWithTus(stack, token, bytes, metadata);
 
 describe('media library', () => {
-  test('upload -> encoding with progress -> ready, with duration, 1080p, thumbnail, storage; rename; delete everything', async () => {
+  test('upload -> encoding with progress -> ready, with duration, 720p (the 640x360 clip is not scaled up), thumbnail, storage; rename; delete everything', async () => {
     const user = await signedInUser(stack, 'creator');
     const realtime = await listenRealtime(stack, user.token);
     const clip = await makeClip({ seconds: 3 });
@@ -48,7 +48,16 @@ describe('media library', () => {
     expect(encoding.body.videos[0]).toMatchObject({ id: videoId, kind: 'video', title: 'My holiday clip', fileName: 'My holiday_clip.mp4' });
 
     const ready = await waitForItem(stack, user.token, videoId);
-    expect(ready).toMatchObject({ status: 'ready', progress: 100, width: 1920, height: 1080, hasThumbnail: true });
+    expect(ready).toMatchObject({
+      status: 'ready',
+      progress: 100,
+      width: 1280,
+      height: 720,
+      hasThumbnail: true,
+      // Nothing asked: Full HD at the low tier; the output says why it is 720p.
+      quality: { profile: '1080p30', tier: 'low' },
+      output: { profile: '720p30', tier: 'low', frameRate: 30, videoBitrate: 3_000_000, limitedBy: ['source size'] },
+    });
     expect(ready.durationSeconds).toBeCloseTo(3, 0);
     expect(ready.sizeBytes).toBeGreaterThan(0);
     // The push may land a moment after the item reads `ready`.

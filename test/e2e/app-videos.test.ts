@@ -59,7 +59,12 @@ describe.each(['en', 'ua'] as const)('the Videos page in %s', (code) => {
     await page.getByText(texts.videos.status.ready, { exact: true }).waitFor();
     const facts = await card(page).locator('.video-card__facts').textContent();
     expect(facts).toContain(texts.videos.kind.video);
-    expect(facts).toContain('1920 × 1080');
+    // The 640x360 clip is not scaled up to the Full HD asked by default: it streams at the lowest rung, and says why.
+    const quality = texts.videos.quality;
+    const made = fill(quality.profile, { resolution: '720p', rate: 30 });
+    expect(facts).toContain('1280 × 720');
+    expect(facts).toContain(fill(quality.output, { profile: made, bitrate: fill(quality.mbps, { value: 3 }) }));
+    await card(page).getByText(fill(quality.limited.sourceSize, { asked: fill(quality.profile, { resolution: '1080p', rate: 30 }), made })).waitFor();
     expect(facts).toContain('0:03');
     await expect(page.locator('.upload-row').count()).resolves.toBe(0);
     // No reload happened: realtime brought the changes, and polling is off while it is connected.

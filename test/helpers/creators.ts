@@ -14,7 +14,8 @@ export interface Creator {
 
 export async function creatorWithDestination(stack: StackAccess, label: string, clipSeconds = 4): Promise<Creator> {
   const user = await signedInUser(stack, label);
-  const clip = await makeClip({ seconds: clipSeconds });
+  // Full HD, as most creators' videos are: it streams at 1080p30 (smaller sources are not scaled up).
+  const clip = await makeClip({ seconds: clipSeconds, size: '1920x1080' });
   const videoId = await uploadWithTus(stack, user.token, clip.bytes, { filename: `${label}.mp4`, filetype: 'video/mp4', kind: 'video' });
   await waitForItem(stack, user.token, videoId);
   const key = `${label}-${user.userId.slice(0, 8)}`;

@@ -58,6 +58,8 @@ const samples: Record<string, Sample> = {
   'GET /api/videos/{id}': (w) => ({ id: w.videoId }),
   'PATCH /api/videos/{id}': (w) => ({ id: w.videoId, body: { title: 'Renamed loop' } }),
   'DELETE /api/videos/{id}': (w) => ({ id: w.videoId }),
+  // The world's video is a small clip: 720p30 at the low tier already, so the owner's call changes nothing.
+  'POST /api/videos/{id}/quality': (w) => ({ id: w.videoId, body: { profile: '720p30', tier: 'low' } }),
   'GET /api/media/{id}/thumbnail': (w) => ({ id: w.videoId }),
   'GET /api/media/{id}/preview': (w) => ({ id: w.streamId }),
   'GET /api/media/{id}/stream-thumbnail': (w) => ({ id: w.streamId }),

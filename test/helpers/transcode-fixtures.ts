@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createBucket } from '../../local/provision';
-import type { TranscodeLimits } from '../../lambdas/core/media-spec';
+import { outputProfileIds, type TranscodeLimits } from '../../lambdas/core/media-spec';
 import { run } from '../../lambdas/adapters/transcoder/child-process';
 
 export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string }> {
@@ -23,8 +23,8 @@ export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string
   return { s3, bucket };
 }
 
-/** Limits no test source comes near (a day long, a terabyte left), for tests about something else. */
-export const roomyLimits: TranscodeLimits = { maxDurationSeconds: 24 * 3600, storageBytesLeft: 1024 ** 4 };
+/** Limits no test source comes near (a day long, a terabyte left, every profile), for tests about something else. */
+export const roomyLimits: TranscodeLimits = { maxDurationSeconds: 24 * 3600, storageBytesLeft: 1024 ** 4, outputProfiles: outputProfileIds };
 
 /** Runs ffmpeg to make a test source; fails the test with ffmpeg's message if it cannot. */
 export async function ffmpeg(args: string[]): Promise<void> {
@@ -100,7 +100,7 @@ export async function peakVolumeDb(file: string, part: { channel?: number; from?
 }
 
 /** User metadata of the job that jobEvent reports on. */
-export const jobMetadata = { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/' };
+export const jobMetadata = { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/', revision: '0', profile: '1080p30', tier: 'low', limitedBy: '' };
 
 /** An EventBridge "MediaConvert Job State Change" event as delivered (the envelope of the MediaConvert user
  * guide's examples), for jobMetadata's job unless `detail` says otherwise. */

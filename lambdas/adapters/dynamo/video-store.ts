@@ -13,6 +13,24 @@ import { conditionFailedAt, transactWrite } from './transactions';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Video;
 
+/** An update of the item's attributes: SET the changes, REMOVE the attributes named, only when `condition` holds
+ * (its names and values are given with it). */
+function itemUpdate(changes: Partial<Video>, removed: readonly (keyof Video)[], condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> }) {
+  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  const setPart = entries.length ? `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}` : '';
+  const removePart = removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '';
+  return {
+    ConditionExpression: condition.expression,
+    UpdateExpression: `${setPart}${removePart}`.trim(),
+    ExpressionAttributeNames: {
+      ...condition.names,
+      ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+      ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
+    },
+    ExpressionAttributeValues: { ...condition.values, ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])) },
+  };
+}
+
 /** Media items on the single table, counted in the user's usage item in the same transactions. */
 export class DynamoVideoStore implements VideoStore {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
@@ -84,15 +102,11 @@ export class DynamoVideoStore implements VideoStore {
     return videos.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage: UsageChange = {}): Promise<boolean> {
-    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage: UsageChange = {}, removed: readonly (keyof Video)[] = []): Promise<boolean> {
     const update = {
       TableName: this.table,
       Key: videoKey(userId, videoId),
-      ConditionExpression: '#status = :encoding',
-      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
-      ExpressionAttributeValues: { ':encoding': 'encoding', ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])) },
+      ...itemUpdate(changes, removed, { expression: '#status = :encoding', names: { '#status': 'status' }, values: { ':encoding': 'encoding' } }),
     };
     const storage = usage.storedBytesDelta
       ? { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': usage.storedBytesDelta } } }
@@ -124,6 +138,26 @@ export class DynamoVideoStore implements VideoStore {
       }
     }
     return false;
+  }
+
+  async updateWhileReady(userId: string, videoId: string, revision: number, changes: Partial<Video>, removed: readonly (keyof Video)[] = []): Promise<boolean> {
+    // Items of the upload's transcode have no revision attribute: revision 0.
+    const sameRevision = revision === 0 ? 'attribute_not_exists(#revision)' : '#revision = :revision';
+    try {
+      await this.db.send(new UpdateCommand({
+        TableName: this.table,
+        Key: videoKey(userId, videoId),
+        ...itemUpdate(changes, removed, {
+          expression: `#status = :ready AND ${sameRevision}`,
+          names: { '#status': 'status', '#revision': 'revision' },
+          values: { ':ready': 'ready', ...(revision === 0 ? {} : { ':revision': revision }) },
+        }),
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   async rename(userId: string, videoId: string, title: string, now: Date): Promise<void> {

@@ -103,8 +103,9 @@ class GoogleYouTubeAccount implements YouTubeAccount {
         part: ['snippet', 'cdn', 'contentDetails', 'status'],
         requestBody: {
           snippet: { title },
-          // Reusable: one stream key per channel, bound to a fresh broadcast per run.
-          cdn: { ingestionType: 'rtmp', resolution: '1080p', frameRate: '30fps' },
+          // Reusable: one stream key per channel, bound to a fresh broadcast per run. Its streams may be of any
+          // output profile (720p30 to 2160p60), so YouTube detects the resolution and rate of what arrives.
+          cdn: { ingestionType: 'rtmp', resolution: 'variable', frameRate: 'variable' },
           contentDetails: { isReusable: true },
         },
       }),

@@ -1,9 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { stereoMix, type VideoPlan } from '../../core/media-spec';
+import { outputSettings, stereoMix, type VideoPlan } from '../../core/media-spec';
 import { panFilter, ProgressReader, transcodeArguments } from './ffmpeg-args';
 
 const plan: VideoPlan = {
   kind: 'video',
+  output: outputSettings('1080p30', 'high'),
   frameCount: 150,
   durationSeconds: 5,
   picture: { width: 1440, height: 1080, x: 240, y: 0 },
@@ -47,6 +48,21 @@ describe('transcodeArguments', () => {
     expect(valueAfter(args, '-movflags')).toBe('+faststart');
     expect(valueAfter(args, '-map_metadata')).toBe('-1');
     expect(valueAfter(args, '-progress')).toBe('pipe:1');
+  });
+
+  test('1080p60 at the low tier: level 4.2, 4.5 Mbit/s, a 120-frame GOP, 60 fps, and the audio inside 300 frames of 735 samples', () => {
+    const at60 = transcodeArguments({ ...plan, output: outputSettings('1080p60', 'low'), frameCount: 300 }, { video: 0, audio: 1 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 2 });
+    expect(['-level:v', '-b:v', '-minrate', '-maxrate', '-bufsize', '-g', '-keyint_min'].map((f) => valueAfter(at60, f))).toEqual(['4.2', '4500k', '4500k', '4500k', '9000k', '120', '120']);
+    const graph = valueAfter(at60, '-filter_complex')!;
+    expect(graph).toContain('fps=60:start_time=0,');
+    expect(graph).toContain('trim=end_frame=300[v]');
+    expect(graph).toContain('atrim=end_sample=219136[a]');
+  });
+
+  test('2160p30 pads to 3840x2160 at level 5.1', () => {
+    const uhd = transcodeArguments({ ...plan, output: outputSettings('2160p30', 'medium'), picture: { width: 2880, height: 2160, x: 480, y: 0 } }, { video: 0 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 2 });
+    expect(valueAfter(uhd, '-filter_complex')).toContain('pad=3840:2160:480:0:black,');
+    expect([valueAfter(uhd, '-level:v'), valueAfter(uhd, '-b:v')]).toEqual(['5.1', '19500k']);
   });
 
   test('a source without audio gets generated silence of the same length', () => {

@@ -2,7 +2,6 @@
 // mediaconvert-job.ts says the same in MediaConvert's terms.
 import {
   audioOutput,
-  keyframeIntervalFrames,
   loopAudioSamples,
   thumbnailOutput,
   videoOutput,
@@ -97,27 +96,27 @@ export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, 
   }
 
   if (streams.video === undefined) throw new Error('a video plan needs a video stream');
-  const { picture, frameCount } = plan;
+  const { picture, frameCount, output: out } = plan;
   const video = [
     `[0:${streams.video}]`,
     // Deinterlace only frames flagged interlaced (MediaConvert: adaptive deinterlacer).
     'yadif=deint=interlaced,',
-    `fps=${videoOutput.frameRate}:start_time=0,`,
+    `fps=${out.frameRate}:start_time=0,`,
     `scale=${picture.width}:${picture.height}:flags=bicubic:out_color_matrix=bt709:out_range=tv,`,
     `format=${videoOutput.pixelFormat},setsar=1,`,
-    `pad=${videoOutput.width}:${videoOutput.height}:${picture.x}:${picture.y}:black,`,
+    `pad=${out.width}:${out.height}:${picture.x}:${picture.y}:black,`,
     // Exactly frameCount frames: a source that ends a little early repeats its last picture.
     `tpad=stop=-1:stop_mode=clone,trim=end_frame=${frameCount}[v]`,
   ].join('');
   // Audio cut (or padded with silence) to whole AAC frames ending just inside the video: a copy loop is seamless.
-  const audioSamples = loopAudioSamples(frameCount);
+  const audioSamples = loopAudioSamples(frameCount, out.frameRate);
   const audio =
     plan.audio === 'silence' || streams.audio === undefined
       ? `anullsrc=r=${audioOutput.sampleRate}:cl=stereo,atrim=end_sample=${audioSamples}[a]`
       : `[0:${streams.audio}]${resample},${panFilter(plan.audio.mix)},apad,atrim=end_sample=${audioSamples}[a]`;
 
-  const gop = String(keyframeIntervalFrames);
-  const bitrate = kbit(videoOutput.bitrate);
+  const gop = String(out.keyframeIntervalFrames);
+  const bitrate = kbit(out.videoBitrate);
   return [
     ...common,
     '-filter_complex_threads', '1',
@@ -127,13 +126,13 @@ export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, 
     '-c:v', 'libx264',
     '-preset', tuning.preset,
     '-profile:v', videoOutput.profile,
-    '-level:v', videoOutput.level,
+    '-level:v', out.level,
     '-pix_fmt', videoOutput.pixelFormat,
     '-b:v', bitrate,
     '-minrate', bitrate,
     '-maxrate', bitrate,
-    '-bufsize', kbit(videoOutput.bufferBits),
-    // Fixed GOP: an IDR frame every 60 frames and nowhere else (scene cuts off), every GOP closed.
+    '-bufsize', kbit(out.bufferBits),
+    // Fixed GOP: an IDR frame every 2 s (60 or 120 frames) and nowhere else (scene cuts off), every GOP closed.
     '-g', gop,
     '-keyint_min', gop,
     '-sc_threshold', '0',

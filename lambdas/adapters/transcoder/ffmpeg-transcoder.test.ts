@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { audioOutput, videoOutput, type MediaKind, type TranscodeLimits } from '../../core/media-spec';
+import { audioOutput, outputSettings, videoOutput, type MediaKind, type OutputSettings, type QualityChoice, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
 import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from '../../../test/helpers/transcode-fixtures';
 import type { TranscodeUpdate } from '../../core/media/transcoder';
@@ -43,13 +43,18 @@ afterAll(async () => {
 });
 
 /** Uploads a source as the tus upload would leave it, transcodes it, and answers every update of the job. */
-async function transcode(sourceFile: string, kind: MediaKind, limits: TranscodeLimits = roomyLimits): Promise<{ updates: TranscodeUpdate[]; outputPrefix: string }> {
+async function transcode(
+  sourceFile: string,
+  kind: MediaKind,
+  limits: TranscodeLimits = roomyLimits,
+  quality: QualityChoice = { profile: '1080p30', tier: 'low' },
+): Promise<{ updates: TranscodeUpdate[]; outputPrefix: string }> {
   const userId = `u${randomBytes(3).toString('hex')}`;
   const videoId = `v${randomBytes(3).toString('hex')}`;
   const outputPrefix = `media/${userId}/${videoId}/`;
   const sourceKey = `${outputPrefix}source`;
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: sourceKey, Body: await readFile(sourceFile) }));
-  const jobId = await transcoder.start({ userId, videoId, kind, sourceKey, outputPrefix, limits });
+  const jobId = await transcoder.start({ userId, videoId, kind, sourceKey, outputPrefix, revision: 0, quality, limits });
   await new Promise<void>((resolve) => {
     finished.set(jobId, () => resolve());
     if (updates.get(jobId)?.some((u) => u.type !== 'progress')) resolve();
@@ -77,7 +82,7 @@ const streamOf = (streams: ProbedStream[], type: string) => {
 
 /** Three passes of the file as the stream task loops it (stream copy into FLV): every decode timestamp later than the
  * last, video advancing exactly one frame across each seam, audio by less than two AAC frames. */
-async function expectSeamlessCopyLoop(file: string): Promise<void> {
+async function expectSeamlessCopyLoop(file: string, frameRate: number): Promise<void> {
   const looped = `${file}.loop.flv`;
   await ffmpeg(['-stream_loop', '2', '-i', file, '-map', '0', '-c', 'copy', '-f', 'flv', '-y', looped]);
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=codec_type,dts_time', '-of', 'csv=p=0', looped]);
@@ -92,29 +97,37 @@ async function expectSeamlessCopyLoop(file: string): Promise<void> {
     }
     last.set(type, dts);
   }
-  expect(largestStep.get('video')).toBeLessThanOrEqual(1 / videoOutput.frameRate + 0.0015);
+  expect(largestStep.get('video')).toBeLessThanOrEqual(1 / frameRate + 0.0015);
   expect(largestStep.get('audio')).toBeLessThan(2 * aacFrameSeconds);
 }
 
-/** Everything DESIGN.md step 3 promises about a stream-ready video file. */
-async function expectStreamReady(file: string, expectedSeconds: number): Promise<void> {
+/** Everything DESIGN.md step 3 promises about a stream-ready video file, at the output profile made. */
+async function expectStreamReady(file: string, expectedSeconds: number, output: OutputSettings): Promise<void> {
   const { streams, format } = await probeStreams(file);
   const video = streamOf(streams, 'video');
   const audio = streamOf(streams, 'audio');
   expect(streams).toHaveLength(2);
-  expect(video).toMatchObject({ codec_name: 'h264', profile: 'High', level: 41, pix_fmt: 'yuv420p', width: 1920, height: 1080, r_frame_rate: '30/1' });
-  // Constant 6 Mbit/s: filler keeps it from going below; above only by what the HRD buffer held at the start,
+  expect(video).toMatchObject({
+    codec_name: 'h264',
+    profile: 'High',
+    level: Math.round(Number(output.level) * 10),
+    pix_fmt: 'yuv420p',
+    width: output.width,
+    height: output.height,
+    r_frame_rate: `${output.frameRate}/1`,
+  });
+  // Constant bitrate: filler keeps it from going below; above only by what the HRD buffer held at the start,
   // which a clip of a few seconds spends visibly (a long video does not).
   const bitrate = Number(video.bit_rate);
-  expect(bitrate).toBeGreaterThan(0.97 * videoOutput.bitrate);
-  expect(bitrate).toBeLessThan(videoOutput.bitrate + (videoOutput.bufferInitialFill * videoOutput.bufferBits) / expectedSeconds);
+  expect(bitrate).toBeGreaterThan(0.97 * output.videoBitrate);
+  expect(bitrate).toBeLessThan(output.videoBitrate + (videoOutput.bufferInitialFill * output.bufferBits) / expectedSeconds);
   expect(audio).toMatchObject({ codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
   expect(Number(video.duration)).toBeCloseTo(expectedSeconds, 3);
   // The audio's AAC frames end just inside the video (media-spec.ts, loopAudioSamples): the copy loop is seamless.
   expect(Number(audio.duration)).toBeLessThan(Number(video.duration));
   expect(Number(audio.duration)).toBeGreaterThan(Number(video.duration) - 2 * aacFrameSeconds);
   expect(Number(format.duration)).toBeCloseTo(expectedSeconds, 3);
-  await expectSeamlessCopyLoop(file);
+  await expectSeamlessCopyLoop(file, output.frameRate);
 
   const keyframes = await keyframeTimes(file);
   const expected = Array.from({ length: Math.ceil(expectedSeconds / 2) }, (_, i) => 2 * i);
@@ -162,8 +175,9 @@ function expectProgress(jobUpdates: TranscodeUpdate[]): void {
 }
 
 describe('video', () => {
-  // 12 s: long enough for six GOPs and for an output above the 8 MiB multipart threshold (the multipart upload).
-  test('4:3 640x480 at 25 fps with a longer audio track: pillarboxed to 1920x1080 at 30 fps, audio cut to the video', async () => {
+  // 12 s at the high tier: long enough for six GOPs and for an output above the 8 MiB multipart threshold (the
+  // multipart upload).
+  test('4:3 640x480 at 25 fps with a longer audio track, asked for 1080p30 high: 720p (no upscaling) high, pillarboxed, 30 fps, audio cut to the video', async () => {
     const source = join(dir, 'four-three.mp4');
     await ffmpeg([
       '-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=25',
@@ -171,14 +185,14 @@ describe('video', () => {
       '-filter_complex', '[0:v]trim=end=12[v];[1:a]atrim=end=14,aformat=channel_layouts=stereo[a]',
       '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
     ]);
-    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', roomyLimits, { profile: '1080p30', tier: 'high' });
 
     expectProgress(jobUpdates);
     const final = finalUpdate(jobUpdates);
     expect(final).toMatchObject({ type: 'completed', job: { kind: 'video' } });
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error('not completed');
     const { result } = final;
-    expect(result).toMatchObject({ width: 1920, height: 1080, outputKey: `${outputPrefix}stream.mp4`, thumbnailKey: `${outputPrefix}thumb.jpg` });
+    expect(result).toMatchObject({ width: 1280, height: 720, output: outputSettings('720p30', 'high', ['source size']), outputKey: `${outputPrefix}stream.mp4`, thumbnailKey: `${outputPrefix}thumb.jpg` });
     expect(result.durationSeconds).toBeCloseTo(12, 2);
     expect(result.sizeBytes).toBeGreaterThan(8 * 1024 * 1024);
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.outputKey }));
@@ -187,8 +201,8 @@ describe('video', () => {
     expect(result.thumbnailBytes).toBe((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.thumbnailKey }))).ContentLength);
 
     const output = await download(result.outputKey);
-    await expectStreamReady(output, 12);
-    // 640x480 scaled to 1440x1080 in the middle: black bars of 240 px left and right (1/8 of the width each).
+    await expectStreamReady(output, 12, result.output);
+    // 640x480 scaled to 960x720 in the middle: black bars of 160 px left and right (1/8 of the width each).
     const frame = await greyFrame(output, 1, 192, 108);
     expect(meanBrightness(frame, 192, 0, 22)).toBeLessThan(20);
     expect(meanBrightness(frame, 192, 170, 192)).toBeLessThan(20);
@@ -197,7 +211,7 @@ describe('video', () => {
     expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`, `${outputPrefix}stream.mp4`, `${outputPrefix}thumb.jpg`]);
   }, 180_000);
 
-  test('a 16:9 720p 30 fps MOV without sound and with 5 s GOPs is normalised: full frame, 2 s GOPs, a silent stereo track', async () => {
+  test('a 16:9 720p 30 fps MOV without sound and with 5 s GOPs is normalised: 720p full frame, 2 s GOPs, a silent stereo track', async () => {
     const source = join(dir, 'silent.mov');
     await ffmpeg([
       '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '3',
@@ -207,15 +221,16 @@ describe('video', () => {
     const final = finalUpdate(jobUpdates);
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
 
+    expect(final.result.output).toEqual(outputSettings('720p30', 'low', ['source size']));
     const output = await download(final.result.outputKey);
-    await expectStreamReady(output, 3);
+    await expectStreamReady(output, 3, final.result.output);
     const frame = await greyFrame(output, 1, 192, 108);
     expect(meanBrightness(frame, 192, 0, 8)).toBeGreaterThan(40);
     // The added track is silence.
     expect(await peakVolumeDb(output)).toBeLessThan(-90);
   }, 180_000);
 
-  test('a portrait MKV with a shorter 5.1 track: pillarboxed, audio padded with silence to the video length', async () => {
+  test('a portrait 360x640 MKV with a shorter 5.1 track: pillarboxed in 720p, audio padded with silence to the video length', async () => {
     const source = join(dir, 'portrait.mkv');
     await ffmpeg([
       '-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30',
@@ -228,16 +243,40 @@ describe('video', () => {
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
 
     const output = await download(final.result.outputKey);
-    await expectStreamReady(output, 4);
+    await expectStreamReady(output, 4, final.result.output);
     // The 5.1 tone is heard on both sides for its 2 s, then silence to the end.
     expect(await peakVolumeDb(output, { channel: 0, from: 0.2, to: 1.8 })).toBeGreaterThan(-40);
     expect(await peakVolumeDb(output, { channel: 1, from: 0.2, to: 1.8 })).toBeGreaterThan(-40);
     expect(await peakVolumeDb(output, { from: 2.2, to: 4 })).toBeLessThan(-90);
-    // 360x640 becomes 608x1080 in the middle of 1920.
+    // 360x640 becomes 406x720 in the middle of 1280.
     const frame = await greyFrame(output, 1, 192, 108);
     expect(meanBrightness(frame, 192, 0, 60)).toBeLessThan(20);
     expect(meanBrightness(frame, 192, 70, 122)).toBeGreaterThan(40);
     expect(meanBrightness(frame, 192, 132, 192)).toBeLessThan(20);
+  }, 180_000);
+});
+
+describe('60 fps', () => {
+  test('a 1080p 59.94 fps source asked for 1080p60 medium keeps 60 fps: 120-frame GOPs, level 4.2, 6.75 Mbit/s, seamless copy loop', async () => {
+    const source = join(dir, 'sixty.mp4');
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=60000/1001', '-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=48000',
+      '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+    ]);
+    const { updates: jobUpdates } = await transcode(source, 'video', roomyLimits, { profile: '1080p60', tier: 'medium' });
+    const final = finalUpdate(jobUpdates);
+    if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
+    expect(final.result.output).toEqual(outputSettings('1080p60', 'medium'));
+    await expectStreamReady(await download(final.result.outputKey), 3, final.result.output);
+  }, 180_000);
+
+  test('the same source on a plan without 60 fps is halved to 1080p30 and says why', async () => {
+    const source = join(dir, 'sixty.mp4');
+    const { updates: jobUpdates } = await transcode(source, 'video', { ...roomyLimits, outputProfiles: ['720p30', '1080p30'] }, { profile: '1080p60', tier: 'low' });
+    const final = finalUpdate(jobUpdates);
+    if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
+    expect(final.result.output).toEqual(outputSettings('1080p30', 'low', ['plan']));
+    await expectStreamReady(await download(final.result.outputKey), 3, final.result.output);
   }, 180_000);
 });
 
@@ -301,7 +340,7 @@ describe('files that are not what they claim', () => {
   test("a source longer than the plan allows fails with 'video too long' before anything is encoded", async () => {
     const source = join(dir, 'long-still.mp4');
     await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:r=1:d=40', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', source]);
-    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { maxDurationSeconds: 30, storageBytesLeft: 1024 ** 4 });
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { ...roomyLimits, maxDurationSeconds: 30 });
     expect(jobUpdates).toEqual([expect.objectContaining({ type: 'failed', error: 'video too long' })]);
     expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
   }, 60_000);
@@ -309,8 +348,8 @@ describe('files that are not what they claim', () => {
   test("outputs that would not fit in the storage left fail with 'storage limit' before anything is encoded", async () => {
     const source = join(dir, 'small-still.mp4');
     await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:r=1:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', source]);
-    // 6 s at 6.128 Mbit/s is about 4.6 MB stored, from a source of a few kilobytes.
-    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { maxDurationSeconds: 3600, storageBytesLeft: 3 * 1024 * 1024 });
+    // 6 s at 3.128 Mbit/s and the thumbnail's allowance is about 2.9 MB stored, from a source of a few kilobytes.
+    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', { ...roomyLimits, storageBytesLeft: 2 * 1024 * 1024 });
     expect(jobUpdates).toEqual([expect.objectContaining({ type: 'failed', error: 'storage limit' })]);
     expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
   }, 60_000);
@@ -353,7 +392,7 @@ describe('close', () => {
         closed ??= closing.close();
       },
     });
-    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/', limits: roomyLimits };
+    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/', revision: 0, quality: { profile: '1080p30' as const, tier: 'low' as const }, limits: roomyLimits };
     await closing.start(job);
     await closing.start({ ...job, videoId: 'v2', outputPrefix: 'media/u-close/v2/' });
     await new Promise<void>((resolve) => {

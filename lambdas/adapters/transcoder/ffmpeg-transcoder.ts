@@ -125,7 +125,7 @@ export class FfmpegTranscoder implements Transcoder {
 
     const probe = await ffprobe(source, signal);
     if (!probe) throw notDecodable('ffprobe cannot read the file');
-    const planned = planTranscode(job.kind, sourceFromFfprobe(probe));
+    const planned = planTranscode(job.kind, sourceFromFfprobe(probe), { quality: job.quality, allowed: job.limits.outputProfiles });
     if (!planned.ok) throw notDecodable(planned.reason);
     const plan = planned.plan;
     const refused = limitRefusal(plan, job.limits);
@@ -172,7 +172,7 @@ export class FfmpegTranscoder implements Transcoder {
     ]);
     const { width, height } = written.video;
     const thumbnailBytes = (await stat(thumbnail)).size;
-    return { kind: 'video', durationSeconds, width, height, sizeBytes, outputKey: keys.media, thumbnailKey: keys.thumbnail, thumbnailBytes };
+    return { kind: 'video', output: plan.output, durationSeconds, width, height, sizeBytes, outputKey: keys.media, thumbnailKey: keys.thumbnail, thumbnailBytes };
   }
 
   /** All outputs or none: a failed upload removes what this job already wrote (and nothing else). */

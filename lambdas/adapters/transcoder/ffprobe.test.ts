@@ -30,6 +30,15 @@ describe('sourceFromFfprobe', () => {
     expect(source.audio).toBeUndefined();
   });
 
+  test('the frame rate: the average (a variable-rate phone video has a nominal one), else the base rate, never 0/0', () => {
+    const rateOf = (stream: { avg_frame_rate?: string; r_frame_rate?: string }) =>
+      sourceFromFfprobe({ format: { duration: '2' }, streams: [{ index: 0, codec_type: 'video', width: 1920, height: 1080, ...stream }] }).video?.frameRate;
+    expect(rateOf({ avg_frame_rate: '30000/1001', r_frame_rate: '30000/1001' })).toBeCloseTo(29.97, 2);
+    expect(rateOf({ avg_frame_rate: '5994/100', r_frame_rate: '90000/1' })).toBeCloseTo(59.94, 2);
+    expect(rateOf({ avg_frame_rate: '0/0', r_frame_rate: '50/1' })).toBe(50);
+    expect(rateOf({ avg_frame_rate: '0/0', r_frame_rate: '0/0' })).toBeUndefined();
+  });
+
   test('cover art of an MP3 is not a video; the audio stream is mapped by its index', () => {
     const output: FfprobeOutput = {
       format: { duration: '180.5' },

@@ -10,6 +10,8 @@ interface FfprobeStream {
   height?: number;
   channels?: number;
   sample_aspect_ratio?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
   start_time?: string;
   duration?: string;
   disposition?: { attached_pic?: number };
@@ -54,6 +56,15 @@ function ratio(value: string | undefined): number {
   return num && den ? num / den : 1;
 }
 
+/** "30000/1001" as a number; undefined for "0/0" (unknown). */
+function rate(value: string | undefined): number | undefined {
+  const [num, den] = (value ?? '').split('/').map(Number);
+  return num && den ? num / den : undefined;
+}
+
+/** The average rate (a variable-rate phone video's is its nominal one); the stream's base rate when there is none. */
+const frameRate = (stream: FfprobeStream): number | undefined => rate(stream.avg_frame_rate) ?? rate(stream.r_frame_rate);
+
 function rotation(stream: FfprobeStream): number {
   const fromSideData = stream.side_data_list?.find((data) => typeof data.rotation === 'number')?.rotation;
   return fromSideData ?? (Number(stream.tags?.rotate) || 0);
@@ -83,6 +94,7 @@ export function sourceFromFfprobe(output: FfprobeOutput): SourceMedia {
             height: video.height,
             sampleAspectRatio: ratio(video.sample_aspect_ratio),
             rotation: rotation(video),
+            ...(frameRate(video) !== undefined ? { frameRate: frameRate(video) } : {}),
             ...(videoDuration !== undefined ? { durationSeconds: videoDuration } : {}),
           },
         }

@@ -1,10 +1,14 @@
 // Events shaped as EventBridge delivers them (the examples of the MediaConvert user guide, "Using EventBridge
 // with MediaConvert", with our job's user metadata and output paths).
 import { describe, expect, test } from '@jest/globals';
+import { outputSettings } from '../../core/media-spec';
 import { errorKeyForCode, parseJobStateChange } from './mediaconvert-events';
 import { jobEvent, jobMetadata } from '../../../test/helpers/transcode-fixtures';
 
-const job = { jobId: '1671477617078-2886ye', metadata: jobMetadata };
+const job = {
+  jobId: '1671477617078-2886ye',
+  metadata: { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/', revision: 0, output: outputSettings('1080p30', 'low') },
+};
 
 describe('parseJobStateChange', () => {
   test('PROGRESSING: the job left the queue (0 %)', () => {
@@ -99,6 +103,16 @@ describe('parseJobStateChange', () => {
 
   test.each(['SUBMITTED', 'INPUT_INFORMATION', 'NEW_WARNING', 'QUEUE_HOP'])('%s changes nothing for the item', (status) => {
     expect(parseJobStateChange(jobEvent({ status }))).toBeUndefined();
+  });
+
+  test('the revision, and the output the plan chose with why it is below the request, come back from the metadata', () => {
+    const event = jobEvent({ status: 'PROGRESSING', userMetadata: { ...jobMetadata, revision: '3', profile: '2160p30', tier: 'medium', limitedBy: 'source frame rate,plan' } });
+    expect(parseJobStateChange(event)?.metadata).toMatchObject({ revision: 3, output: outputSettings('2160p30', 'medium', ['source frame rate', 'plan']) });
+  });
+
+  test('a job created before revisions and profiles existed is revision 0 and 1080p30 at 6 Mbit/s (the only output then)', () => {
+    const { revision: _r, profile: _p, tier: _t, limitedBy: _l, ...before } = jobMetadata;
+    expect(parseJobStateChange(jobEvent({ status: 'PROGRESSING', userMetadata: before }))?.metadata).toMatchObject({ revision: 0, output: { profile: '1080p30', videoBitrate: 6_000_000, limitedBy: [] } });
   });
 
   test("another application's job in the account is ignored", () => {

@@ -2,15 +2,35 @@
 // Shapes: https://docs.aws.amazon.com/mediaconvert/latest/ug/mediaconvert_cwe_events.html (PROGRESSING,
 // STATUS_UPDATE, COMPLETE, ERROR, CANCELED; INPUT_INFORMATION, NEW_WARNING and QUEUE_HOP carry nothing we need).
 import { z } from 'zod';
-import type { JobMetadata } from './mediaconvert-job';
-import type { TranscodeErrorKey } from '../../core/media/transcoder';
+import { bitrateTiers, outputProfileIds, outputSettings, type OutputLimit, type OutputSettings } from '../../core/media-spec';
+import type { TranscodeErrorKey, TranscodeJobRef } from '../../core/media/transcoder';
 
-const metadataSchema = z.object({
-  userId: z.string().min(1),
-  videoId: z.string().min(1),
-  kind: z.enum(['video', 'audio']),
-  outputPrefix: z.string().min(1),
-});
+const outputLimits = ['source size', 'source frame rate', 'plan'] as const satisfies readonly OutputLimit[];
+
+/** The job's user metadata (mediaconvert-job.ts JobUserMetadata) read back. Jobs created before revisions and profiles
+ * existed have neither: revision 0, and the output every video had then (1080p30 at 6 Mbit/s, today's `high`). */
+const metadataSchema = z
+  .object({
+    userId: z.string().min(1),
+    videoId: z.string().min(1),
+    kind: z.enum(['video', 'audio']),
+    outputPrefix: z.string().min(1),
+    revision: z.string().regex(/^\d{1,9}$/).optional(),
+    profile: z.enum(outputProfileIds).optional(),
+    tier: z.enum(bitrateTiers).optional(),
+    limitedBy: z.string().optional(),
+  })
+  .transform(({ revision, profile, tier, limitedBy, ...job }) => ({
+    ...job,
+    revision: Number(revision ?? 0),
+    output: outputSettings(profile ?? '1080p30', tier ?? 'high', (limitedBy ?? '').split(',').filter((limit): limit is OutputLimit => (outputLimits as readonly string[]).includes(limit))),
+  }));
+
+/** What an event's job is: its item, where it writes, and (videos) the output its plan chose. */
+export interface JobMetadata extends TranscodeJobRef {
+  outputPrefix: string;
+  output: OutputSettings;
+}
 
 const outputDetailSchema = z.object({
   outputFilePaths: z.array(z.string()).optional(),

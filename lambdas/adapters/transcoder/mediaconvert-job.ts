@@ -4,6 +4,7 @@
 import type {
   AudioDescription,
   CreateJobCommandInput,
+  H264CodecLevel,
   Input,
   OutputGroup,
   RemixSettings,
@@ -12,10 +13,10 @@ import type {
 } from '@aws-sdk/client-mediaconvert';
 import {
   audioOutput,
-  keyframeIntervalFrames,
   outputKeys,
   thumbnailOutput,
   videoOutput,
+  type OutputSettings,
   type StereoMix,
   type TranscodePlan,
 } from '../../core/media-spec';
@@ -30,12 +31,18 @@ export interface MediaConvertSetup {
   queueArn: string;
 }
 
-/** Job user metadata: how a job state change event finds its item again. */
-export interface JobMetadata {
+/** Job user metadata: how a job state change event finds its item again, and (videos) the output the plan chose,
+ * which the COMPLETE event does not describe: its profile, tier and why it is below the request (comma-separated). */
+export interface JobUserMetadata {
   userId: string;
   videoId: string;
   kind: TranscodeJob['kind'];
   outputPrefix: string;
+  /** The item's transcode revision, as a decimal string (TranscodeJob.revision). */
+  revision: string;
+  profile?: string;
+  tier?: string;
+  limitedBy?: string;
 }
 
 const audioSelectorName = 'Audio Selector 1';
@@ -80,9 +87,12 @@ const preprocessors: VideoPreprocessor = {
   Deinterlacer: { Algorithm: 'INTERPOLATE', Mode: 'ADAPTIVE', Control: 'NORMAL' },
 };
 
-const streamVideo: VideoDescription = {
-  Width: videoOutput.width,
-  Height: videoOutput.height,
+/** MediaConvert's name of an H.264 level: 4.1 is LEVEL_4_1, 5.0 is LEVEL_5. */
+const codecLevel = (level: OutputSettings['level']) => `LEVEL_${level.replace(/\.0$/, '').replace('.', '_')}` as H264CodecLevel;
+
+const streamVideo = (output: OutputSettings): VideoDescription => ({
+  Width: output.width,
+  Height: output.height,
   // DEFAULT is "fit with padding": aspect kept, letterboxed or pillarboxed in black (never cropped or stretched).
   ScalingBehavior: 'DEFAULT',
   Sharpness: 50,
@@ -95,17 +105,17 @@ const streamVideo: VideoDescription = {
     Codec: 'H_264',
     H264Settings: {
       CodecProfile: 'HIGH',
-      CodecLevel: 'LEVEL_4_1',
+      CodecLevel: codecLevel(output.level),
       RateControlMode: 'CBR',
-      Bitrate: videoOutput.bitrate,
-      HrdBufferSize: videoOutput.bufferBits,
+      Bitrate: output.videoBitrate,
+      HrdBufferSize: output.bufferBits,
       HrdBufferInitialFillPercentage: videoOutput.bufferInitialFill * 100,
       FramerateControl: 'SPECIFIED',
-      FramerateNumerator: videoOutput.frameRate,
+      FramerateNumerator: output.frameRate,
       FramerateDenominator: 1,
       FramerateConversionAlgorithm: 'DUPLICATE_DROP',
-      // A keyframe every 2 s (60 frames), every GOP closed, none added at scene changes or allowed closer.
-      GopSize: keyframeIntervalFrames / videoOutput.frameRate,
+      // A keyframe every 2 s (60 or 120 frames), every GOP closed, none added at scene changes or allowed closer.
+      GopSize: output.keyframeIntervalFrames / output.frameRate,
       GopSizeUnits: 'SECONDS',
       GopClosedCadence: 1,
       SceneChangeDetect: 'DISABLED',
@@ -120,7 +130,7 @@ const streamVideo: VideoDescription = {
       QualityTuningLevel: 'SINGLE_PASS_HQ',
     },
   },
-};
+});
 
 function input(job: TranscodeJob, bucket: string, withAudio: boolean): Input {
   return {
@@ -146,7 +156,7 @@ function videoOutputGroups(job: TranscodeJob, plan: Extract<TranscodePlan, { kin
           // moov first (faststart); audio padded or cut to end with the video (the loop seam).
           Mp4Settings: { MoovPlacement: 'PROGRESSIVE_DOWNLOAD', AudioDuration: 'MATCH_VIDEO_DURATION', FreeSpaceBox: 'EXCLUDE' },
         },
-        VideoDescription: streamVideo,
+        VideoDescription: streamVideo(plan.output),
         AudioDescriptions: [audioDescription(plan.audio === 'silence' ? undefined : remixSettings(plan.audio.mix, plan.audio.channels))],
       },
     ],
@@ -197,12 +207,20 @@ function audioOutputGroup(job: TranscodeJob, plan: Extract<TranscodePlan, { kind
 }
 
 export function createJobRequest(job: TranscodeJob, plan: TranscodePlan, setup: MediaConvertSetup): CreateJobCommandInput {
-  const metadata: JobMetadata = { userId: job.userId, videoId: job.videoId, kind: job.kind, outputPrefix: job.outputPrefix };
+  const metadata: JobUserMetadata = {
+    userId: job.userId,
+    videoId: job.videoId,
+    kind: job.kind,
+    outputPrefix: job.outputPrefix,
+    revision: String(job.revision),
+    ...(plan.kind === 'video' ? { profile: plan.output.profile, tier: plan.output.tier, limitedBy: plan.output.limitedBy.join(',') } : {}),
+  };
   return {
     Role: setup.roleArn,
     Queue: setup.queueArn,
-    // A retried call (Lambda retry, double event) returns the job already created instead of a second one.
-    ClientRequestToken: job.videoId.slice(0, 64),
+    // A retried call (Lambda retry, double event) returns the job already created instead of a second one; a
+    // quality change is a new revision, so a new job even within MediaConvert's minute.
+    ClientRequestToken: `${job.videoId.slice(0, 58)}-r${job.revision}`,
     UserMetadata: { ...metadata },
     // Progress events every 10 s (default: every minute). MediaConvert offers none for audio-only jobs.
     ...(plan.kind === 'video' ? { StatusUpdateInterval: 'SECONDS_10' as const } : {}),

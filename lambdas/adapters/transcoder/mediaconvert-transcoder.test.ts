@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { outputSettings } from '../../core/media-spec';
 import { MediaConvertTranscoder } from './mediaconvert-transcoder';
 import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from '../../../test/helpers/transcode-fixtures';
 import type { TranscodeJob, TranscodeUpdate } from '../../core/media/transcoder';
@@ -103,10 +104,12 @@ const videoJob: TranscodeJob = {
   kind: 'video',
   sourceKey: 'media/user-1/video-1/source',
   outputPrefix: 'media/user-1/video-1/',
+  revision: 0,
+  quality: { profile: '1080p30', tier: 'low' },
   limits: roomyLimits,
 };
 
-/** Probe's answer for a 5 s 640x480 video with a 7 s stereo track. */
+/** Probe's answer for a 5 s 1440x1080 25 fps video with a 7 s stereo track. */
 const probedVideo = {
   probeResults: [
     {
@@ -119,7 +122,7 @@ const probedVideo = {
             trackType: 'video',
             codec: 'AVC',
             duration: 5.0,
-            videoProperties: { width: 640, height: 480, frameRate: { numerator: 25, denominator: 1 }, sampleAspectRatio: { numerator: 1, denominator: 1 } },
+            videoProperties: { width: 1440, height: 1080, frameRate: { numerator: 25, denominator: 1 }, sampleAspectRatio: { numerator: 1, denominator: 1 } },
           },
           { index: 2, trackType: 'audio', codec: 'AAC', duration: 7.0, audioProperties: { channels: 2, sampleRate: 48000 } },
         ],
@@ -147,7 +150,7 @@ describe('start', () => {
     expect(create?.body).toMatchObject({
       role: setup.roleArn,
       queue: setup.queueArn,
-      clientRequestToken: 'video-1',
+      clientRequestToken: 'video-1-r0',
       statusUpdateInterval: 'SECONDS_10',
       userMetadata: jobMetadata,
       settings: {
@@ -166,7 +169,9 @@ describe('start', () => {
                     h264Settings: {
                       codecProfile: 'HIGH',
                       rateControlMode: 'CBR',
-                      bitrate: 6000000,
+                      codecLevel: 'LEVEL_4_1',
+                      bitrate: 3000000,
+                      hrdBufferSize: 6000000,
                       framerateNumerator: 30,
                       framerateDenominator: 1,
                       gopSize: 2,
@@ -205,15 +210,16 @@ describe('start', () => {
     };
     const jobId = await transcoder.start(videoJob);
     expect(updates).toEqual([
-      { type: 'failed', jobId, job: { userId: 'user-1', videoId: 'video-1', kind: 'video' }, error: 'uploader encode error', reason: 'the file has no video track' },
+      { type: 'failed', jobId, job: { userId: 'user-1', videoId: 'video-1', kind: 'video', revision: 0 }, error: 'uploader encode error', reason: 'the file has no video track' },
     ]);
     expect(fake.received.map((r) => r.path)).toEqual(['/2017-08-29/probe']);
   });
 
   // Security audit M6: the plan's limits are checked on Probe's reading, before any MediaConvert minute is spent.
   test.each([
-    ['longer than the plan allows', { maxDurationSeconds: 4, storageBytesLeft: 1024 ** 3 }, 'video too long'],
-    ['whose outputs would not fit in the storage left', { maxDurationSeconds: 3600, storageBytesLeft: 2 * 1024 * 1024 }, 'storage limit'],
+    ['longer than the plan allows', { ...roomyLimits, maxDurationSeconds: 4 }, 'video too long'],
+    // 5 s at 3.128 Mbit/s and the thumbnail's allowance: about 2.5 MB.
+    ['whose outputs would not fit in the storage left', { ...roomyLimits, storageBytesLeft: 2 * 1024 * 1024 }, 'storage limit'],
   ] as const)('a source %s fails at once; no job is created', async (_, limits, error) => {
     fake.probe = { status: 200, body: probedVideo };
     const jobId = await transcoder.start({ ...videoJob, limits });
@@ -265,8 +271,8 @@ describe('handleJobStateChange', () => {
       {
         type: 'completed',
         jobId: '1671477617078-2886ye',
-        job: { userId: 'user-1', videoId: 'video-1', kind: 'video' },
-        result: { kind: 'video', durationSeconds: 5, width: 1920, height: 1080, sizeBytes: 4321, outputKey: key('stream.mp4'), thumbnailKey: key('thumb.jpg'), thumbnailBytes: 'frame at 10 %'.length },
+        job: { userId: 'user-1', videoId: 'video-1', kind: 'video', revision: 0 },
+        result: { kind: 'video', output: outputSettings('1080p30', 'low'), durationSeconds: 5, width: 1920, height: 1080, sizeBytes: 4321, outputKey: key('stream.mp4'), thumbnailKey: key('thumb.jpg'), thumbnailBytes: 'frame at 10 %'.length },
       },
     ]);
     expect(await text('thumb.jpg')).toBe('frame at 10 %');

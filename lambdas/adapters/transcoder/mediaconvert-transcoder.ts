@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-mediaconvert';
 import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { limitRefusal, outputKeys, planTranscode, type SourceMedia } from '../../core/media-spec';
-import { errorKeyForCode, parseJobStateChange, type JobOutput, type JobStateChange } from './mediaconvert-events';
+import { errorKeyForCode, parseJobStateChange, type JobMetadata, type JobOutput, type JobStateChange } from './mediaconvert-events';
 import { createJobRequest, type MediaConvertSetup } from './mediaconvert-job';
 import { jobRef, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from '../../core/media/transcoder';
 
@@ -28,6 +28,7 @@ export function sourceFromProbe(result: ProbeResult | undefined): SourceMedia {
   const video = tracks.find((track) => track.TrackType === 'video' && track.VideoProperties?.Width && track.VideoProperties.Height);
   const audio = tracks.find((track) => track.TrackType === 'audio' && track.AudioProperties?.Channels);
   const sar = video?.VideoProperties?.SampleAspectRatio;
+  const rate = video?.VideoProperties?.FrameRate;
   const duration = result?.Container?.Duration;
   return {
     ...(duration !== undefined ? { durationSeconds: duration } : {}),
@@ -38,6 +39,7 @@ export function sourceFromProbe(result: ProbeResult | undefined): SourceMedia {
             height: video.VideoProperties.Height!,
             sampleAspectRatio: sar?.Numerator && sar.Denominator ? sar.Numerator / sar.Denominator : 1,
             rotation: video.VideoProperties.Rotation ?? video.VideoProperties.CodecMetadata?.Rotation ?? 0,
+            ...(rate?.Numerator && rate.Denominator ? { frameRate: rate.Numerator / rate.Denominator } : {}),
             ...(video.Duration !== undefined ? { durationSeconds: video.Duration } : {}),
           },
         }
@@ -73,7 +75,7 @@ export class MediaConvertTranscoder implements Transcoder {
       // Probe answers 400 for a file it cannot parse; throttling, access and service errors are ours (retry).
       if (!(error instanceof BadRequestException)) throw error;
     }
-    const planned = planTranscode(job.kind, sourceFromProbe(probed));
+    const planned = planTranscode(job.kind, sourceFromProbe(probed), { quality: job.quality, allowed: job.limits.outputProfiles });
     const refused = planned.ok ? limitRefusal(planned.plan, job.limits) : { key: 'uploader encode error' as const, reason: planned.reason };
     if (!planned.ok || refused) {
       const jobId = `rejected-${job.videoId}`;
@@ -109,12 +111,12 @@ export class MediaConvertTranscoder implements Transcoder {
       case 'CANCELED':
         return { type: 'failed', jobId, job, error: 'internal error', reason: 'the MediaConvert job was canceled' };
       case 'COMPLETE':
-        return { type: 'completed', jobId, job, result: await this.finish(metadata.kind, metadata.outputPrefix, change.outputs) };
+        return { type: 'completed', jobId, job, result: await this.finish(metadata, change.outputs) };
     }
   }
 
   /** Reads the facts of the written outputs and puts the thumbnail at its contract key. */
-  private async finish(kind: TranscodeJob['kind'], outputPrefix: string, outputs: JobOutput[]): Promise<TranscodeResult> {
+  private async finish({ kind, outputPrefix, output }: JobMetadata, outputs: JobOutput[]): Promise<TranscodeResult> {
     const { s3, bucket } = this.options;
     const keys = outputKeys(outputPrefix, kind);
     const media = outputs.find((output) => s3Key(output.path, bucket) === keys.media);
@@ -136,6 +138,6 @@ export class MediaConvertTranscoder implements Transcoder {
     const captures = (listed.Contents ?? []).flatMap(({ Key }) => (Key && isFrameCapture(Key, thumbnailKey) ? [{ Key }] : []));
     if (captures.length) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: captures } }));
     const { ContentLength: thumbnailBytes } = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: thumbnailKey }));
-    return { kind: 'video', ...base, width: media.width, height: media.height, thumbnailKey, thumbnailBytes: thumbnailBytes ?? 0 };
+    return { kind: 'video', ...base, output, width: media.width, height: media.height, thumbnailKey, thumbnailBytes: thumbnailBytes ?? 0 };
   }
 }

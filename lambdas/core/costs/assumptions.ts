@@ -1,7 +1,7 @@
 // What the cost model assumes about Loopcast's own usage (not prices: those are in prices.ts). Each figure says
 // where it comes from: a measurement, the code as it is, or a judgement. docs/costs.md explains them.
 import { metricNames } from '../../contract/metrics';
-import { audioOutput, videoOutput } from '../media-spec';
+import { audioOutput, outputProfiles } from '../media-spec';
 import { prices } from './prices';
 
 /** AWS's month for hourly prices. */
@@ -11,8 +11,10 @@ export const HOURS_PER_MONTH = 730;
  * overstates egress by 7 %: the conservative side. */
 export const BYTES_PER_GB = 1e9;
 
-/** The product's own bitrate (lambdas/core/media-spec.ts): what "the default bitrate" means. */
-export const DEFAULT_BITRATE_MBPS = videoOutput.bitrate / 1e6;
+/** The bitrate the model prices a stream at unless asked otherwise (lambdas/core/media-spec.ts): 1080p30's high
+ * tier, 6 Mbit/s, what every video was before output profiles and the most a Full HD plan's creator can choose. New
+ * uploads default to the low tier (3 Mbit/s), so this is the conservative side. */
+export const DEFAULT_BITRATE_MBPS = outputProfiles['1080p30'].bitrates.high / 1e6;
 /** Every stream-ready file carries this audio on top of its video bitrate. */
 export const AUDIO_MBPS = audioOutput.bitrate / 1e6;
 /** The bitrates `npm run costs` prints when none is asked for (YouTube's 1080p30 range is 3-8 Mbit/s). */

@@ -1,12 +1,22 @@
-// The media library use cases: register a finished upload and transcode it, follow the transcoder, rename,
-// delete. Every state change is pushed to the owner's browsers.
-import type { TranscodeUpdate } from './transcoder';
+// The media library use cases: register a finished upload and transcode it, follow the transcoder, change an
+// item's output quality, rename, delete. Every state change is pushed to the owner's browsers.
+import type { TranscodeErrorKey, TranscodeUpdate } from './transcoder';
 import type { RealtimePublisher } from '../../contract/realtime-events';
 import type { Entitlement } from '../billing/entitlement';
 import { AppError } from '../errors';
-import type { MediaKind } from '../media-spec';
+import { defaultQuality, outputKeys, type MediaKind, type QualityChoice } from '../media-spec';
 import type { MediaObjects, StreamLinks, TranscodeStarter, VideoStore } from './ports';
-import { assertModifiable, titleFromFileName, TITLE_MAX_LENGTH, type Video } from './videos';
+import {
+  assertModifiable,
+  legacyOutput,
+  outputPrefixOf,
+  qualityChangeFrom,
+  titleFromFileName,
+  TITLE_MAX_LENGTH,
+  videoOutputOf,
+  type ReplacedOutput,
+  type Video,
+} from './videos';
 
 export interface LibraryContext {
   videos: VideoStore;
@@ -20,10 +30,24 @@ export interface LibraryContext {
   now: () => Date;
 }
 
+/** Refuses a profile the plan does not include (60 fps, 1440p and 4K are Pro and Custom). */
+function assertProfileIncluded(entitlement: Entitlement, quality: QualityChoice | undefined): void {
+  if (quality && !entitlement.limits.outputProfiles.includes(quality.profile)) {
+    throw new AppError('plan feature unavailable', { fields: { profile: quality.profile } });
+  }
+}
+
 /** Checked before an upload starts (fast refusal); the binding check is at registration. */
-export async function authorizeUpload(context: Pick<LibraryContext, 'entitlement'>, userId: string, uploadLength: number, usage: { storageBytes: number; uploadsThisCycle: number }): Promise<void> {
+export async function authorizeUpload(
+  context: Pick<LibraryContext, 'entitlement'>,
+  userId: string,
+  uploadLength: number,
+  usage: { storageBytes: number; uploadsThisCycle: number },
+  quality?: QualityChoice,
+): Promise<void> {
   const entitlement = await context.entitlement(userId);
   if (!entitlement.active) throw new AppError(entitlement.blockedBy ?? 'no active subscription');
+  assertProfileIncluded(entitlement, quality);
   if (usage.uploadsThisCycle >= entitlement.limits.uploadsPerCycle) throw new AppError('video upload limit');
   if (usage.storageBytes + uploadLength > entitlement.limits.storageBytes) throw new AppError('storage limit');
 }
@@ -37,6 +61,8 @@ export interface FinishedUpload {
   size: number;
   fileName: string;
   kind: MediaKind;
+  /** Videos: the profile and tier chosen in the uploader (defaultQuality when none was sent). */
+  quality?: QualityChoice;
 }
 
 /** The item for a finished upload (its id is the upload's), then transcoding. Safe to call twice. */
@@ -57,6 +83,7 @@ export async function registerUpload(context: LibraryContext, upload: FinishedUp
     sourceBytes: upload.size,
     storedBytes: upload.size,
     uploadCycle: entitlement.cycleStart,
+    ...(upload.kind === 'video' ? { quality: upload.quality ?? defaultQuality } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -71,9 +98,9 @@ export async function registerUpload(context: LibraryContext, upload: FinishedUp
   await startTranscode(context, video, entitlement);
 }
 
-/** Starts the item's transcode with what the owner's plan leaves it: its longest item, and the storage the others
- * leave (the source it replaces not counted). The transcoder checks both once the source is probed, before
- * anything is encoded; what is stored afterwards is counted exactly (applyTranscodeUpdate). */
+/** Starts the item's transcode with what the owner's plan leaves it: its longest item, the storage the others
+ * leave (the file it replaces not counted) and the profiles it includes. The transcoder checks them once the source
+ * is probed, before anything is encoded; what is stored afterwards is counted exactly (applyTranscodeUpdate). */
 export async function startTranscode(context: LibraryContext, video: Video, entitlement?: Entitlement): Promise<void> {
   const { limits } = entitlement ?? (await context.entitlement(video.userId));
   const others = (await context.storageUsed(video.userId)) - video.storedBytes;
@@ -82,8 +109,10 @@ export async function startTranscode(context: LibraryContext, video: Video, enti
     videoId: video.id,
     kind: video.kind,
     sourceKey: video.sourceKey,
-    outputPrefix: `media/${video.userId}/${video.id}/`,
-    limits: { maxDurationSeconds: limits.maxMediaSeconds, storageBytesLeft: limits.storageBytes - others },
+    outputPrefix: outputPrefixOf(video),
+    revision: video.revision ?? 0,
+    quality: video.quality ?? defaultQuality,
+    limits: { maxDurationSeconds: limits.maxMediaSeconds, storageBytesLeft: limits.storageBytes - others, outputProfiles: limits.outputProfiles },
   });
 }
 
@@ -94,7 +123,7 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
   if (update.type === 'progress') {
     const percent = Math.max(0, Math.min(99, Math.floor(update.percent)));
     const video = await context.videos.get(userId, videoId);
-    if (!video || video.status !== 'encoding' || percent <= video.progress) return;
+    if (!video || video.status !== 'encoding' || percent <= video.progress || !ofCurrentRevision(video, update)) return;
     if (await context.videos.updateWhileEncoding(userId, videoId, { progress: percent, updatedAt: now })) {
       await context.realtime.publish(userId, { type: 'video.progress', videoId, percent });
     }
@@ -106,25 +135,28 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     if (update.type === 'completed') await context.objects.remove([update.result.outputKey, ...(update.result.kind === 'video' ? [update.result.thumbnailKey] : [])]);
     return;
   }
-  if (video.status !== 'encoding') return;
+  if (video.status !== 'encoding' || !ofCurrentRevision(video, update)) return;
   if (update.type === 'completed') {
     const { result } = update;
-    // What is stored from now on: the stream-ready file and its thumbnail (the source is removed below).
+    // What is stored from now on: the stream-ready file and its thumbnail (what it was made from is removed below).
     const outputs = result.sizeBytes + (result.kind === 'video' ? result.thumbnailBytes : 0);
     const changed = await context.videos.updateWhileEncoding(userId, videoId, {
       status: 'ready',
       progress: 100,
       outputKey: result.outputKey,
-      ...(result.kind === 'video' ? { thumbnailKey: result.thumbnailKey, width: result.width, height: result.height } : {}),
+      ...(result.kind === 'video' ? { thumbnailKey: result.thumbnailKey, width: result.width, height: result.height, output: videoOutputOf(result.output) } : {}),
       durationSeconds: result.durationSeconds,
       sizeBytes: result.sizeBytes,
       storedBytes: outputs,
       updatedAt: now,
-    }, { storedBytesDelta: outputs - video.storedBytes });
+    }, { storedBytesDelta: outputs - video.storedBytes }, ['replacing']);
     if (!changed) return;
-    // The stream-ready file replaces the original, which is no longer needed.
-    await context.objects.remove(video.stagingKeys);
+    // The new file replaces what it was made from: the original upload, or the file a quality change lowered.
+    await context.objects.remove(video.replacing ? replacedKeys(video.replacing) : video.stagingKeys);
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'ready' });
+  } else if (video.replacing) {
+    await restoreAfterFailedChange(context, video, video.replacing, update.error);
+    return;
   } else {
     // The file could not be made stream-ready: it does not use up one of the cycle's uploads. Its bytes stay
     // counted until it is deleted, as they stay stored.
@@ -133,6 +165,83 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'failed', error: update.error });
   }
   await context.streams.mediaSettled(userId, videoId);
+}
+
+/** Updates of an earlier revision's job (a late MediaConvert event after a quality change began) change nothing. */
+const ofCurrentRevision = (video: Video, update: TranscodeUpdate) => update.job.revision === (video.revision ?? 0);
+
+const replacedKeys = (replaced: ReplacedOutput) => [replaced.outputKey, ...(replaced.thumbnailKey ? [replaced.thumbnailKey] : [])];
+
+/** A quality change failed: the item is ready again with the file it had and says why; nothing of the attempt stays
+ * stored. Its storage count never changed. */
+async function restoreAfterFailedChange(context: LibraryContext, video: Video, replaced: ReplacedOutput, error: TranscodeErrorKey): Promise<void> {
+  const changed = await context.videos.updateWhileEncoding(
+    video.userId,
+    video.id,
+    { ...replaced, status: 'ready', progress: 100, qualityChangeError: error, updatedAt: context.now().toISOString() },
+    {},
+    ['replacing', ...(replaced.quality ? [] : (['quality'] as const)), ...(replaced.output ? [] : (['output'] as const))],
+  );
+  if (!changed) return;
+  const attempt = outputKeys(outputPrefixOf(video), 'video');
+  await context.objects.remove([attempt.media, attempt.thumbnail!]);
+  await context.realtime.publish(video.userId, { type: 'video.state', videoId: video.id, status: 'ready' });
+  await context.streams.mediaSettled(video.userId, video.id);
+}
+
+/**
+ * Makes a ready video's stream-ready file again at a lower profile or tier (less storage, less egress, or what a
+ * destination accepts). It is made from that file, as the original is not kept after the upload's transcode: a
+ * higher quality needs the original uploaded again ('quality above current'). The item is `encoding` meanwhile
+ * (streams wait for it as for an upload) and keeps its file until the new one is ready; if the change fails, it is
+ * ready again with its file, and `qualityChangeError` says why.
+ */
+export async function changeQuality(context: LibraryContext, userId: string, videoId: string, choice: QualityChoice): Promise<Video> {
+  const video = await ownedVideo(context, userId, videoId);
+  if (video.kind !== 'video' || video.status === 'failed' || !video.outputKey) {
+    throw new AppError('invalid request', { fields: { id: 'only a ready video has a quality to change' } });
+  }
+  assertModifiable(video, await context.streams.usedByRunningStream(userId, videoId));
+  const entitlement = await context.entitlement(userId);
+  if (!entitlement.active) throw new AppError(entitlement.blockedBy ?? 'no active subscription');
+  assertProfileIncluded(entitlement, choice);
+  const current = video.output ?? legacyOutput;
+  const direction = qualityChangeFrom(current, choice);
+  if (direction === 'higher') throw new AppError('quality above current', { fields: { profile: current.profile, tier: current.tier } });
+  if (direction === 'same') return video;
+
+  const replacing: ReplacedOutput = {
+    outputKey: video.outputKey,
+    ...(video.quality ? { quality: video.quality } : {}),
+    ...(video.output ? { output: video.output } : {}),
+    ...(video.thumbnailKey ? { thumbnailKey: video.thumbnailKey } : {}),
+    ...(video.width !== undefined && video.height !== undefined ? { width: video.width, height: video.height } : {}),
+    ...(video.durationSeconds !== undefined ? { durationSeconds: video.durationSeconds } : {}),
+    ...(video.sizeBytes !== undefined ? { sizeBytes: video.sizeBytes } : {}),
+  };
+  const changes = {
+    status: 'encoding' as const,
+    progress: 0,
+    quality: choice,
+    revision: (video.revision ?? 0) + 1,
+    sourceKey: video.outputKey,
+    replacing,
+    updatedAt: context.now().toISOString(),
+  };
+  if (!(await context.videos.updateWhileReady(userId, videoId, video.revision ?? 0, changes, ['qualityChangeError']))) {
+    // Changed meanwhile (another change began, or the item was deleted).
+    throw new AppError((await context.videos.get(userId, videoId)) ? 'video encoding' : 'not found');
+  }
+  const { qualityChangeError: _cleared, ...unchanged } = video;
+  const encoding: Video = { ...unchanged, ...changes };
+  await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'encoding' });
+  try {
+    await startTranscode(context, encoding, entitlement);
+  } catch (error) {
+    await restoreAfterFailedChange(context, encoding, replacing, 'internal error');
+    throw error;
+  }
+  return encoding;
 }
 
 export async function ownedVideo(context: Pick<LibraryContext, 'videos'>, userId: string, videoId: string): Promise<Video> {

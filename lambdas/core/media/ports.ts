@@ -26,7 +26,10 @@ export interface VideoStore {
   /** Applies changes while the item is still `encoding` (progress, completion, failure); false when it is not
    * (already final, deleted): transcoder updates may repeat and race. In the same write, `usage` moves the storage
    * count and gives the upload back to the cycle named (only while that cycle is still the counted one). */
-  updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage?: UsageChange): Promise<boolean>;
+  updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage?: UsageChange, removed?: readonly (keyof Video)[]): Promise<boolean>;
+  /** Applies changes (and removes attributes) while the item is `ready` at `revision`; false when it is not (a
+   * quality change raced another one, or a delete). */
+  updateWhileReady(userId: string, videoId: string, revision: number, changes: Partial<Video>, removed?: readonly (keyof Video)[]): Promise<boolean>;
   rename(userId: string, videoId: string, title: string, now: Date): Promise<void>;
   /** Removes the item and its bytes from the usage count. */
   remove(video: Video): Promise<void>;

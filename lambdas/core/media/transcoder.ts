@@ -1,7 +1,7 @@
 // "Transcode once" behind one port: MediaConvert in AWS (adapters/transcoder/mediaconvert-transcoder.ts), ffmpeg in
 // the local stack (adapters/transcoder/ffmpeg-transcoder.ts), both producing lambdas/core/media-spec.ts.
 // docs/transcoding.md has the wiring.
-import type { MediaKind, TranscodeLimits } from '../media-spec';
+import type { MediaKind, OutputSettings, QualityChoice, TranscodeLimits } from '../media-spec';
 
 /** One source object in the media bucket to turn into a stream-ready item. */
 export interface TranscodeJob {
@@ -12,16 +12,22 @@ export interface TranscodeJob {
   sourceKey: string;
   /** Where outputs go, e.g. `media/<userId>/<videoId>/`: `stream.mp4` (or `stream.m4a`) and `thumb.jpg`. */
   outputPrefix: string;
+  /** 0 for the upload's transcode, one more for each quality change: updates of an earlier job are told apart. */
+  revision: number;
+  /** Videos: the profile and tier asked for; the plan picks the highest rung the source and the plan allow. */
+  quality: QualityChoice;
   /** Checked once the source is probed, before anything is encoded: a longer source, or outputs that would not fit
    * in the owner's storage, fail the job with 'video too long' or 'storage limit'. */
   limits: TranscodeLimits;
 }
 
 /** What an update says about its job: enough for the owner to find the item. */
-export type TranscodeJobRef = Pick<TranscodeJob, 'userId' | 'videoId' | 'kind'>;
+export type TranscodeJobRef = Pick<TranscodeJob, 'userId' | 'videoId' | 'kind' | 'revision'>;
 
 export interface VideoTranscodeResult {
   kind: 'video';
+  /** The profile and tier made, and why it is below the request. */
+  output: OutputSettings;
   durationSeconds: number;
   width: number;
   height: number;
@@ -65,4 +71,4 @@ export interface Transcoder {
   start(job: TranscodeJob): Promise<string>;
 }
 
-export const jobRef = (job: TranscodeJobRef): TranscodeJobRef => ({ userId: job.userId, videoId: job.videoId, kind: job.kind });
+export const jobRef = (job: TranscodeJobRef): TranscodeJobRef => ({ userId: job.userId, videoId: job.videoId, kind: job.kind, revision: job.revision });

@@ -1,9 +1,43 @@
 // The media library's items (videos and separate audio tracks) and what may be done to them. Pure.
 import { AppError, type ErrorKey } from '../errors';
-import type { MediaKind } from '../media-spec';
+import { outputProfiles, type BitrateTier, type MediaKind, type OutputFrameRate, type OutputLimit, type OutputProfileId, type OutputSettings, type QualityChoice } from '../media-spec';
 
 /** uploading happens in the browser (tus); an item exists from the last byte on: encoding, then ready or failed. */
 export type VideoStatus = 'encoding' | 'ready' | 'failed';
+
+/** What a video's stream-ready file is: its profile and tier, their numbers, and why it is below what was asked. */
+export interface VideoOutput {
+  profile: OutputProfileId;
+  tier: BitrateTier;
+  frameRate: OutputFrameRate;
+  /** Video bits per second (the audio's 128 kbit/s come on top). */
+  videoBitrate: number;
+  limitedBy: OutputLimit[];
+}
+
+export const videoOutputOf = (settings: OutputSettings): VideoOutput => ({
+  profile: settings.profile,
+  tier: settings.tier,
+  frameRate: settings.frameRate,
+  videoBitrate: settings.videoBitrate,
+  limitedBy: settings.limitedBy,
+});
+
+/** Items made before output profiles existed are 1080p at 30 fps and a constant 6 Mbit/s (today's 1080p30 high). */
+export const legacyOutput: VideoOutput = { profile: '1080p30', tier: 'high', frameRate: 30, videoBitrate: 6_000_000, limitedBy: [] };
+
+/** The stream-ready file of a ready item, kept while a quality change makes its successor (and given back to the
+ * item when that fails). */
+export interface ReplacedOutput {
+  quality?: QualityChoice;
+  output?: VideoOutput;
+  outputKey: string;
+  thumbnailKey?: string;
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  sizeBytes?: number;
+}
 
 export interface Video {
   id: string;
@@ -29,8 +63,36 @@ export interface Video {
   width?: number;
   height?: number;
   sizeBytes?: number;
+  /** Videos: the profile and tier asked for (at upload, or by the latest quality change). */
+  quality?: QualityChoice;
+  /** Videos, once ready: what the stream-ready file is (absent on items made before profiles: legacyOutput). */
+  output?: VideoOutput;
+  /** 0 (absent) for the upload's transcode, one more for each quality change; the transcode job carries it. */
+  revision?: number;
+  /** While a quality change encodes: the file it replaces. */
+  replacing?: ReplacedOutput;
+  /** The latest quality change failed with this; the item kept its earlier file. */
+  qualityChangeError?: ErrorKey;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Where a transcode of the item writes: the item's folder for the upload's, a folder per revision after that, so
+ * the file a quality change reads and the one it writes never share a key. */
+export const outputPrefixOf = (video: Pick<Video, 'userId' | 'id' | 'revision'>): string =>
+  `media/${video.userId}/${video.id}/${video.revision ? `r${video.revision}/` : ''}`;
+
+/**
+ * Whether a quality change may make `choice` from a ready item's file: it reads the stream-ready file (the original
+ * is not kept), so it can lower the size, the frame rate or the bitrate, never raise them. 'same' when nothing
+ * would change.
+ */
+export function qualityChangeFrom(current: VideoOutput, choice: QualityChoice): 'lower' | 'same' | 'higher' {
+  const now = outputProfiles[current.profile];
+  const asked = outputProfiles[choice.profile];
+  const bitrate = asked.bitrates[choice.tier];
+  if (asked.height > now.height || asked.frameRate > current.frameRate || bitrate > current.videoBitrate) return 'higher';
+  return asked.height === now.height && asked.frameRate === current.frameRate && bitrate === current.videoBitrate ? 'same' : 'lower';
 }
 
 export const TITLE_MAX_LENGTH = 120;
@@ -61,6 +123,10 @@ export interface VideoView {
   height?: number;
   sizeBytes: number;
   hasThumbnail: boolean;
+  /** Videos: what was asked; `output` (once ready) what the file is. */
+  quality?: QualityChoice;
+  output?: VideoOutput;
+  qualityChangeError?: { key: ErrorKey };
   createdAt: string;
 }
 
@@ -77,5 +143,8 @@ export const videoView = (video: Video): VideoView => ({
   // What the item counts against the plan's storage: the source while encoding, the outputs once ready.
   sizeBytes: video.storedBytes,
   hasThumbnail: video.thumbnailKey !== undefined,
+  ...(video.quality ? { quality: video.quality } : {}),
+  ...(video.kind === 'video' && video.outputKey ? { output: video.output ?? legacyOutput } : {}),
+  ...(video.qualityChangeError ? { qualityChangeError: { key: video.qualityChangeError } } : {}),
   createdAt: video.createdAt,
 });

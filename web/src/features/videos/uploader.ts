@@ -1,6 +1,7 @@
 // The uploader (spec sections 3, 7, 9; docs/api.md "Media library"): Uppy with its tus plugin against
 // `/api/uploads`, the session as `Authorization: Bearer`, 4 MiB chunks, large files as four partial uploads at once,
-// retries after 0, 1, 3 and 5 s (upload-settings.ts), and metadata `filename`, `filetype`, `kind`. Unfinished uploads are
+// retries after 0, 1, 3 and 5 s (upload-settings.ts), and metadata `filename`, `filetype`, `kind` (and, for videos, the
+// output `profile` and `tier` chosen in the upload panel: setUploadQuality). Unfinished uploads are
 // remembered in localStorage (resume-storage.ts) under a fingerprint of the file (name, type, size, last
 // modification) and the endpoint, and forgotten on success.
 //
@@ -8,7 +9,7 @@
 import Uppy, { type Meta, type UppyFile } from '@uppy/core';
 import type { Locale } from '@uppy/core/utils';
 import Tus, { type TusBody } from '@uppy/tus';
-import type { MediaKind } from '../../../../lambdas/core/media-spec';
+import { defaultQuality, type BitrateTier, type MediaKind, type OutputProfileId, type QualityChoice } from '../../../../lambdas/core/media-spec';
 import type { ErrorTextKey } from '../../i18n/i18n-context';
 import { authToken } from '../../lib/session';
 import { acceptedFileTypes, mediaKindOf } from './media-kind';
@@ -22,6 +23,8 @@ export interface UploadMeta extends Meta {
   filename: string;
   filetype: string;
   kind: MediaKind;
+  profile?: OutputProfileId;
+  tier?: BitrateTier;
   /** Why the upload failed, as an error catalogue key (the uploader's own message is English). */
   failure?: ErrorTextKey;
 }
@@ -33,6 +36,12 @@ export type UploadFile = UppyFile<UploadMeta, TusBody>;
 export const itemIdOf = (file: UploadFile): string | undefined => file.response?.uploadURL?.split('/').pop() || undefined;
 
 let shared: Uploader | undefined;
+
+/** What video files added from now on ask for (the upload panel's choice). */
+let uploadQuality: QualityChoice = defaultQuality;
+export const setUploadQuality = (choice: QualityChoice): void => {
+  uploadQuality = choice;
+};
 
 export function sharedUploader(locale: Locale): Uploader {
   if (shared) {
@@ -46,7 +55,8 @@ export function sharedUploader(locale: Locale): Uploader {
     onBeforeFileAdded: (file) => {
       const name = file.name ?? 'upload';
       const type = file.type ?? '';
-      const metadata = { filename: name, filetype: type, kind: mediaKindOf(name, type) };
+      const kind = mediaKindOf(name, type);
+      const metadata = { filename: name, filetype: type, kind, ...(kind === 'video' ? { profile: uploadQuality.profile, tier: uploadQuality.tier } : {}) };
       // Per file: whether it goes in partial uploads depends on its size.
       return { ...file, meta: { ...file.meta, ...metadata }, tus: { ...file.tus, ...parallelUploadOptions(file.size, metadata) } };
     },
@@ -58,7 +68,7 @@ export function sharedUploader(locale: Locale): Uploader {
     retryDelays: RETRY_DELAYS_MS,
     removeFingerprintOnSuccess: true,
     urlStorage: createResumeStorage(browserStorage),
-    allowedMetaFields: ['filename', 'filetype', 'kind'],
+    allowedMetaFields: ['filename', 'filetype', 'kind', 'profile', 'tier'],
     limit: 3,
   });
   uploader.on('upload-error', (file, _error, response) => {

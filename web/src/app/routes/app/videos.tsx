@@ -38,9 +38,15 @@ export default function VideosPage() {
         {subscription.data && <UploadUsage subscription={subscription.data} planLink={planLink} />}
       </header>
       <Suspense fallback={<UploadPanelPlaceholder />}>
-        <UploadPanel libraryIds={libraryIds} onUploaded={onUploaded} allowance={subscription.data && uploadAllowance(subscription.data)} planLink={planLink} />
+        <UploadPanel
+          libraryIds={libraryIds}
+          onUploaded={onUploaded}
+          allowance={subscription.data && uploadAllowance(subscription.data)}
+          outputProfiles={subscription.data?.limits.outputProfiles}
+          planLink={planLink}
+        />
       </Suspense>
-      <VideoLibrary videos={videos.data} error={videos.error} onDeleted={refreshUsage} />
+      <VideoLibrary videos={videos.data} error={videos.error} onDeleted={refreshUsage} outputProfiles={subscription.data?.limits.outputProfiles} />
     </>
   );
 }

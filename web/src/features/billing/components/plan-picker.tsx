@@ -4,6 +4,8 @@ import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { supportContactHref } from '../../../config/support';
 import { useI18n } from '../../../i18n/i18n-context';
+import { topProfileOf } from '../../../lib/quality';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { formatBytes } from '../../../lib/format';
 import { errorKeyOf, useCheckout, type PlanOffer, type PlansAnswer, type SubscriptionOverview } from '../api/billing-api';
 import { formatMoney } from '../format';
@@ -37,6 +39,7 @@ interface OfferCardProps {
 
 function OfferCard({ offer, period, currency, subscription, choosing, onChoose }: OfferCardProps) {
   const { t, language } = useI18n();
+  const { profileText } = useQualityText();
   const locale = language.htmlLang;
   const price = offer.prices.find((each) => each.period === period);
   const paying = subscription.plan !== 'trial' && subscription.state !== 'expired';
@@ -73,6 +76,7 @@ function OfferCard({ offer, period, currency, subscription, choosing, onChoose }
         <li>{t('pricing.limits.destinations', { count: offer.limits.destinationsPerStream })}</li>
         <li>{t('pricing.limits.channels', { count: offer.limits.youtubeChannels })}</li>
         <li>{t('pricing.limits.mediaLength', { count: offer.limits.maxMediaSeconds / 3600 })}</li>
+        <li>{t('pricing.limits.quality', { profile: profileText(topProfileOf(offer.limits.outputProfiles)) })}</li>
         {offer.features.multistreaming === 'included' && (
           <li className="offer__feature">
             <Icon name="check" />

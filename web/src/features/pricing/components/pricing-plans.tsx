@@ -3,6 +3,8 @@ import { buttonClasses } from '../../../components/button/button';
 import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';
+import { topProfileOf } from '../../../lib/quality';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { localizePath } from '../../../i18n/languages';
 import { formatUsd, planPrice, storageSize } from '../plan-prices';
 
@@ -50,6 +52,7 @@ function FeatureItem({ feature, status }: { feature: FeatureKey; status: ReturnT
  */
 function PlanCard({ plan, Heading }: { plan: Plan; Heading: 'h2' | 'h3' }) {
   const { t, language } = useI18n();
+  const { profileText } = useQualityText();
   const kind = planPrice(plan, 'month').kind;
   const storage = storageSize(plan.limits.storageBytes);
   const featured = plan.id === 'pro';
@@ -101,6 +104,7 @@ function PlanCard({ plan, Heading }: { plan: Plan; Heading: 'h2' | 'h3' }) {
         <li>{t('pricing.limits.destinations', { count: plan.limits.destinationsPerStream })}</li>
         <li>{t('pricing.limits.channels', { count: plan.limits.youtubeChannels })}</li>
         <li>{t('pricing.limits.mediaLength', { count: plan.limits.maxMediaSeconds / 3600 })}</li>
+        <li>{t('pricing.limits.quality', { profile: profileText(topProfileOf(plan.limits.outputProfiles)) })}</li>
       </ul>
       <ul className="plan__features">
         {distinctFeatures.map((feature) => (

@@ -28,6 +28,10 @@ export const useMediaTitles = () => useQuery({ ...mediaQuery, select: (answer) =
 /** One item of the library as GET /videos has it (its stream-ready properties, for the platforms' check). */
 export const useMediaItem = (id: string | undefined) => useQuery({ ...mediaQuery, select: (answer) => answer.videos.find((item) => item.id === id) });
 
+/** What each ready video streams at (its stream-ready file's profile, rate and bitrate). */
+export const useVideoOutputs = () =>
+  useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.flatMap((item) => (item.output ? [[item.id, item.output] as const] : []))) });
+
 export const useReadyMedia = () =>
   useQuery({
     ...mediaQuery,

@@ -6,11 +6,12 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { errorKeyOf } from '../api/error-key';
-import { useMediaItem, useMediaTitles, useStreamChannels, useStreamPlan } from '../api/stream-sources';
+import { useMediaItem, useMediaTitles, useStreamChannels, useStreamPlan, useVideoOutputs } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
 import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
 import { LinkedText } from '../../../components/linked-text';
 import { PlatformFitNotes } from './platform-fit-notes';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { StreamAttention } from './stream-attention';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
@@ -66,6 +67,9 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
 function StreamSetup({ stream }: { stream: Stream }) {
   const { t, language } = useI18n();
   const titles = useMediaTitles();
+  const outputs = useVideoOutputs();
+  const { outputText } = useQualityText();
+  const output = stream.videoId ? outputs.data?.get(stream.videoId) : undefined;
   const channels = useStreamChannels();
   const failing = new Set(stream.health?.destinations.filter((d) => d.state === 'failed').map((d) => d.id));
   const channelOf = (channelId: string) => channels.data?.find((channel) => channel.id === channelId);
@@ -80,6 +84,12 @@ function StreamSetup({ stream }: { stream: Stream }) {
         <dt>{t('streams.card.video')}</dt>
         <dd>{stream.videoId ? mediaTitle(stream.videoId) : <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>}</dd>
       </div>
+      {output && (
+        <div data-quality={output.profile}>
+          <dt>{t('streams.card.quality')}</dt>
+          <dd>{outputText(output)}</dd>
+        </div>
+      )}
       <div>
         <dt>{t('streams.card.audio')}</dt>
         <dd>{mediaTitle(stream.audioId) ?? t('streams.card.ownAudio')}</dd>

@@ -13,6 +13,7 @@ import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { PlatformFitNotes } from './platform-fit-notes';
 import { RestartTimesField } from './restart-times-field';
+import { useQualityText } from '../../../lib/use-quality-text';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
 /** The plan's streams at once and how many run now, before a start would be refused; no alarm when it is full. */
@@ -35,6 +36,7 @@ function PlanStreams({ plan }: { plan: StreamPlan }) {
 /** Creates a stream, or edits a stopped one. */
 export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => void }) {
   const { t, errorText, language } = useI18n();
+  const { outputText } = useQualityText();
   const ids = useId();
   const media = useReadyMedia();
   const channels = useStreamChannels();
@@ -53,6 +55,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const videos = media.data?.videos ?? [];
   const audios = media.data?.audios ?? [];
   const chosenVideo = videos.some((video) => video.id === draft.videoId) ? draft.videoId : '';
+  const chosenOutput = videos.find((video) => video.id === chosenVideo)?.output;
 
   const channelsProblem = problemAt('channelIds');
   const destinationMessage =
@@ -119,6 +122,11 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
               </option>
             ))}
           </select>
+          {chosenOutput && (
+            <p className="stream-field__help" data-quality={chosenOutput.profile}>
+              {t('streams.form.videoQuality', { quality: outputText(chosenOutput) })}
+            </p>
+          )}
           {media.isSuccess && videos.length === 0 && (
             <p className="stream-field__help">
               {t('streams.form.noVideos')} <Link to={localizePath('/app/videos', language)}>{t('streams.form.uploadVideo')}</Link>

@@ -1,6 +1,7 @@
 // The media library (docs/api.md, "Media library"): items as the API answers them, under the keys realtime keeps
 // current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QualityChoice } from '../../../../../lambdas/core/media-spec';
 import type { VideoView } from '../../../../../lambdas/core/media/videos';
 import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
@@ -27,6 +28,15 @@ export function useRenameVideo(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (title: string) => api.patch<VideoItem>(`/videos/${encodeURIComponent(id)}`, { title }),
+    onSuccess: (item) => queryClient.setQueryData(videosQueryKey, (videos: { videos: VideoItem[] } | undefined) => replaceItem(videos, item)),
+  });
+}
+
+/** POST /videos/{id}/quality: the item comes back `encoding` (or unchanged when nothing would change). */
+export function useChangeQuality(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (choice: QualityChoice) => api.post<VideoItem>(`/videos/${encodeURIComponent(id)}/quality`, choice),
     onSuccess: (item) => queryClient.setQueryData(videosQueryKey, (videos: { videos: VideoItem[] } | undefined) => replaceItem(videos, item)),
   });
 }

@@ -3,10 +3,12 @@ import { useUppyEvent, useUppyState } from '@uppy/react';
 import { use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
+import type { OutputProfileId } from '../../../lib/quality';
 import { isAcceptedFile } from '../media-kind';
 import { itemIdOf, sharedUploader, type UploadFile, type Uploader } from '../uploader';
 import { uppyLocale } from '../uppy-locale';
 import { DropZone } from './drop-zone';
+import { UploadQuality } from './upload-quality';
 import { UnfinishedUploads } from './unfinished-uploads';
 import { UploadRow } from './upload-row';
 import './videos.css';
@@ -25,6 +27,8 @@ export interface UploadPanelProps {
   onUploaded: () => void;
   /** Undefined until the plan's usage is known. */
   allowance: UploadAllowance | undefined;
+  /** The profiles the plan includes (GET /subscription's limits); undefined until known. */
+  outputProfiles: readonly OutputProfileId[] | undefined;
   planLink: string;
 }
 
@@ -63,7 +67,7 @@ function useAddFiles(uploader: Uploader, allowance: UploadAllowance | undefined,
   return { refusals, addFiles };
 }
 
-export default function UploadPanel({ libraryIds, onUploaded, allowance, planLink }: UploadPanelProps) {
+export default function UploadPanel({ libraryIds, onUploaded, allowance, outputProfiles, planLink }: UploadPanelProps) {
   const { t, language } = useI18n();
   const locale = use(uppyLocale(language.code));
   const uploader = useMemo(() => sharedUploader(locale), [locale]);
@@ -83,6 +87,7 @@ export default function UploadPanel({ libraryIds, onUploaded, allowance, planLin
   return (
     <section className="upload-panel" aria-label={t('videos.upload.label')}>
       <DropZone pickerRef={pickerRef} onFiles={addFiles} refusal={allowance?.refusal} planLink={planLink} />
+      {outputProfiles && !allowance?.refusal && <UploadQuality allowed={outputProfiles} planLink={planLink} />}
       {refusals.length > 0 && (
         <ul className="upload-refusals" role="alert">
           {refusals.map((refusal) => (

@@ -4,7 +4,10 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
 import type { VideoItem } from '../api/videos-api';
 import { formatDuration } from '../format';
+import type { OutputProfileId } from '../../../lib/quality';
+import { ChangeQuality } from './change-quality';
 import { DeleteVideo } from './delete-video';
+import { QualityFact, QualityNotes } from './video-quality';
 import { VideoTitle } from './video-title';
 
 function StatusBadge({ video }: { video: VideoItem }) {
@@ -20,8 +23,9 @@ function StatusBadge({ video }: { video: VideoItem }) {
   return <span className={`video-status video-status--${video.status}`}>{t(`videos.status.${video.status}`)}</span>;
 }
 
-/** A library item: picture, title (renamed in place), state with live encoding progress, facts, delete. */
-export function VideoCard({ video, onDeleted }: { video: VideoItem; onDeleted: () => void }) {
+/** A library item: picture, title (renamed in place), state with live encoding progress, facts (its stream quality
+ * among them), a quality change (ready videos, once the plan's profiles are known), delete. */
+export function VideoCard({ video, onDeleted, outputProfiles }: { video: VideoItem; onDeleted: () => void; outputProfiles: readonly OutputProfileId[] | undefined }) {
   const { t, errorText, language } = useI18n();
   const locale = language.htmlLang;
   return (
@@ -71,8 +75,11 @@ export function VideoCard({ video, onDeleted }: { video: VideoItem; onDeleted: (
               <dd>{formatDuration(video.durationSeconds)}</dd>
             </div>
           )}
+          <QualityFact video={video} />
         </dl>
+        <QualityNotes video={video} />
         <div className="video-card__actions">
+          {video.kind === 'video' && video.status === 'ready' && video.output && outputProfiles && <ChangeQuality video={video} allowed={outputProfiles} />}
           <DeleteVideo video={video} onDeleted={onDeleted} />
         </div>
       </div>

@@ -2,6 +2,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { PageLoading } from '../../../components/page-loading';
 import { useI18n } from '../../../i18n/i18n-context';
 import { errorKeyOf, type VideoItem } from '../api/videos-api';
+import type { OutputProfileId } from '../../../lib/quality';
 import { VideoCard } from './video-card';
 import './videos.css';
 
@@ -10,10 +11,12 @@ interface VideoLibraryProps {
   error: unknown;
   /** An item was deleted (the plan's storage changed). */
   onDeleted: () => void;
+  /** The profiles the plan includes (what a quality change may pick); undefined until known. */
+  outputProfiles: readonly OutputProfileId[] | undefined;
 }
 
 /** The library, newest first; its items change live (realtime, or polling while realtime is down). */
-export function VideoLibrary({ videos, error, onDeleted }: VideoLibraryProps) {
+export function VideoLibrary({ videos, error, onDeleted, outputProfiles }: VideoLibraryProps) {
   const { t, errorText } = useI18n();
   if (error) {
     return (
@@ -31,7 +34,7 @@ export function VideoLibrary({ videos, error, onDeleted }: VideoLibraryProps) {
       </h2>
       <ul className="library">
         {videos.map((video) => (
-          <VideoCard key={video.id} video={video} onDeleted={onDeleted} />
+          <VideoCard key={video.id} video={video} onDeleted={onDeleted} outputProfiles={outputProfiles} />
         ))}
       </ul>
     </section>
