@@ -26,11 +26,12 @@ function walk(schedule: StreamSchedule, timeZone: string, fromIso: string, count
 
 describe('a one-time schedule', () => {
   test('is normalised: trimmed, zero seconds dropped, at least a start or a stop', () => {
-    expect(normalizeSchedule({ kind: 'once', startAt: ' 2025-06-01T09:00 ', durationMinutes: 90 })).toEqual({ kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 90 });
+    expect(normalizeSchedule({ kind: 'once', startAt: ' 2025-06-01T09:00:00 ', durationMinutes: 90 })).toEqual({ kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 90 });
+    expect(normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00:30', stopAt: '2025-06-01T09:01:05' })).toEqual({ kind: 'once', startAt: '2025-06-01T09:00:30', stopAt: '2025-06-01T09:01:05' });
     expect(errorOf(() => normalizeSchedule({ kind: 'once' })).key).toBe('invalid request');
   });
 
-  test.each(['2025-02-30T09:00', '2025-06-01 09:00', '2025-06-01T24:00', '2025-06-01T09:00:00', '2025-06-01T09:00Z', 'tomorrow'])('%p is an invalid number on startAt', (startAt) => {
+  test.each(['2025-02-30T09:00', '2025-06-01 09:00', '2025-06-01T24:00', '2025-06-01T09:00:60', '2025-06-01T09:00:00.5', '2025-06-01T09:00Z', 'tomorrow'])('%p is an invalid number on startAt', (startAt) => {
     expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt }))).toEqual({ key: 'invalid number', details: { field: 'schedule.startAt', value: startAt } });
   });
 

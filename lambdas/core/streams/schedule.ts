@@ -2,7 +2,7 @@
 // a date and time, a stop at a date and time or after a duration, or both), or by a weekly timetable of on-air
 // windows. Pure: validation and the next transition across DST switches (wall-clock.ts). A schedule only starts and
 // stops: the creator may still start or stop the stream by hand in between; the next transition applies all the
-// same. docs/schedules.md.
+// same. docs/streams.md, Schedules.
 import { AppError } from '../errors';
 import { formatWallTime, parseWallTime } from '../restart-schedule';
 import { DAY_MS, MINUTE_MS, instantOfWallClock, isWeekday, wallDateOf, weekdayOfWall, weekdays, type Weekday } from '../wall-clock';
@@ -10,7 +10,8 @@ import { DAY_MS, MINUTE_MS, instantOfWallClock, isWeekday, wallDateOf, weekdayOf
 export { weekdays, type Weekday } from '../wall-clock';
 
 /** Once: `startAt` and `stopAt` are wall-clock date-times in the stream's zone, "YYYY-MM-DDTHH:MM" (what a
- * datetime-local input gives). A stop comes at `stopAt`, or `durationMinutes` after the start. */
+ * datetime-local input gives), seconds optional ("YYYY-MM-DDTHH:MM:SS"). A stop comes at `stopAt`, or
+ * `durationMinutes` after the start. */
 export interface OnceSchedule {
   kind: 'once';
   startAt?: string;
@@ -43,23 +44,24 @@ export interface Transition {
 export const SCHEDULE_LIMITS = { maxDurationMinutes: 366 * 24 * 60, maxWindows: 28 } as const;
 
 const WEEK_MINUTES = 7 * 24 * 60;
-const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-/** "2025-11-02T01:30" as a wall clock in UTC milliseconds; anything else (a second, an offset, 31 February) is
- * 'invalid number' naming the field. */
+/** "2025-11-02T01:30" (or with seconds) as a wall clock in UTC milliseconds; anything else (an offset, a fraction,
+ * 31 February) is 'invalid number' naming the field. */
 function parseWallDateTime(value: string, field: string): number {
   const match = DATE_TIME_PATTERN.exec(value.trim());
   if (!match) throw new AppError('invalid number', { field, value });
-  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(wall);
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || year < 2000 || year > 2999) {
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59 || year < 2000 || year > 2999) {
     throw new AppError('invalid number', { field, value });
   }
   return wall;
 }
 
-const formatWallDateTime = (wall: number) => new Date(wall).toISOString().slice(0, 16);
+/** Minutes, and seconds only when there are any. */
+const formatWallDateTime = (wall: number) => new Date(wall).toISOString().slice(0, wall % MINUTE_MS ? 19 : 16);
 
 /** A window's minutes within the week, Monday 00:00 = 0; `stop` may pass the week's end (Sunday night). */
 function windowMinutes(window: WeeklyWindow): { start: number; stop: number } {

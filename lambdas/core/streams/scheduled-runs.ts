@@ -1,7 +1,7 @@
 // Streams that go on and off air by their schedule (schedule.ts). Each stream with a schedule has exactly one
 // wake-up set: its next transition (EventBridge Scheduler in AWS, the local stack's stand-in of it; StreamWakeups).
 // When it comes, the transition is applied through the very start and stop the API uses (plan limits are checked
-// then, at the moment the stream actually starts), and the next one is set. Nothing polls the streams. docs/schedules.md.
+// then, at the moment the stream actually starts), and the next one is set. Nothing polls the streams. docs/streams.md, Schedules.
 import { AppError, type ErrorKey } from '../errors';
 import { assertScheduleAhead, isDue, nextTransition, normalizeSchedule, type ScheduledAction, type StreamSchedule, type Transition } from './schedule';
 import { publishState, startStream, stopStream, type StreamsContext } from './streams';

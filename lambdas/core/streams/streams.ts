@@ -175,7 +175,9 @@ export async function startStream(context: StreamsContext, userId: string, strea
     assertModifiable(await owned(context, userId, streamId));
     throw new AppError('stream not found');
   }
-  const claimed: Stream = { ...stream, status, desired: 'running', ...run, restarts: 0 };
+  // What claimStart removed from the item (the last run's outcome and health) goes from the answer too.
+  const { lastError: _lastError, warning: _warning, startedAt: _startedAt, health: _health, unhealthySince: _unhealthy, attentionSince: _attention, ...kept } = stream;
+  const claimed: Stream = { ...kept, status, desired: 'running', ...run, restarts: 0 };
   await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'started', ...(by === 'schedule' ? { reason: 'schedule' } : {}) });
   if (status === 'pending') await launchRun(context, claimed);
   await publishState(context, stream, status);
