@@ -30,7 +30,7 @@ export const featureKeys = [
 ] as const;
 export type FeatureKey = (typeof featureKeys)[number];
 
-/** `soon`: announced, not built yet (spec: scheduled start and 5+ platforms are marked "soon"). */
+/** `soon`: announced, not built yet (spec: 5+ platforms are marked "soon"; scheduled start is built, issue 16). */
 export type FeatureAvailability = 'included' | 'soon' | 'not included';
 
 export interface PlanLimits {
@@ -77,7 +77,7 @@ const everyPlanHas: Record<FeatureKey, FeatureAvailability> = {
   resumableUpload: 'included',
   transcoding: 'included',
   optimisation: 'included',
-  scheduledStart: 'soon',
+  scheduledStart: 'included',
   autoRestart: 'included',
   splitAudioVideo: 'included',
   multiplatform: 'soon',

@@ -126,7 +126,7 @@ function StreamOnAir({ stream }: { stream: Stream }) {
   const { schedule, nextStartAt, nextStopAt } = stream;
   const summary =
     schedule?.kind === 'weekly'
-      ? new Intl.ListFormat(locale, { style: 'narrow', type: 'unit' }).format(schedule.windows.map((window) => formatWindow(window, locale)))
+      ? new Intl.ListFormat(locale, { style: 'narrow', type: 'conjunction' }).format(schedule.windows.map((window) => formatWindow(window, locale)))
       : schedule?.kind === 'once'
         ? nextStartAt || nextStopAt
           ? t('streams.card.once')
