@@ -205,6 +205,27 @@ describe('schedule rules', () => {
     expect(scheduleOf(streamId)).toBeUndefined();
   }, 120_000);
 
+  test('across a DST change: the same wall-clock times are an hour apart less in spring and more in autumn (next year\'s switches in Berlin)', async () => {
+    // The EU switches on the last Sunday of March and of October, at 01:00 UTC.
+    const year = new Date().getUTCFullYear() + 1;
+    const lastSunday = (month: number) => {
+      const last = new Date(Date.UTC(year, month + 1, 0));
+      return `${year}-${String(month + 1).padStart(2, '0')}-${String(last.getUTCDate() - last.getUTCDay()).padStart(2, '0')}`;
+    };
+    const across = async (day: string) => {
+      const created = await createStream(ida, { timeZone: 'Europe/Berlin', schedule: { kind: 'once', startAt: `${day}T01:30`, stopAt: `${day}T03:30` } });
+      expect(created.status).toBe(201);
+      return created.body as { id: string; nextStartAt: string; nextStopAt: string };
+    };
+    const spring = await across(lastSunday(2));
+    expect(spring).toMatchObject({ nextStartAt: `${lastSunday(2)}T00:30:00.000Z`, nextStopAt: `${lastSunday(2)}T01:30:00.000Z` });
+    const autumn = await across(lastSunday(9));
+    const dayBefore = new Date(Date.parse(`${lastSunday(9)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect(autumn).toMatchObject({ nextStartAt: `${dayBefore}T23:30:00.000Z`, nextStopAt: `${lastSunday(9)}T02:30:00.000Z` });
+    // Its wake-up is the start, a minute ahead: what EventBridge Scheduler is given is in UTC, DST done.
+    expect(scheduleOf(spring.id)).toMatchObject({ ScheduleExpression: `at(${lastSunday(2)}T00:29:00)`, ScheduleExpressionTimezone: 'UTC' });
+  });
+
   test('restart times per weekday are kept beside daily ones', async () => {
     const created = await createStream(ida, { restartTimes: ['Sun 3:00', '12:00', 'mon 06:30'], timeZone: 'Europe/Kyiv' });
     expect(created.body.restartTimes).toEqual(['12:00', 'mon 06:30', 'sun 03:00']);
