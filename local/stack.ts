@@ -39,6 +39,7 @@ import { createBucket, createTable } from './provision';
 import { realtimeManagementFile } from './paths';
 import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
+import { functionDeps, functionDepsLater } from './table-access';
 
 export interface LocalPorts {
   http: number;
@@ -188,9 +189,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const originVerify = randomBytes(32).toString('base64url');
     const transcoders: FfmpegTranscoder[] = [];
     const keyFile = localMasterKeyFile(options.dataDir);
-    const lifecycleFailedHandler = createLifecycleFailedHandler(() => deps!);
+    const lifecycleFailedHandler = createLifecycleFailedHandler(functionDepsLater(() => deps!, 'lifecycle-failed'));
     const streamRunner = new LocalStreamRunner({
-      lifecycle: createLifecycleHandler(() => deps!),
+      lifecycle: createLifecycleHandler(functionDepsLater(() => deps!, 'lifecycle')),
       onExecutionFailed: (run) =>
         lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
@@ -249,15 +250,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
 
     // What EventBridge's 5-minute schedule does in AWS: billing enforcement and YouTube broadcast checks.
-    const streamUpkeep = createStreamUpkeep(() => deps!);
+    const streamUpkeep = createStreamUpkeep(functionDepsLater(() => deps!, 'stream-upkeep'));
     const upkeepTimer = setInterval(() => void streamUpkeep().catch(() => undefined), UPKEEP_INTERVAL_MS);
     stoppers.push(async () => clearInterval(upkeepTimer));
     // What EventBridge's 1-minute schedule does in AWS: orphaned tasks ended, lost executions and silent tasks restarted.
-    const reconcile = createStreamReconciler(() => deps!);
+    const reconcile = createStreamReconciler(functionDepsLater(() => deps!, 'stream-reconciler'));
     const reconcileTimer = setInterval(() => void reconcile().catch(() => undefined), RECONCILE_INTERVAL_MS);
     stoppers.push(async () => clearInterval(reconcileTimer));
 
-    const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
+    const uploadsDeps = functionDeps(deps, 'uploads');
+    const uploads = createUploadServer({ deps: uploadsDeps, hooks: uploadHooks(uploadsDeps) });
     const origin = await startHttpOrigin({
       port: options.ports.http,
       deps,

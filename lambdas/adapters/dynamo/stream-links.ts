@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { StreamLinks } from '../../core/media/ports';
-import { streamKey } from './keys';
+import { streamKey, userPartition } from './keys';
 
 /** Streams that are running: the states in which their media may not change (lambdas/core/streams). */
 const RUNNING = new Set(['pending', 'encoding', 'started', 'stopping']);
@@ -27,7 +27,7 @@ export class DynamoStreamLinks implements StreamLinks {
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
       FilterExpression: 'videoId = :media OR audioId = :media',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':stream': 'STREAM#', ':media': videoId },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#', ':media': videoId },
       ProjectionExpression: 'id, #status, videoId, audioId',
       ExpressionAttributeNames: { '#status': 'status' },
     }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { planTranscode, type SourceMedia, type TranscodePlan } from '../../core/media-spec';
 import { createJobRequest, remixSettings } from './mediaconvert-job';
-import { roomyLimits } from './test-support';
+import { roomyLimits } from '../../../test/helpers/transcode-fixtures';
 import type { TranscodeJob } from './transcoder';
 
 const setup = {
