@@ -160,6 +160,7 @@ export class StreamingStack extends Stack {
   private streamSchedules(config: StageConfig, api: ApiStack): [ScheduleGroup, Role, HandlerFunction] {
     const group = new ScheduleGroup(this, 'StreamSchedules', { scheduleGroupName: streamScheduleGroupName(config), removalPolicy: RemovalPolicy.DESTROY });
     const fn = api.handlerFunction(this, 'StreamScheduleFunction', 'events/stream-schedule.ts', 'starts and stops streams by their schedules', Duration.minutes(4), streamScheduleFunctionName(config));
+    api.grantTableData(fn, 'stream-schedule');
     api.grantRealtimePublish(fn);
     api.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
     api.grantStreamTasks(fn);

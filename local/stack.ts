@@ -203,7 +203,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // invoking the same schedule function as in AWS.
     const scheduler = await startLocalScheduler({
       groups: [LOCAL_SCHEDULES.group],
-      targets: new Map([[LOCAL_SCHEDULES.targetArn, createStreamScheduleHandler(() => deps!)]]),
+      targets: new Map([[LOCAL_SCHEDULES.targetArn, createStreamScheduleHandler(functionDepsLater(() => deps!, 'stream-schedule'))]]),
       ...(options.persistent ? { file: join(options.dataDir, 'scheduler', 'schedules.json') } : {}),
       log: (message, error) => logger.warn(message, error === undefined ? {} : { error }),
     });
