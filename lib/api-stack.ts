@@ -44,6 +44,11 @@ export const streamLifecycleName = (config: StageConfig) => `loopcast-${config.s
 /** Likewise the streams cluster and the stream task's family: functions stop a stream's tasks by these names. */
 export const streamClusterName = (config: StageConfig) => `loopcast-${config.stage}-streams`;
 export const streamTaskFamily = (config: StageConfig) => `loopcast-${config.stage}-stream-task`;
+/** Likewise the streams' schedules (lib/streaming-stack.ts makes them): their EventBridge Scheduler group, the
+ * function they invoke and the role Scheduler invokes it with, which the streams routes name when they set a schedule. */
+export const streamScheduleGroupName = (config: StageConfig) => `loopcast-${config.stage}-streams`;
+export const streamScheduleFunctionName = (config: StageConfig) => `loopcast-${config.stage}-stream-schedule`;
+export const streamSchedulerRoleName = (config: StageConfig) => `loopcast-${config.stage}-stream-schedules`;
 
 /** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
 const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
@@ -150,6 +155,9 @@ export class ApiStack extends Stack {
       STREAM_LIFECYCLE_ARN: this.streamLifecycleArn,
       STREAM_CLUSTER: streamClusterName(config),
       STREAM_TASK_FAMILY: streamTaskFamily(config),
+      STREAM_SCHEDULE_GROUP: streamScheduleGroupName(config),
+      STREAM_SCHEDULE_TARGET_ARN: this.streamScheduleFunctionArn,
+      STREAM_SCHEDULE_ROLE_ARN: this.streamSchedulerRoleArn,
       MEDIACONVERT_QUEUE_ARN: props.transcodeQueue.attrArn,
       MEDIACONVERT_ROLE_ARN: props.transcodeRole.roleArn,
     };
@@ -165,14 +173,22 @@ export class ApiStack extends Stack {
     return this.formatArn({ service: 'states', resource: 'stateMachine', resourceName: streamLifecycleName(this.config), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
   }
 
+  get streamScheduleFunctionArn(): string {
+    return this.formatArn({ service: 'lambda', resource: 'function', resourceName: streamScheduleFunctionName(this.config), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  }
+
+  get streamSchedulerRoleArn(): string {
+    return this.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: streamSchedulerRoleName(this.config) });
+  }
+
   /** Environment every Loopcast function and the stream task share (lambdas/adapters/config.ts reads it). */
   get environmentForHandlers(): Record<string, string> {
     return { ...this.handlerEnvironment };
   }
 
   /** A Loopcast function with the common environment and the right to read the public URL parameter. */
-  handlerFunction(scope: Construct, id: string, entry: string, description: string, timeout?: Duration): HandlerFunction {
-    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment, ...(timeout ? { timeout } : {}) });
+  handlerFunction(scope: Construct, id: string, entry: string, description: string, timeout?: Duration, functionName?: string): HandlerFunction {
+    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment, ...(timeout ? { timeout } : {}), ...(functionName ? { functionName } : {}) });
     if (!this.config.domain) {
       fn.addToRolePolicy(new PolicyStatement({
         actions: ['ssm:GetParameter'],
@@ -262,6 +278,16 @@ export class ApiStack extends Stack {
     if (options.list) acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'ecs:ListTasks takes no resource; the statement is conditioned on this stage\'s streams cluster.', /^Resource::\*$/);
   }
 
+  /** Setting streams' wake-ups (lambdas/adapters/scheduler/): their schedules in this stage's group only, passing only
+   * Scheduler's role of this stage, to Scheduler only. */
+  grantStreamSchedules(fn: HandlerFunction): void {
+    const schedules = this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${streamScheduleGroupName(this.config)}/*` });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], resources: [schedules] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.streamSchedulerRoleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }));
+    acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'One schedule per stream, named by the stream at run time: the grant covers this stage\'s schedule group only.',
+      new RegExp(`^Resource::arn:.*:scheduler:.*:schedule/${streamScheduleGroupName(this.config)}/\\*$`));
+  }
+
   /** PostToConnection for functions that push realtime events. */
   grantRealtimePublish(fn: HandlerFunction): void {
     this.realtimeStage.grantManagementApiAccess(fn);
@@ -327,6 +353,7 @@ export class ApiStack extends Stack {
         this.grantStreamTasks(fn);
         this.grantYouTube(fn);
         this.grantMedia(fn, ['s3:PutObject', 's3:DeleteObject'], ['media/*']);
+        this.grantStreamSchedules(fn);
         break;
       case 'notifications':
         this.telegramBot.grantRead(fn);

@@ -110,6 +110,32 @@ describe('streaming stack', () => {
   });
 });
 
+  test('streams\' schedules: one EventBridge Scheduler group per stage, a role Scheduler alone may assume (this account, this group) to invoke the schedule function only; no polling rule', () => {
+    streaming.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'loopcast-test-streams' });
+    streaming.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'loopcast-test-stream-schedule', Timeout: 240 });
+    streaming.hasResourceProperties('AWS::IAM::Role', {
+      RoleName: 'loopcast-test-stream-schedules',
+      AssumeRolePolicyDocument: { Statement: [Match.objectLike({
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+      })] },
+    });
+    const roles = streaming.findResources('AWS::IAM::Role', { Properties: { RoleName: 'loopcast-test-stream-schedules' } });
+    const [roleId] = Object.keys(roles);
+    const policies = Object.values(streaming.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId!));
+    expect(policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement.map((statement: { Action: unknown }) => statement.Action))).toEqual(['lambda:InvokeFunction']);
+    // The schedule function and the streams routes set schedules of this stage's group only, passing that role only.
+    for (const template of [streaming, api]) {
+      template.hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: { Statement: Match.arrayWith([
+          Match.objectLike({ Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], Resource: { 'Fn::Join': ['', Match.arrayWith([':schedule/loopcast-test-streams/*'])] } }),
+          Match.objectLike({ Action: 'iam:PassRole', Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+        ]) },
+      });
+    }
+    expect(Object.keys(streaming.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } }))).toHaveLength(1);
+  });
+
 describe('Fargate options', () => {
   test('-c spot=true: every task on Fargate Spot', () => {
     const definition = definitionOf(Template.fromStack(synthesizeForTest({ spot: true }).stacks.streaming));
@@ -231,10 +257,14 @@ describe('media pipeline in AWS', () => {
     api.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED' });
   });
 
-  test('MediaConvert may only be handed the transcode role', () => {
+  test('MediaConvert may only be handed the transcode role, Scheduler only the stream schedules\' role', () => {
     const policies = Object.values(api.findResources('AWS::IAM::Policy'));
     const passRoles = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).filter((s: { Action: string }) => s.Action === 'iam:PassRole');
-    expect(passRoles.length).toBeGreaterThan(0);
-    for (const statement of passRoles) expect(statement.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'mediaconvert.amazonaws.com' } });
+    const byService = (service: string) => passRoles.filter((statement) => statement.Condition?.StringEquals?.['iam:PassedToService'] === service);
+    expect(byService('mediaconvert.amazonaws.com').length).toBeGreaterThan(0);
+    expect(byService('scheduler.amazonaws.com').length).toBeGreaterThan(0);
+    expect(byService('mediaconvert.amazonaws.com').length + byService('scheduler.amazonaws.com').length).toBe(passRoles.length);
+    for (const statement of byService('scheduler.amazonaws.com')) expect(JSON.stringify(statement.Resource)).toContain(':role/loopcast-test-stream-schedules');
+    for (const statement of byService('mediaconvert.amazonaws.com')) expect(JSON.stringify(statement.Resource)).not.toContain('stream-schedules');
   });
 });

@@ -19,13 +19,15 @@ import {
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { IgnoreMode } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { externalStreamTask, fargateStreamTask } from '../lambdas/contract/data-planes';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition, type TaskLaunch } from '../lambdas/contract/stream-lifecycle';
-import { streamClusterName, streamLifecycleName, streamTaskFamily, type ApiStack } from './api-stack';
+import { streamClusterName, streamLifecycleName, streamScheduleFunctionName, streamScheduleGroupName, streamSchedulerRoleName, streamTaskFamily, type ApiStack } from './api-stack';
 import { repoRoot } from './constructs/handler-function';
 import type { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings } from './constructs/nag';
@@ -62,6 +64,10 @@ export class StreamingStack extends Stack {
   readonly lifecycleFunction: HandlerFunction;
   readonly lifecycleFailedFunction: HandlerFunction;
   readonly reconcilerFunction: HandlerFunction;
+  /** Starts and stops streams at their schedules' transitions (one EventBridge Scheduler schedule per stream). */
+  readonly scheduleFunction: HandlerFunction;
+  readonly scheduleGroup: ScheduleGroup;
+  readonly schedulerRole: Role;
   readonly taskLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, config: StageConfig, props: StreamingStackProps) {
@@ -140,6 +146,41 @@ export class StreamingStack extends Stack {
     api.grantYouTube(reconciler);
     api.grantAlerts(reconciler);
     new Rule(this, 'StreamReconcilerSchedule', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(reconciler)] });
+
+    [this.scheduleGroup, this.schedulerRole, this.scheduleFunction] = this.streamSchedules(config, api);
+  }
+
+  /**
+   * Scheduled launch and stop (docs/streams.md, Schedules): the streams routes and this function keep one EventBridge Scheduler
+   * schedule per stream in this stage's group, holding its next transition; Scheduler invokes this function with it,
+   * through a role that may invoke this function and nothing else. The function waits for the transition's second
+   * (a wake-up comes a minute ahead), starts or stops the stream as the API does, and sets the next transition. Names
+   * are fixed (lib/api-stack.ts), since the API's streams routes set schedules and deploy first.
+   */
+  private streamSchedules(config: StageConfig, api: ApiStack): [ScheduleGroup, Role, HandlerFunction] {
+    const group = new ScheduleGroup(this, 'StreamSchedules', { scheduleGroupName: streamScheduleGroupName(config), removalPolicy: RemovalPolicy.DESTROY });
+    const fn = api.handlerFunction(this, 'StreamScheduleFunction', 'events/stream-schedule.ts', 'starts and stops streams by their schedules', Duration.minutes(4), streamScheduleFunctionName(config));
+    api.grantTableData(fn, 'stream-schedule');
+    api.grantRealtimePublish(fn);
+    api.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
+    api.grantStreamTasks(fn);
+    api.grantYouTube(fn);
+    api.grantAlerts(fn);
+    api.grantStreamSchedules(fn);
+    acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
+    // Only this account's schedules of this group may have Scheduler act with the role (confused deputy).
+    const role = new Role(this, 'StreamSchedulerRole', {
+      roleName: streamSchedulerRoleName(config),
+      description: `Loopcast ${config.stage}: EventBridge Scheduler invokes the stream schedule function`,
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnLike: { 'aws:SourceArn': this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${streamScheduleGroupName(config)}/*` }) },
+        },
+      }),
+    });
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
+    return [group, role, fn];
   }
 
   /** What the stream task's container is, on either plane: its image, logs and stop behaviour. A task without IPv4

@@ -28,6 +28,12 @@ import { createLifecycleFailedHandler } from '../lambdas/events/lifecycle-failed
 import { createStreamUpkeep } from '../lambdas/events/stream-upkeep';
 import { createStreamReconciler } from '../lambdas/events/stream-reconciler';
 import { LocalStreamRunner } from './stream-runner';
+import { startLocalScheduler, type LocalScheduler } from './scheduler';
+import { createStreamScheduleHandler } from '../lambdas/events/stream-schedule';
+import { EventBridgeStreamWakeups } from '../lambdas/adapters/scheduler/eventbridge-stream-wakeups';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { localCredentials } from '../lambdas/adapters/aws-clients';
+import { logger } from '../lambdas/adapters/logger';
 import { assertPortFree } from './ports';
 import { createBucket, createTable } from './provision';
 import { realtimeManagementFile } from './paths';
@@ -47,6 +53,12 @@ export interface LocalPorts {
 }
 
 const UPKEEP_INTERVAL_MS = 5 * 60_000;
+/** What the Streaming stack names in AWS: the streams' schedule group, the schedule function and Scheduler's role. */
+const LOCAL_SCHEDULES = {
+  group: 'loopcast-local-streams',
+  targetArn: 'arn:aws:lambda:us-east-1:000000000000:function:loopcast-local-stream-schedule',
+  roleArn: 'arn:aws:iam::000000000000:role/loopcast-local-stream-schedules',
+} as const;
 const RECONCILE_INTERVAL_MS = 60_000;
 
 /** What a stream task's container gets from its task definition: nothing of the stack's own secrets or endpoints
@@ -108,6 +120,8 @@ export interface LocalStack {
   outbox: string;
   /** The local Step Functions + Fargate stand-in (tests reach its stream-task children). */
   streamRunner: LocalStreamRunner;
+  /** The local EventBridge Scheduler stand-in (streams' schedule wake-ups). */
+  scheduler: LocalScheduler;
   dataDir: string;
   config: RuntimeConfig;
   deps: Deps;
@@ -190,6 +204,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     });
     stoppers.push(() => streamRunner.stopAll());
+    // EventBridge Scheduler's stand-in: schedules kept in the data folder (AWS keeps them across anything), each
+    // invoking the same schedule function as in AWS.
+    const scheduler = await startLocalScheduler({
+      groups: [LOCAL_SCHEDULES.group],
+      targets: new Map([[LOCAL_SCHEDULES.targetArn, createStreamScheduleHandler(functionDepsLater(() => deps!, 'stream-schedule'))]]),
+      ...(options.persistent ? { file: join(options.dataDir, 'scheduler', 'schedules.json') } : {}),
+      log: (message, error) => logger.warn(message, error === undefined ? {} : { error }),
+    });
+    stoppers.push(scheduler.stop);
     deps = createDeps(config, {
       mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
       signingKey: async () => signingKey,
@@ -201,6 +224,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       secrets: localSecretBox(readFileSync(keyFile)),
       streamRunner,
+      streamWakeups: new EventBridgeStreamWakeups({
+        scheduler: new SchedulerClient({ region: config.region, endpoint: scheduler.endpoint, credentials: localCredentials }),
+        groupName: LOCAL_SCHEDULES.group,
+        targetArn: LOCAL_SCHEDULES.targetArn,
+        roleArn: LOCAL_SCHEDULES.roleArn,
+      }),
       google: async () => options.google,
       telegram: async () => options.telegram,
       originVerify: async () => [originVerify],
@@ -268,6 +297,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDir: options.dataDir,
       outbox: join(options.dataDir, 'outbox'),
       streamRunner,
+      scheduler,
       config,
       deps,
       stop: stopAll,

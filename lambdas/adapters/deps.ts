@@ -14,6 +14,9 @@ import type { TranscodeListener, Transcoder } from '../core/media/transcoder';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { ECSClient } from '@aws-sdk/client-ecs';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { StreamWakeups } from '../core/streams/scheduled-runs';
+import { EventBridgeStreamWakeups } from './scheduler/eventbridge-stream-wakeups';
 import type { SecretBox } from '../core/secret-box';
 import type { StreamRunner } from '../core/streams/ports';
 import { kmsSecretBox } from './crypto/envelope';
@@ -54,6 +57,9 @@ export interface Deps {
   /** Stream lifecycles and their tasks: Step Functions and ECS in AWS, aws-local-stepfunctions with child processes
    * locally. */
   streamRunner: StreamRunner;
+  /** Streams' schedule wake-ups: EventBridge Scheduler in AWS, its stand-in in the local stack (the same adapter);
+   * absent where nothing sets schedules (the support tool). */
+  streamWakeups?: StreamWakeups;
   /** Google OAuth client settings (Secrets Manager in AWS, environment locally); undefined: YouTube off. */
   google: () => Promise<GoogleSettings | undefined>;
   /** The operator's Telegram bot (Secrets Manager in AWS, environment locally); undefined: e-mail alerts only. */
@@ -74,7 +80,7 @@ export interface Deps {
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
  * through CloudFront (Deps that serve no HTTP, like the support tool's). */
 export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google' | 'telegram'> &
-  Partial<Pick<Deps, 'originVerify' | 'destinations'>>;
+  Partial<Pick<Deps, 'originVerify' | 'destinations' | 'streamWakeups'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
@@ -136,6 +142,12 @@ export const depsFromEnvironment = (): Promise<Deps> =>
         stateMachineArn: required('STREAM_LIFECYCLE_ARN'),
         cluster: required('STREAM_CLUSTER'),
         taskFamily: required('STREAM_TASK_FAMILY'),
+      }),
+      streamWakeups: new EventBridgeStreamWakeups({
+        scheduler: traced(new SchedulerClient({ region: config.region })),
+        groupName: required('STREAM_SCHEDULE_GROUP'),
+        targetArn: required('STREAM_SCHEDULE_TARGET_ARN'),
+        roleArn: required('STREAM_SCHEDULE_ROLE_ARN'),
       }),
       google: googleFromSecret(config.region, process.env.GOOGLE_SECRET_ARN),
       telegram: telegramFromSecret(config.region, process.env.TELEGRAM_SECRET_ARN),

@@ -28,6 +28,12 @@ export const metricNames = {
    * measured bitrate as the task API receives it; RTMP and TCP/IP overhead not included (lambdas/core/streams/egress.ts).
    * The ops dashboard turns it into egress GB and the estimated cost per stream-month (lambdas/core/costs/). */
   streamEgressBytes: 'StreamEgressBytes',
+  /** A stream's schedule started it, stopped it, or could not start it (a plan limit, its media: the creator is
+   * told); and how late a transition was acted on, in seconds after its time. */
+  scheduledStarts: 'ScheduledStarts',
+  scheduledStops: 'ScheduledStops',
+  scheduledStartsRefused: 'ScheduledStartsRefused',
+  scheduledTransitionLagSeconds: 'ScheduledTransitionLagSeconds',
   /** Streams stopped because the plan ended or a failed payment outlived its grace. */
   streamsStoppedByBilling: 'StreamsStoppedByBilling',
   /** tus uploads created: the plan accepted them and the store made them (a refusal by the plan is not counted). */

@@ -89,6 +89,7 @@ export const routes = [
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
+  { method: 'PUT', path: '/streams/{id}/schedule', group: 'streams', auth: 'session' },
   { method: 'GET', path: '/streams/{id}/history', group: 'streams', auth: 'session' },
   { method: 'GET', path: '/incidents', group: 'streams', auth: 'session' },
 

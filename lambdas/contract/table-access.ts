@@ -52,7 +52,8 @@ export type TableUser =
   | 'lifecycle'
   | 'lifecycle-failed'
   | 'stream-upkeep'
-  | 'stream-reconciler';
+  | 'stream-reconciler'
+  | 'stream-schedule';
 
 /** What pushing realtime events takes: the user's connections (index), and removing those that are gone. */
 const realtime: TableAccess = { items: ['connection'], index: ['connectionsOfUser'] };
@@ -90,4 +91,7 @@ export const tableAccess: Record<TableUser, TableAccess | 'whole table'> = {
   'lifecycle-failed': access(items('user'), realtime, youtube),
   'stream-upkeep': access(items('user'), index('runningStreams'), realtime, youtube),
   'stream-reconciler': access(items('user'), index('runningStreams'), realtime, youtube),
+  // A stream's schedule starting or stopping it as the API does (the stream, its plan, history and alert settings are
+  // the user's items).
+  'stream-schedule': access(items('user'), realtime, youtube),
 };

@@ -100,6 +100,12 @@ export const errorCatalogue = {
   'same password': { status: 422, message: 'The new password must be different from the current one' },
   'same email': { status: 422, message: 'This is already the e-mail address of your account' },
   'email taken': { status: 409, message: 'This e-mail address already belongs to another Loopcast account' },
+  'schedule time passed': { status: 422, message: 'This scheduled time has already passed. Please choose a time in the future' },
+  'schedule stop before start': { status: 422, message: 'The scheduled stop must come after the start' },
+  'schedule windows overlap': {
+    status: 422,
+    message: 'Two on-air windows of the timetable overlap. Please make each window end before the next one begins',
+  },
   'service unavailable': { status: 503, message: 'A service Loopcast depends on is unavailable. Please try again shortly' },
   'internal error': { status: 500, message: 'Something went wrong on our side. Please try again' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -31,7 +31,7 @@ export const featureKeys = [
 ] as const;
 export type FeatureKey = (typeof featureKeys)[number];
 
-/** `soon`: announced, not built yet (spec: scheduled start is marked "soon"; 5+ platforms were, until issue 16). */
+/** `soon`: announced, not built yet (the spec's scheduled start and 5+ platforms were, until issue 16 built them). */
 export type FeatureAvailability = 'included' | 'soon' | 'not included';
 
 export interface PlanLimits {
@@ -84,7 +84,7 @@ const everyPlanHas: Record<FeatureKey, FeatureAvailability> = {
   resumableUpload: 'included',
   transcoding: 'included',
   optimisation: 'included',
-  scheduledStart: 'soon',
+  scheduledStart: 'included',
   autoRestart: 'included',
   splitAudioVideo: 'included',
   multiplatform: 'included',

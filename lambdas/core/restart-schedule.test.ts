@@ -157,3 +157,38 @@ describe('nextRestartAt', () => {
     expect(countBetween('2025-03-29T22:00:00Z', '2025-03-30T21:00:00Z')).toBe(46);
   });
 });
+
+describe('restart times on one weekday', () => {
+  test('"ddd HH:MM" in any case is that weekday only; normalised after every day\'s times, Monday first', () => {
+    expect(parseRestartTime('Mon 6:00')).toEqual({ day: 'mon', hour: 6, minute: 0 });
+    expect(normalizeRestartTimes(['sun 23:00', 'MON 06:00', '12:00', 'mon 5:30'])).toEqual(['12:00', 'mon 05:30', 'mon 06:00', 'sun 23:00']);
+  });
+
+  test.each(['xyz 06:00', 'monday 06:00', 'mon', 'mon 25:00', 'mon6:00', 'mon  '])('%p is an invalid number', (value) => {
+    expect(errorKeyOf(() => parseRestartTime(value))).toBe('invalid number');
+  });
+
+  test('a weekday time that every day already has is a duplicate, as is the same weekday time twice', () => {
+    expect(errorKeyOf(() => normalizeRestartTimes(['06:00', 'mon 6:00']))).toBe('duplicate restart times');
+    expect(errorKeyOf(() => normalizeRestartTimes(['tue 06:00', 'Tue 06:00']))).toBe('duplicate restart times');
+    expect(normalizeRestartTimes(['mon 06:00', 'tue 06:00'])).toEqual(['mon 06:00', 'tue 06:00']);
+  });
+
+  test('the next restart is on the named weekday, up to a week ahead', () => {
+    // 2025-05-01 is a Thursday.
+    expect(next(['mon 06:00'], 'UTC', '2025-05-01T07:00:00Z')).toBe('2025-05-05T06:00:00.000Z');
+    expect(next(['thu 06:00'], 'UTC', '2025-05-01T07:00:00Z')).toBe('2025-05-08T06:00:00.000Z');
+    expect(next(['thu 08:00'], 'UTC', '2025-05-01T07:00:00Z')).toBe('2025-05-01T08:00:00.000Z');
+    // Every day's time wins when it comes first.
+    expect(next(['fri 03:00', '12:00'], 'UTC', '2025-05-01T07:00:00Z')).toBe('2025-05-01T12:00:00.000Z');
+  });
+
+  test('the weekday is the zone\'s: Sunday 23:30 in New York is Monday in UTC', () => {
+    // 2025-05-04 is a Sunday; 23:30 EDT is 03:30 UTC on Monday.
+    expect(next(['sun 23:30'], 'America/New_York', '2025-05-01T00:00:00Z')).toBe('2025-05-05T03:30:00.000Z');
+  });
+
+  test('a weekday time skipped by the spring-forward gap runs after it (Sunday 2025-03-09, New York)', () => {
+    expect(next(['sun 02:30'], 'America/New_York', '2025-03-05T00:00:00Z')).toBe('2025-03-09T07:30:00.000Z');
+  });
+});

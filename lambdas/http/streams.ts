@@ -6,7 +6,9 @@ import { AppError } from '../core/errors';
 import { historyView, recentIncidents } from '../core/streams/history';
 import { streamView, type Stream } from '../core/streams/stream';
 import * as streams from '../core/streams/streams';
-import { streamsContext, thumbnailContext } from '../wiring/streams';
+import * as scheduling from '../core/streams/scheduled-runs';
+import type { StreamSchedule } from '../core/streams/schedule';
+import { schedulingContext, streamsContext, thumbnailContext } from '../wiring/streams';
 import { json, noContent, userBinaryRoute, userRoute } from './api';
 import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
@@ -17,6 +19,11 @@ import { authenticateSession } from './session-auth';
 import { multiLineText, singleLineText } from './text-fields';
 
 const id = z.string().trim().min(1).max(64);
+/** The shape only; the domain (lambdas/core/streams/schedule.ts) answers bad times with catalogued errors. */
+const schedule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('once'), startAt: z.string().max(32).optional(), stopAt: z.string().max(32).optional(), durationMinutes: z.number().optional() }),
+  z.object({ kind: z.literal('weekly'), windows: z.array(z.object({ day: z.string().max(16), start: z.string().max(8), stop: z.string().max(8) })).max(50) }),
+]);
 const fields = {
   title: singleLineText(100),
   description: multiLineText(5000).optional(),
@@ -24,11 +31,12 @@ const fields = {
   videoId: id.optional(),
   audioId: id.nullable().optional(),
   channelIds: z.array(id).max(20),
-  restartTimes: z.array(z.string().max(8)).max(24),
+  // "HH:MM" every day or "ddd HH:MM" on a weekday (lambdas/core/restart-schedule.ts).
+  restartTimes: z.array(z.string().max(16)).max(100),
   timeZone: z.string().min(1).max(64),
   attentionMinutes: z.number().int().min(1).max(60).optional(),
 };
-const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
+const createBody = z.object({ ...fields, schedule: schedule.optional(), channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
 
 /** A live stream's preview: locally, the HLS output of the local RTMP test destination when the stream goes
@@ -83,7 +91,10 @@ const create = userRoute({
   async handle(request, deps) {
     const { audioId, ...input } = request.body;
     const advice = await platformAdvice(deps, request.auth.userId, input);
-    const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}) });
+    const { schedule: wanted, ...rest } = input;
+    const context = schedulingContext(deps);
+    const stream = await streams.createStream(context, request.auth.userId, { ...rest, ...(audioId ? { audioId } : {}), ...(wanted ? { schedule: wanted as StreamSchedule } : {}) });
+    await scheduling.streamSaved(context, stream);
     return json(201, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
@@ -103,7 +114,8 @@ const update = userRoute({
     const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
     const merged = { ...current, ...changes, audioId: keepAudio };
     const advice = await platformAdvice(deps, request.auth.userId, merged);
-    const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
+    const context = schedulingContext(deps);
+    const stream = await streams.updateStream(context, request.auth.userId, current.id, {
       title: merged.title,
       ...(merged.description !== undefined ? { description: merged.description } : {}),
       ...(merged.privacy !== undefined ? { privacy: merged.privacy } : {}),
@@ -114,13 +126,17 @@ const update = userRoute({
       timeZone: merged.timeZone,
       ...(merged.attentionMinutes !== undefined ? { attentionMinutes: merged.attentionMinutes } : {}),
     });
+    // A new time zone moves the schedule's transitions.
+    await scheduling.streamSaved(context, stream);
     return json(200, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
 
 const remove = userRoute({
   async handle(request, deps) {
-    await streams.deleteStream(streamsContext(deps), request.auth.userId, request.params.id ?? '');
+    const context = schedulingContext(deps);
+    await streams.deleteStream(context, request.auth.userId, request.params.id ?? '');
+    await scheduling.streamDeleted(context, request.params.id ?? '');
     return noContent();
   },
 });
@@ -154,6 +170,15 @@ const removeThumbnail = userRoute({
   },
 });
 
+/** In any state: a schedule only starts and stops the stream (docs/streams.md, Schedules). */
+const putSchedule = userRoute({
+  body: z.object({ schedule: schedule.nullable() }),
+  async handle(request, deps) {
+    const stream = await scheduling.setStreamSchedule(schedulingContext(deps), request.auth.userId, request.params.id ?? '', request.body.schedule as StreamSchedule | null);
+    return json(200, await view(deps, stream));
+  },
+});
+
 const history = userRoute({
   async handle(request, deps) {
     const stream = await owned(deps, request.auth.userId, request.params.id ?? '');
@@ -184,6 +209,7 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
       'POST /api/streams/{id}/stop': stop,
       'PUT /api/streams/{id}/thumbnail': putThumbnail,
       'DELETE /api/streams/{id}/thumbnail': removeThumbnail,
+      'PUT /api/streams/{id}/schedule': putSchedule,
       'GET /api/streams/{id}/history': history,
       'GET /api/incidents': incidents,
     },

@@ -4,6 +4,7 @@ import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoStreamHistory } from '../adapters/dynamo/stream-history-store';
+import { DynamoStreamScheduleStore } from '../adapters/dynamo/stream-schedule-store';
 import { DynamoStreamStore } from '../adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { entitlementOfUser } from '../core/billing/billing';
@@ -12,6 +13,7 @@ import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { S3TaskMedia } from '../adapters/s3/task-media';
 import { API_BASE } from '../contract/routes';
 import type { LifecycleContext } from '../core/streams/lifecycle';
+import type { SchedulingContext } from '../core/streams/scheduled-runs';
 import type { StreamsContext } from '../core/streams/streams';
 import type { TaskSessionContext } from '../core/streams/task-session';
 import { streamAlerts } from './notifications';
@@ -34,6 +36,12 @@ export function streamsContext(deps: Deps): StreamsContext {
     alerts: streamAlerts(deps),
     now: deps.now,
   };
+}
+
+/** Streams with schedules: their wake-ups are set by the streams routes and the schedule function. */
+export function schedulingContext(deps: Deps): SchedulingContext {
+  if (!deps.streamWakeups) throw new Error('stream schedules are not configured here (no StreamWakeups in Deps)');
+  return { ...streamsContext(deps), schedules: new DynamoStreamScheduleStore(deps.db, deps.config.tables.app), wakeups: deps.streamWakeups };
 }
 
 /** Stream tasks report to the public API: through CloudFront in AWS (its WAF and origin secret apply to them too). */

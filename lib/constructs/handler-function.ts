@@ -15,6 +15,8 @@ export interface HandlerFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   description: string;
+  /** A fixed name, for a function other stacks name before it exists (a schedule's target). */
+  functionName?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export class HandlerFunction extends NodejsFunction {
       entry: join(repoRoot, 'lambdas', props.entry),
       handler: 'handler',
       description: props.description,
+      ...(props.functionName ? { functionName: props.functionName } : {}),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,

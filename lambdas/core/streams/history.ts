@@ -5,7 +5,7 @@
 export const HISTORY_RETENTION_DAYS = 90;
 
 export type StreamEventKind =
-  /** The run was started (by the creator, or the support tool's reactivation does not start anything). */
+  /** The run was started: by the creator, or (`reason` 'schedule') by the stream's schedule. */
   | 'started'
   /** Media reached the destinations. */
   | 'live'
@@ -21,8 +21,11 @@ export type StreamEventKind =
   | 'needs attention'
   /** Healthy again after an incident; `durationSeconds` is how long it was not healthy. */
   | 'recovered'
-  /** The run ended; `reason` is the catalogue key of why, none when the creator stopped it. */
-  | 'stopped';
+  /** The run ended; `reason` is the catalogue key of why, 'schedule' when its schedule stopped it, none when the
+   * creator stopped it. */
+  | 'stopped'
+  /** The schedule's start could not happen (a plan limit, the media, a destination); `reason` is the catalogue key. */
+  | 'start refused';
 
 export interface StreamEvent {
   at: string;

@@ -3,6 +3,7 @@
 // of those three states.
 import { TASK_LEASE } from '../../contract/stream-task';
 import { AppError } from '../errors';
+import { upcoming, type StreamSchedule } from './schedule';
 
 /**
  * stopped: not running (the initial state);
@@ -62,6 +63,8 @@ export interface Stream {
   channelIds: string[];
   restartTimes: string[];
   timeZone: string;
+  /** When it goes on and off air by itself (schedule.ts), in `timeZone`; none: only when the creator says so. */
+  schedule?: StreamSchedule;
   desired: 'running' | 'stopped';
   status: StreamStatus;
   /** The current start (one Step Functions execution chain); undefined when stopped. */
@@ -139,6 +142,9 @@ export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'le
   /** Not healthy for longer than its attention time: the creator has been told (since `attentionSince`). */
   needsAttention: boolean;
   attentionSince?: string;
+  /** The schedule's next start and next stop (ISO instants), when it has any left. */
+  nextStartAt?: string;
+  nextStopAt?: string;
 };
 
 export function streamView(stream: Stream, now: Date): StreamView {
@@ -150,5 +156,6 @@ export function streamView(stream: Stream, now: Date): StreamView {
     attentionMinutes: attentionMinutes ?? DEFAULT_ATTENTION_MINUTES,
     needsAttention: attentionSince !== undefined,
     ...(attentionSince ? { attentionSince } : {}),
+    ...(stream.schedule ? upcoming(stream.schedule, stream.timeZone, now) : {}),
   };
 }

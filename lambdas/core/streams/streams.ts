@@ -13,6 +13,7 @@ import type { Alert } from '../notifications/messages';
 import type { SecretBox } from '../secret-box';
 import type { StreamHistory } from './history';
 import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
+import { assertScheduleAhead, normalizeSchedule, type StreamSchedule } from './schedule';
 import { assertModifiable, executionNameOf, type Privacy, type Stream } from './stream';
 import { thumbnailType } from './thumbnail';
 
@@ -47,6 +48,8 @@ export interface StreamInput {
   restartTimes: string[];
   timeZone: string;
   attentionMinutes?: number;
+  /** Set when a stream is created; changed later by setStreamSchedule (scheduled-runs.ts) in any state. */
+  schedule?: StreamSchedule;
 }
 
 async function owned(context: Pick<StreamsContext, 'streams'>, userId: string, streamId: string): Promise<Stream> {
@@ -83,11 +86,13 @@ function normalized(input: StreamInput): StreamInput {
     restartTimes: schedule.times,
     timeZone: schedule.timeZone,
     ...(input.attentionMinutes !== undefined ? { attentionMinutes: input.attentionMinutes } : {}),
+    ...(input.schedule ? { schedule: normalizeSchedule(input.schedule) } : {}),
   };
 }
 
 export async function createStream(context: StreamsContext, userId: string, input: StreamInput): Promise<Stream> {
   const clean = normalized(input);
+  if (clean.schedule) assertScheduleAhead(clean.schedule, clean.timeZone, context.now());
   await checkReferences(context, userId, clean, await context.entitlement(userId));
   const now = context.now().toISOString();
   const stream: Stream = { id: randomUUID(), userId, ...clean, desired: 'stopped', status: 'stopped', restarts: 0, createdAt: now, updatedAt: now };
@@ -148,7 +153,10 @@ async function mediaState(context: StreamsContext, stream: Stream): Promise<'rea
   return state;
 }
 
-export async function startStream(context: StreamsContext, userId: string, streamId: string): Promise<Stream> {
+/** Who starts or stops a stream: the creator (the API, the support tool, upkeep) or its schedule. */
+export type StreamActor = 'creator' | 'schedule';
+
+export async function startStream(context: StreamsContext, userId: string, streamId: string, by: StreamActor = 'creator'): Promise<Stream> {
   const stream = await owned(context, userId, streamId);
   assertModifiable(stream);
   const entitlement = await context.entitlement(userId);
@@ -167,8 +175,10 @@ export async function startStream(context: StreamsContext, userId: string, strea
     assertModifiable(await owned(context, userId, streamId));
     throw new AppError('stream not found');
   }
-  const claimed: Stream = { ...stream, status, desired: 'running', ...run, restarts: 0 };
-  await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'started' });
+  // What claimStart removed from the item (the last run's outcome and health) goes from the answer too.
+  const { lastError: _lastError, warning: _warning, startedAt: _startedAt, health: _health, unhealthySince: _unhealthy, attentionSince: _attention, ...kept } = stream;
+  const claimed: Stream = { ...kept, status, desired: 'running', ...run, restarts: 0 };
+  await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'started', ...(by === 'schedule' ? { reason: 'schedule' } : {}) });
   if (status === 'pending') await launchRun(context, claimed);
   await publishState(context, stream, status);
   return claimed;
@@ -198,7 +208,7 @@ export function runOf(stream: Stream): StreamRun | undefined {
 /** Stops a run for good: its execution first (no task starts after this), then every task of the stream (media at
  * the destinations ends here), then the run itself, which also removes the lease (a task that survived anyway
  * stops at its next renewal). */
-export async function stopStream(context: StreamsContext, userId: string, streamId: string, reason?: ErrorKey): Promise<Stream> {
+export async function stopStream(context: StreamsContext, userId: string, streamId: string, reason?: ErrorKey, by: StreamActor = 'creator'): Promise<Stream> {
   const before = await owned(context, userId, streamId);
   const stream = await context.streams.requestStop(userId, streamId, context.now());
   if (!stream) return owned(context, userId, streamId); // already stopped: stopping is idempotent
@@ -207,7 +217,8 @@ export async function stopStream(context: StreamsContext, userId: string, stream
     await context.runner.stopExecution(run);
     await context.runner.endStreamTasks(streamId, before.lease?.holder ? [before.lease.holder] : []);
     if (await context.streams.finishRun(userId, streamId, run.runId, reason, context.now())) {
-      await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'stopped', ...(reason ? { reason } : {}) });
+      const why = reason ?? (by === 'schedule' ? 'schedule' : undefined);
+      await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'stopped', ...(why ? { reason: why } : {}) });
     }
     await context.broadcasts.end(stream);
   }

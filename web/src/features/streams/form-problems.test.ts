@@ -11,6 +11,13 @@ describe('API refusals on the stream form', () => {
     });
   });
 
+  test('schedule refusals go to the schedule, with the part they name', () => {
+    expect(formProblemOf(new ApiError('schedule time passed', 422, { field: 'schedule.startAt', value: '2020-01-01T10:00' }))).toEqual({
+      field: 'schedule', key: 'schedule time passed', value: '2020-01-01T10:00', path: 'schedule.startAt',
+    });
+    expect(formProblemOf(new ApiError('schedule windows overlap', 422, { field: 'schedule.windows' }))).toEqual({ field: 'schedule', key: 'schedule windows overlap', path: 'schedule.windows' });
+  });
+
   test('a second destination without multistreaming, or a video a destination\'s platform cannot take, goes to the destinations', () => {
     expect(formProblemOf(new ApiError('plan feature unavailable', 403, { feature: 'multistreaming' }))).toEqual({ field: 'channelIds', key: 'plan feature unavailable' });
     expect(formProblemOf(new ApiError('destination limits exceeded', 422, { channelId: 'c1', preset: 'kick', findings: [] }))).toEqual({ field: 'channelIds', key: 'destination limits exceeded' });

@@ -1,8 +1,8 @@
 // Where the stream form shows an API refusal: next to the field it concerns, or above the buttons. Pure.
 import { ApiError, type ApiErrorKey } from '../../api/client';
 
-export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes';
-const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes'] satisfies StreamField[];
+export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes' | 'schedule';
+const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'schedule'] satisfies StreamField[];
 
 export interface FormProblem {
   /** The field to show it at; undefined: the form as a whole. */
@@ -10,6 +10,8 @@ export interface FormProblem {
   key: ApiErrorKey;
   /** The value the API refused (a restart time), to mark the right row. */
   value?: string;
+  /** The field's whole name when it is a part of one ('schedule.startAt'), to mark the right input. */
+  path?: string;
 }
 
 const asField = (name: unknown): StreamField | undefined => {
@@ -29,5 +31,6 @@ export function formProblemOf(error: unknown): FormProblem {
   if (error.key === 'plan feature unavailable' || error.key === 'destination limits exceeded') return { field: 'channelIds', key: error.key };
   const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
   const field = asField(details.field) ?? asField(fields[0]);
-  return { ...(field ? { field } : {}), key: error.key, ...(typeof details.value === 'string' ? { value: details.value } : {}) };
+  const path = typeof details.field === 'string' && details.field.includes('.') ? details.field : undefined;
+  return { ...(field ? { field } : {}), key: error.key, ...(typeof details.value === 'string' ? { value: details.value } : {}), ...(path ? { path } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { Stream, StreamHealth } from './api/streams-api';
-import { formatBitrate, formatDuration, formatRestartAt, formatRestartTimes, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
+import { formatBitrate, formatDuration, formatRestartAt, formatRestartTimes, formatScheduledAt, formatWindow, frameUrl, isRunning, lastProblem, lockReason, restartCount, statusTone, streamWarning, uptimeSeconds, verdictTone } from './stream-display';
 
 const health = (changes: Partial<StreamHealth> = {}): StreamHealth => ({
   actual: 'started', uptimeSeconds: 60, bitrateKbps: 6012, fps: 30, speed: 1, loops: 4, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at: '2025-06-01T10:00:00.000Z', ...changes,
@@ -89,6 +89,19 @@ describe('figures in the page\'s language', () => {
     expect(formatRestartTimes(['04:00'], 'uk')).toBe('04:00');
     const nextInRussian = formatRestartAt('2025-06-02T01:00:00.000Z', 'UTC', 'ru');
     expect(nextInRussian).toContain(formatRestartTimes(['01:00'], 'ru'));
+  });
+
+  test('restart times on a weekday and the windows of a weekly timetable name the day in the page\'s language', () => {
+    expect(formatRestartTimes(['04:00', 'sun 16:30'], 'en-US')).toMatch(/^4:00\sAM and Sun 4:30\sPM$/);
+    expect(formatRestartTimes(['mon 06:00'], 'ru')).toBe('пн 06:00');
+    expect(formatWindow({ day: 'fri', start: '22:00', stop: '02:00' }, 'en-US')).toMatch(/^Fri 10:00\sPM–2:00\sAM$/);
+    expect(formatWindow({ day: 'tue', start: '09:00', stop: '17:30' }, 'uk')).toBe('вт 09:00–17:30');
+  });
+
+  test('a schedule\'s next start reads with its weekday within the coming week, with its date further on', () => {
+    const now = Date.parse('2025-06-02T10:00:00Z');
+    expect(formatScheduledAt('2025-06-04T07:00:00.000Z', 'UTC', 'en-GB', now)).toBe('Wed, 07:00 UTC');
+    expect(formatScheduledAt('2025-12-24T07:00:00.000Z', 'UTC', 'en-GB', now)).toBe('24 Dec 2025, 07:00 UTC');
   });
 });
 

@@ -2,7 +2,9 @@
 // figures in the page's language. Pure.
 import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
 import { formatTimeOfDay, timeFormat } from '../../lib/format';
-import type { HealthVerdict, Stream, StreamStatus } from './api/streams-api';
+import type { HealthVerdict, Stream, StreamStatus, WeeklyWindow } from './api/streams-api';
+import { weekdayName } from './schedule-draft';
+import { isWeekday } from '../../../../lambdas/core/wall-clock';
 
 /** The colour family of a badge. */
 export type Tone = 'good' | 'busy' | 'warning' | 'bad' | 'idle';
@@ -80,8 +82,28 @@ export function formatRestartAt(iso: string, timeZone: string, locale: string): 
   return `${weekday}, ${timeFormat(locale, timeZone).format(date)}${zone ? ` ${zone}` : ''}`;
 }
 
-/** Restart times ('HH:MM' in the stream's zone) as a list in the app's time style: "4:00 AM and 4:00 PM". */
-export const formatRestartTimes = (times: readonly string[], locale: string): string => new Intl.ListFormat(locale).format(times.map((time) => formatTimeOfDay(time, locale)));
+/** A restart time ('HH:MM' every day, 'mon HH:MM' on Mondays, in the stream's zone) in the app's time style: "4:00 AM",
+ * "Mon 4:00 AM". */
+function formatRestartTime(time: string, locale: string): string {
+  const [day = '', clock] = time.split(' ', 2);
+  return clock !== undefined && isWeekday(day) ? `${weekdayName(day, locale)} ${formatTimeOfDay(clock, locale)}` : formatTimeOfDay(time, locale);
+}
+
+/** Restart times as a list: "4:00 AM and Sun 4:00 PM". */
+export const formatRestartTimes = (times: readonly string[], locale: string): string => new Intl.ListFormat(locale).format(times.map((time) => formatRestartTime(time, locale)));
+
+/** An on-air window of a weekly timetable: "Mon 9:00 AM–5:00 PM", "пн 09:00–17:00". */
+export const formatWindow = (window: WeeklyWindow, locale: string): string =>
+  `${weekdayName(window.day, locale)} ${formatTimeOfDay(window.start, locale)}–${formatTimeOfDay(window.stop, locale)}`;
+
+/** A schedule's next start or stop in the stream's zone: the weekday within the coming week ("Tue, 9:00 AM GMT+2"),
+ * the date further on ("Dec 24, 2026, 9:00 AM GMT+2"). */
+export function formatScheduledAt(iso: string, timeZone: string, locale: string, now: number): string {
+  if (Date.parse(iso) - now < 6 * 86_400_000) return formatRestartAt(iso, timeZone, locale);
+  const date = new Date(iso);
+  const zone = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value;
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date)}${zone ? ` ${zone}` : ''}`;
+}
 
 /** Seconds live since the run first went on air; undefined unless it is on air now. */
 export function uptimeSeconds(stream: Pick<Stream, 'status' | 'startedAt'>, now: number): number | undefined {

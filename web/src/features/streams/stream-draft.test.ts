@@ -17,7 +17,7 @@ describe('the stream form\'s draft', () => {
 
   test('editing starts from the stream, and sends back what the form shows', () => {
     const draft = draftOf(stream);
-    expect(draft.restartTimes).toEqual([{ id: 1, value: '03:00' }, { id: 2, value: '15:00' }]);
+    expect(draft.restartTimes).toEqual([{ id: 1, day: '', value: '03:00' }, { id: 2, day: '', value: '15:00' }]);
     expect(inputOf(draft)).toEqual({
       title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv', attentionMinutes: 5,
     });
@@ -37,7 +37,7 @@ describe('the stream form\'s draft', () => {
   });
 
   test('no separate audio is sent as null (the API then removes it); text is trimmed, blank restart rows dropped', () => {
-    const draft = { ...draftOf(stream), title: '  Lo-fi  ', audioId: '', timeZone: ' UTC ', restartTimes: [{ id: 1, value: '' }] };
+    const draft = { ...draftOf(stream), title: '  Lo-fi  ', audioId: '', timeZone: ' UTC ', restartTimes: [{ id: 1, day: '' as const, value: '' }] };
     expect(inputOf(draft)).toMatchObject({ title: 'Lo-fi', audioId: null, restartTimes: [], timeZone: 'UTC' });
   });
 

@@ -42,6 +42,19 @@ describe('the timeline as the page shows it', () => {
     expect(items.find((item) => item.kind === 'started')!.reason).toBeUndefined();
   });
 
+  test('a start or stop by the schedule is not a reason; a scheduled start that could not happen is amber, with its reason', () => {
+    const scheduled = timelineItems(timeline([
+      { at: '2026-11-23T08:00:00.000Z', kind: 'started', reason: 'schedule' },
+      { at: '2026-11-23T12:00:00.000Z', kind: 'stopped', reason: 'schedule' },
+      { at: '2026-11-24T08:00:00.000Z', kind: 'start refused', reason: 'stream limit' },
+    ]));
+    expect(scheduled.map(({ kind, tone, bySchedule, reason }) => ({ kind, tone, bySchedule, reason }))).toEqual([
+      { kind: 'start refused', tone: 'warning', bySchedule: undefined, reason: { key: 'stream limit' } },
+      { kind: 'stopped', tone: 'idle', bySchedule: true, reason: undefined },
+      { kind: 'started', tone: 'idle', bySchedule: true, reason: undefined },
+    ]);
+  });
+
   test('a trouble that goes on now is ongoing: an interruption not followed by media, an incident not recovered', () => {
     const now = timelineItems(timeline(night.slice(0, 4)));
     expect(now.map((item) => [item.kind, item.ongoing, item.durationSeconds])).toEqual([

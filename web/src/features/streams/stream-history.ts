@@ -19,7 +19,12 @@ export interface TimelineItem {
   /** The trouble goes on now. */
   ongoing: boolean;
   reason?: Problem;
+  /** Started or stopped by the stream's schedule, not by the creator. */
+  bySchedule?: true;
 }
+
+/** The history's reason of a start or stop made by the stream's schedule (lambdas/core/streams/history.ts). */
+const SCHEDULE_REASON = 'schedule';
 
 const troubleKinds: readonly StreamEventKind[] = ['interrupted', 'restarted', 'needs attention'];
 
@@ -31,10 +36,11 @@ function toneOf(entry: TimelineEntry): Tone {
     case 'interrupted':
     case 'restarted':
     case 'needs attention':
+    case 'start refused':
       return 'warning';
     case 'broadcast':
     case 'stopped':
-      return entry.reason ? 'warning' : 'idle';
+      return entry.reason && entry.reason !== SCHEDULE_REASON ? 'warning' : 'idle';
     case 'started':
     case 'scheduled restart':
       return 'idle';
@@ -57,7 +63,8 @@ export function timelineItems(entries: readonly TimelineEntry[]): TimelineItem[]
       if (end) durationSeconds = Math.round((Date.parse(end.at) - Date.parse(entry.at)) / 1000);
       else ongoing = true;
     }
-    const reason = problemOf(entry.reason);
+    const bySchedule = entry.reason === SCHEDULE_REASON && (entry.kind === 'started' || entry.kind === 'stopped');
+    const reason = bySchedule ? undefined : problemOf(entry.reason);
     return {
       id: `${entry.at}:${entry.kind}`,
       kind: entry.kind,
@@ -66,6 +73,7 @@ export function timelineItems(entries: readonly TimelineEntry[]): TimelineItem[]
       ...(durationSeconds !== undefined ? { durationSeconds } : {}),
       ongoing: ongoing && troubleKinds.includes(entry.kind),
       ...(reason ? { reason } : {}),
+      ...(bySchedule ? { bySchedule } : {}),
     };
   });
 }

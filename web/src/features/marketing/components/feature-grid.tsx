@@ -17,7 +17,7 @@ const capabilities: { key: keyof Messages['landing']['features']; icon: IconName
   { key: 'formats', icon: 'file' },
   { key: 'control', icon: 'trash' },
   { key: 'support', icon: 'chat' },
-  { key: 'scheduled', icon: 'calendar', soon: true },
+  { key: 'scheduled', icon: 'calendar' },
   { key: 'multiplatform', icon: 'grid' },
 ];
 

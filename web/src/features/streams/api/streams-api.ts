@@ -3,10 +3,12 @@
 // Every list fetch also refreshes each stream's own entry; a card shows whichever of the two is newer.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Privacy, StreamView } from '../../../../../lambdas/core/streams/stream';
+import type { StreamSchedule } from '../../../../../lambdas/core/streams/schedule';
 import { api, ApiError, createApiClient } from '../../../api/client';
 import { thumbnailStep, type ThumbnailChoice } from '../thumbnail';
 
 export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '../../../../../lambdas/core/streams/stream';
+export type { StreamSchedule, WeeklyWindow } from '../../../../../lambdas/core/streams/schedule';
 
 /** A live look at the stream: an HLS playlist (local stack) or a frame refreshed every minute (AWS). */
 export interface StreamPreview {
@@ -112,7 +114,11 @@ function putThumbnail(streamId: string, picture: Blob): Promise<Stream> {
 export interface StreamSave {
   input: StreamInput;
   thumbnail: ThumbnailChoice;
+  /** The schedule to set (null: none), sent with a new stream or after an edit; undefined: unchanged. */
+  schedule?: StreamSchedule | null;
 }
+
+const putSchedule = (streamId: string, schedule: StreamSchedule | null) => api.put<Stream>(`${streamPath(streamId)}/schedule`, { schedule });
 
 export interface SavedStream {
   stream: Stream;
@@ -120,13 +126,24 @@ export interface SavedStream {
   thumbnailError?: unknown;
 }
 
-/** Saves the stream, then its thumbnail (the thumbnail routes need the stream's id, which a new stream only gets
- * now). A failed thumbnail does not undo the saved stream. */
+/** Saves the stream (a new one with its schedule; an edited one, then its schedule: in the zone just saved), then its
+ * thumbnail (the thumbnail routes need the stream's id, which a new stream only gets now). A failed thumbnail does not
+ * undo the saved stream. */
 export function useSaveStream(streamId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ input, thumbnail }: StreamSave): Promise<SavedStream> => {
-      const saved = await (streamId ? api.patch<Stream>(streamPath(streamId), input) : api.post<Stream>('/streams', input));
+    mutationFn: async ({ input, thumbnail, schedule }: StreamSave): Promise<SavedStream> => {
+      let saved: Stream;
+      if (streamId) {
+        saved = await api.patch<Stream>(streamPath(streamId), input);
+        if (schedule !== undefined) {
+          // The edit is saved even when the schedule is refused: the card shows it, the form stays open with the reason.
+          remember(queryClient, saved);
+          saved = await putSchedule(streamId, schedule);
+        }
+      } else {
+        saved = await api.post<Stream>('/streams', schedule ? { ...input, schedule } : input);
+      }
       const step = thumbnailStep(thumbnail, saved.hasCustomThumbnail);
       if (!step) return { stream: saved };
       try {
@@ -136,6 +153,15 @@ export function useSaveStream(streamId: string | undefined) {
       }
     },
     onSuccess: ({ stream }) => remember(queryClient, stream),
+  });
+}
+
+/** PUT /streams/{id}/schedule, in any state (a running stream keeps running until its next transition). */
+export function useSaveSchedule(streamId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (schedule: StreamSchedule | null) => putSchedule(streamId, schedule),
+    onSuccess: (stream) => remember(queryClient, stream),
   });
 }
 

@@ -2,6 +2,7 @@ import { useId, useMemo } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
 import { addRow, changeRow, removeRow, rowsWithValue, type RestartTimeRow } from '../restart-times';
+import { weekdayName, weekdays, type Weekday } from '../schedule-draft';
 
 interface RestartTimesFieldProps {
   rows: RestartTimeRow[];
@@ -13,9 +14,9 @@ interface RestartTimesFieldProps {
   timeZoneProblem?: string;
 }
 
-/** Daily restart times ("HH:MM", any number) and the time zone they are in. */
+/** Restart times (any number), each every day or on one weekday, and the time zone they are in (the schedule's too). */
 export function RestartTimesField({ rows, timeZone, onRowsChange, onTimeZoneChange, timesProblem, timeZoneProblem }: RestartTimesFieldProps) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const ids = useId();
   const refusedRows = rowsWithValue(rows, timesProblem?.value);
   const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
@@ -27,13 +28,26 @@ export function RestartTimesField({ rows, timeZone, onRowsChange, onTimeZoneChan
         <ol className="stream-times">
           {rows.map((row, index) => (
             <li key={row.id} className="stream-times__row">
+              <select
+                className="stream-input stream-times__day"
+                aria-label={t('streams.form.restartDay', { number: index + 1 })}
+                value={row.day}
+                onChange={(event) => onRowsChange(changeRow(rows, row.id, { day: event.target.value as Weekday | '' }))}
+              >
+                <option value="">{t('streams.form.everyDay')}</option>
+                {weekdays.map((day) => (
+                  <option key={day} value={day}>
+                    {weekdayName(day, language.htmlLang, 'long')}
+                  </option>
+                ))}
+              </select>
               <input
                 type="time"
                 className="stream-input stream-times__input"
                 aria-label={t('streams.form.restartTime', { number: index + 1 })}
                 aria-invalid={refusedRows.has(row.id) || (timesProblem !== undefined && timesProblem.value === undefined) || undefined}
                 value={row.value}
-                onChange={(event) => onRowsChange(changeRow(rows, row.id, event.target.value))}
+                onChange={(event) => onRowsChange(changeRow(rows, row.id, { value: event.target.value }))}
               />
               <Button variant="transparent" size="small" onClick={() => onRowsChange(removeRow(rows, row.id))}>
                 <span aria-hidden="true">×</span>

@@ -8,7 +8,9 @@ import { localizePath } from '../../../i18n/languages';
 import { errorKeyOf } from '../api/error-key';
 import { useMediaItem, useMediaTitles, useStreamChannels, useStreamPlan, useVideoOutputs } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
-import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
+import { formatRestartTimes, formatScheduledAt, formatWindow, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
+import { useNow } from '../hooks/use-now';
+import { ScheduleForm } from './schedule-form';
 import { LinkedText } from '../../../components/linked-text';
 import { PlatformFitNotes } from './platform-fit-notes';
 import { useQualityText } from '../../../lib/use-quality-text';
@@ -25,7 +27,7 @@ import { StreamStats } from './stream-stats';
 export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: { listed: Stream; listedAt: number; variant?: 'listed' | 'page'; onDeleted?: () => void }) {
   const { t, language } = useI18n();
   const stream = useStream(listed, listedAt);
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState<'stream' | 'schedule' | undefined>();
   const headingId = useId();
   const Root = variant === 'page' ? 'section' : 'li';
   const Heading = variant === 'page' ? 'h1' : 'h2';
@@ -33,11 +35,11 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
 
   if (editing) {
     return (
-      <Root className="stream-card" aria-labelledby={headingId}>
+      <Root className="stream-card" aria-labelledby={headingId} data-editing={editing}>
         <Heading id={headingId} className="stream-card__title">
-          {t('streams.form.editTitle', { title: stream.title })}
+          {editing === 'stream' ? t('streams.form.editTitle', { title: stream.title }) : t('streams.schedule.editTitle', { title: stream.title })}
         </Heading>
-        <StreamForm stream={stream} onDone={() => setEditing(false)} />
+        {editing === 'stream' ? <StreamForm stream={stream} onDone={() => setEditing(undefined)} /> : <ScheduleForm stream={stream} onDone={() => setEditing(undefined)} />}
       </Root>
     );
   }
@@ -58,7 +60,7 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
       </div>
       <StreamProblems stream={stream} />
       <StreamPlatformFit stream={stream} />
-      <StreamActions stream={stream} onEdit={() => setEditing(true)} onDeleted={onDeleted} historyLink={variant === 'listed' ? pageLink : undefined} />
+      <StreamActions stream={stream} onEdit={() => setEditing('stream')} onEditSchedule={() => setEditing('schedule')} onDeleted={onDeleted} historyLink={variant === 'listed' ? pageLink : undefined} />
     </Root>
   );
 }
@@ -76,7 +78,7 @@ function StreamSetup({ stream }: { stream: Stream }) {
   const nameOf = (channelId: string) => channelOf(channelId)?.name ?? t('streams.card.unknownDestination');
   const toYouTube = stream.channelIds.some((channelId) => channelOf(channelId)?.kind === 'youtube');
   const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
-  const schedule = stream.restartTimes.length ? `${formatRestartTimes(stream.restartTimes, language.htmlLang)} · ${stream.timeZone}` : t('streams.card.noSchedule');
+  const restarts = stream.restartTimes.length ? `${formatRestartTimes(stream.restartTimes, language.htmlLang)} · ${stream.timeZone}` : t('streams.card.noSchedule');
 
   return (
     <dl className="stream-setup">
@@ -119,11 +121,46 @@ function StreamSetup({ stream }: { stream: Stream }) {
           </dd>
         </div>
       )}
+      <StreamOnAir stream={stream} />
       <div>
         <dt>{t('streams.card.schedule')}</dt>
-        <dd>{schedule}</dd>
+        <dd>{restarts}</dd>
       </div>
     </dl>
+  );
+}
+
+/** When it goes on and off air by itself: by hand only, once, or its weekly windows; and its next start and stop. */
+function StreamOnAir({ stream }: { stream: Stream }) {
+  const { t, language } = useI18n();
+  const now = useNow(60_000);
+  const locale = language.htmlLang;
+  const { schedule, nextStartAt, nextStopAt } = stream;
+  const summary =
+    schedule?.kind === 'weekly'
+      ? new Intl.ListFormat(locale, { style: 'narrow', type: 'conjunction' }).format(schedule.windows.map((window) => formatWindow(window, locale)))
+      : schedule?.kind === 'once'
+        ? nextStartAt || nextStopAt
+          ? t('streams.card.once')
+          : t('streams.card.onceDone')
+        : t('streams.card.byHand');
+  return (
+    <div className="stream-setup__on-air" data-schedule={schedule?.kind ?? 'none'}>
+      <dt>{t('streams.card.onAir')}</dt>
+      <dd>
+        <span>{summary}</span>
+        {nextStartAt && (
+          <span className="stream-setup__next" data-next="start">
+            {t('streams.card.nextStart', { at: formatScheduledAt(nextStartAt, stream.timeZone, locale, now) })}
+          </span>
+        )}
+        {nextStopAt && (
+          <span className="stream-setup__next" data-next="stop">
+            {t('streams.card.nextStop', { at: formatScheduledAt(nextStopAt, stream.timeZone, locale, now) })}
+          </span>
+        )}
+      </dd>
+    </div>
   );
 }
 
@@ -162,7 +199,7 @@ function ProblemText({ problem }: { problem: Problem }) {
 }
 
 /** Start or stop; edit and delete only while stopped, with the API's reason shown otherwise. */
-function StreamActions({ stream, onEdit, onDeleted, historyLink }: { stream: Stream; onEdit: () => void; onDeleted?: () => void; historyLink?: string }) {
+function StreamActions({ stream, onEdit, onEditSchedule, onDeleted, historyLink }: { stream: Stream; onEdit: () => void; onEditSchedule: () => void; onDeleted?: () => void; historyLink?: string }) {
   const { t, errorText } = useI18n();
   const noteId = useId();
   const start = useStreamAction(stream.id, 'start');
@@ -234,6 +271,11 @@ function StreamActions({ stream, onEdit, onDeleted, historyLink }: { stream: Str
         )}
         <Button variant="secondary" disabled={locked !== undefined} aria-describedby={locked ? noteId : undefined} onClick={onEdit}>
           {t('streams.card.edit')}
+        </Button>
+        {/* In any state: a running stream's timetable may change (it keeps running until its next stop). */}
+        <Button variant="secondary" onClick={onEditSchedule}>
+          <Icon name="calendar" />
+          {t('streams.card.editSchedule')}
         </Button>
         <Button
           variant="transparent"

@@ -9,6 +9,9 @@ import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
 import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
+import { scheduleChanged, scheduleCheck, scheduleDraftOf, scheduleOf, type ScheduleDraft } from '../schedule-draft';
+import { useNow } from '../hooks/use-now';
+import { ScheduleField } from './schedule-field';
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { PlatformFitNotes } from './platform-fit-notes';
@@ -43,12 +46,16 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const plan = useStreamPlan();
   const destinationLimit = plan.data?.destinationsPerStream;
   const [draft, setDraft] = useState(() => draftOf(stream));
+  const [schedule, setSchedule] = useState(() => scheduleDraftOf(stream?.schedule, Date.now(), draft.timeZone));
+  const now = useNow(60_000);
   const [thumbnail, setThumbnail] = useState<ThumbnailChoice>({ kind: 'keep' });
   const [checked, setChecked] = useState(false);
   const save = useSaveStream(stream?.id);
 
   const change = (changes: Partial<StreamDraft>) => setDraft((current) => ({ ...current, ...changes }));
+  const changeSchedule = (changes: Partial<ScheduleDraft>) => setSchedule((current) => ({ ...current, ...changes }));
   const destinationProblem = destinationCheck(draft.channelIds, destinationLimit);
+  const scheduleProblem = checked ? scheduleCheck(schedule) : undefined;
   const apiProblem = save.isError ? formProblemOf(save.error) : undefined;
   const problemAt = (field: StreamField) => (apiProblem?.field === field ? apiProblem : undefined);
 
@@ -68,9 +75,11 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setChecked(true);
-    if (destinationProblem) return;
+    if (destinationProblem || scheduleCheck(schedule)) return;
+    // A new stream sends its schedule with it; an edited one only when it changed (or its zone did: the API moves it).
+    const scheduleToSave = stream ? (scheduleChanged(stream.schedule, schedule) ? scheduleOf(schedule) : undefined) : scheduleOf(schedule);
     save.mutate(
-      { input: inputOf({ ...draft, videoId: chosenVideo }), thumbnail },
+      { input: inputOf({ ...draft, videoId: chosenVideo }), thumbnail, ...(scheduleToSave !== undefined ? { schedule: scheduleToSave } : {}) },
       {
         onSuccess: ({ stream: saved, thumbnailError }) => {
           if (thumbnailError) {
@@ -91,6 +100,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   };
   const timesProblem = problemAt('restartTimes');
   const timeZoneProblem = problemAt('timeZone');
+  const scheduleApiProblem = problemAt('schedule');
 
   return (
     <form className="stream-form" onSubmit={submit}>
@@ -176,6 +186,17 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         onTimeZoneChange={(timeZone) => change({ timeZone })}
         timesProblem={timesProblem && { message: errorText(timesProblem.key), ...(timesProblem.value !== undefined ? { value: timesProblem.value } : {}) }}
         timeZoneProblem={timeZoneProblem && (timeZoneProblem.key === 'invalid number' ? t('streams.form.timeZoneInvalid') : errorText(timeZoneProblem.key))}
+      />
+      <ScheduleField
+        draft={schedule}
+        onChange={changeSchedule}
+        timeZone={draft.timeZone}
+        now={now}
+        problem={
+          scheduleProblem
+            ? { message: t(`streams.schedule.check.${scheduleProblem}`) }
+            : scheduleApiProblem && { message: errorText(scheduleApiProblem.key), ...(scheduleApiProblem.path ? { path: scheduleApiProblem.path } : {}) }
+        }
       />
       <div className="stream-field">
         <label className="stream-label" htmlFor={`${ids}-attention`}>

@@ -9,6 +9,10 @@ import { formatDay, groupByDay, timelineItems, type TimelineEntry, type Timeline
  * differently with a reason than without. */
 function wordsOf(item: TimelineItem) {
   switch (item.kind) {
+    case 'started':
+      return item.bySchedule ? 'startedBySchedule' : 'started';
+    case 'start refused':
+      return 'startRefused';
     case 'scheduled restart':
       return 'scheduledRestart';
     case 'needs attention':
@@ -16,7 +20,7 @@ function wordsOf(item: TimelineItem) {
     case 'broadcast':
       return item.reason ? 'broadcastWarning' : 'broadcastClear';
     case 'stopped':
-      return item.reason ? 'stoppedWithReason' : 'stoppedByYou';
+      return item.bySchedule ? 'stoppedBySchedule' : item.reason ? 'stoppedWithReason' : 'stoppedByYou';
     default:
       return item.kind;
   }
