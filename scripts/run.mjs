@@ -90,6 +90,7 @@ switch (command) {
   case 'test':
     runOrExit(nodeBin, [bin('tsc'), '-p', 'tsconfig.json', '--noEmit']);
     runOrExit(nodeBin, [bin('tsc'), '-p', 'web/tsconfig.json', '--noEmit']);
+    lint();
     buildWebIfStale();
     handOver(nodeBin, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning',
       join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...rest]);

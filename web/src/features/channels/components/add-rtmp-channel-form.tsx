@@ -6,7 +6,7 @@ import { useAddRtmpChannel } from '../api/channels-api';
 import { errorKeyOf, fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
 import { destinationPresetIds, presetById } from '../../../../../lambdas/contract/destination-presets';
-import { platformName } from '../platform-text';
+import { platformName } from '../../../lib/platform-text';
 import { choosePreset, editServerUrl, emptyRtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';
 import { PlatformNotes } from './platform-notes';

@@ -7,7 +7,7 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { useChannels, useConnectYouTube, useDeleteChannel, useStreamsUsingChannel, type ChannelView } from '../api/channels-api';
 import { errorKeyOf } from '../api/error-key';
-import { platformName } from '../platform-text';
+import { platformName } from '../../../lib/platform-text';
 import { youtubeChannelUrl } from '../youtube-connect';
 import { ChannelAvatar } from './channel-avatar';
 import { EditChannelForm } from './edit-channel-form';

@@ -1,6 +1,6 @@
 import { presetById, type DestinationPresetId } from '../../../../../lambdas/contract/destination-presets';
 import { useI18n } from '../../../i18n/i18n-context';
-import { describePlatform } from '../platform-text';
+import { describePlatform } from '../../../lib/platform-text';
 
 /** What the picked platform asks for: where its server URL and key are, RTMPS, its limits, and its own help page. */
 export function PlatformNotes({ id, preset }: { id: string; preset: DestinationPresetId }) {

@@ -1,7 +1,7 @@
 import { presetById } from '../../../../../lambdas/contract/destination-presets';
 import { platformFit, streamReadyVideoOf, type VideoItemProperties } from '../../../../../lambdas/core/channels/platform-fit';
 import { useI18n } from '../../../i18n/i18n-context';
-import { describeFindings } from '../../channels/platform-text';
+import { describeFindings } from '../../../lib/platform-text';
 import type { ChannelView } from '../api/stream-sources';
 
 /**
