@@ -1,8 +1,8 @@
 // What AWS keeps going by itself while no API code runs: Step Functions executions (the stream loops) and
 // MediaConvert jobs. Locally both live in the `npm start` process, so when it starts again it picks up what the
 // last one left behind: running streams get their loop back, items left `encoding` are transcoded again.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../lambdas/adapters/deps';
+import { scanAll } from '../lambdas/adapters/dynamo/pages';
 import type { Video } from '../lambdas/core/media/videos';
 import { relaunch } from '../lambdas/core/streams/reconcile';
 import { startTranscode } from '../lambdas/core/media/library';
@@ -34,18 +34,10 @@ export async function resumeInterruptedWork(deps: Deps): Promise<{ streams: numb
 
 /** A scan: fine for one machine's data, and there is no index of items by status (AWS never needs one). */
 async function videosLeftEncoding(deps: Deps): Promise<Video[]> {
-  const found: Video[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.db.send(new ScanCommand({
-      TableName: deps.config.tables.app,
-      FilterExpression: 'begins_with(sk, :video) AND #status = :encoding',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':video': 'VIDEO#', ':encoding': 'encoding' },
-      ExclusiveStartKey: startKey,
-    }));
-    found.push(...((page.Items ?? []) as Video[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  return (await scanAll(deps.db, {
+    TableName: deps.config.tables.app,
+    FilterExpression: 'begins_with(sk, :video) AND #status = :encoding',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':video': 'VIDEO#', ':encoding': 'encoding' },
+  })) as unknown as Video[];
 }

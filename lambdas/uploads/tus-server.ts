@@ -32,6 +32,7 @@ import { bitrateTiers, outputProfileIds } from '../core/media-spec';
 import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plain-text';
 import { MIN_PART_BYTES, StagingS3Store } from './staging-s3-store';
 import { uploadMetrics, type UploadMetrics } from './upload-metrics';
+import { uploadKey } from '../contract/buckets';
 
 export const UPLOADS_PATH = `${API_BASE}/uploads`;
 /** The client's PATCH size: a Function URL takes 6 MB per request, and binary bodies arrive base64-encoded. */
@@ -114,7 +115,6 @@ export interface UploadServer {
   handleWeb(request: Request): Promise<Response>;
 }
 
-export const uploadKey = (userId: string, uploadId: string) => `uploads/${userId}/${uploadId}`;
 const ownerOfUploadKey = (key: string): string | undefined => /^uploads\/([^/]+)\//.exec(key)?.[1];
 const uploadIdOf = (key: string) => key.slice(key.lastIndexOf('/') + 1);
 

@@ -16,7 +16,7 @@ let videoId: string;
 beforeAll(async () => {
   stack = await startTestStack();
   ({ token, userId } = await signedInUser(stack, 'platforms'));
-  const clip = await makeClip({ seconds: 2 });
+  const clip = await makeClip({ seconds: 2, size: '1920x1080' });
   videoId = await uploadWithTus(stack, token, clip.bytes);
   await waitForItem(stack, token, videoId);
 }, 120_000);

@@ -4,13 +4,13 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { AccountsStore, EmailToken, EmailTokenPurpose, Session, User, UserChanges } from '../../core/accounts/ports';
 import { emailKey, emailTokenKey, emailTokensOfUser, sessionKey, sessionsOfUser, userKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
+import { queryAll } from './pages';
 
 /** AccountsStore on the single DynamoDB table. */
 export class DynamoAccountsStore implements AccountsStore {
@@ -155,22 +155,14 @@ export class DynamoAccountsStore implements AccountsStore {
   }
 
   private async queryIndex(partition: string, attributes: string[]): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :owner',
-        ExpressionAttributeValues: { ':owner': partition },
-        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
-        ExclusiveStartKey: startKey,
-      }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :owner',
+      ExpressionAttributeValues: { ':owner': partition },
+      ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+    });
   }
 
   private async deleteAll(keys: { pk: unknown; sk: unknown }[]): Promise<void> {

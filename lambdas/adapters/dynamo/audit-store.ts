@@ -1,7 +1,8 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditLog } from '../../core/support/ports';
 import { auditByEmailHash, auditKey, auditTrailOf } from './keys';
+import { queryAll } from './pages';
 
 /** The support audit log on the single table: one item per action, outside the account's partition (so
  * termination, which deletes that partition, leaves it), findable by user id and by e-mail hash. Never expires. */
@@ -25,13 +26,8 @@ export class DynamoAuditLog implements AuditLog {
   }
 
   private async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEntry[]> {
-    const entries: AuditEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, TableName: this.table, ExclusiveStartKey: startKey }));
-      for (const { pk: _pk, sk: _sk, entity: _entity, gsi1pk: _g1, gsi1sk: _g2, ...entry } of page.Items ?? []) entries.push(entry as AuditEntry);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll(this.db, { ...input, TableName: this.table });
+    const entries = items.map(({ pk: _pk, sk: _sk, entity: _entity, gsi1pk: _g1, gsi1sk: _g2, ...entry }) => entry as unknown as AuditEntry);
     return entries.sort((a, b) => a.at.localeCompare(b.at));
   }
 }

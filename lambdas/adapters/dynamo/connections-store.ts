@@ -1,5 +1,6 @@
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { connectionKey, connectionsOfUser } from './keys';
+import { queryAll } from './pages';
 
 /** API Gateway closes WebSockets after 2 hours; a connection item outlives that a little, then TTL removes
  * it even when $disconnect never ran. */
@@ -36,21 +37,14 @@ export class ConnectionsStore {
 
   /** The user's open connections with the session each was opened with. */
   async withSessions(userId: string, now: Date): Promise<{ connectionId: string; sessionId?: string }[]> {
-    const connections: { connectionId: string; sessionId?: string }[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :owner',
-        FilterExpression: 'expiresAt > :now',
-        ExpressionAttributeValues: { ':owner': connectionsOfUser(userId), ':now': Math.floor(now.getTime() / 1000) },
-        ProjectionExpression: 'gsi1sk, sessionId',
-        ExclusiveStartKey: startKey,
-      }));
-      connections.push(...(page.Items ?? []).map((item) => ({ connectionId: item.gsi1sk as string, ...(item.sessionId ? { sessionId: item.sessionId as string } : {}) })));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return connections;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :owner',
+      FilterExpression: 'expiresAt > :now',
+      ExpressionAttributeValues: { ':owner': connectionsOfUser(userId), ':now': Math.floor(now.getTime() / 1000) },
+      ProjectionExpression: 'gsi1sk, sessionId',
+    });
+    return items.map((item) => ({ connectionId: item.gsi1sk as string, ...(item.sessionId ? { sessionId: item.sessionId as string } : {}) }));
   }
 }

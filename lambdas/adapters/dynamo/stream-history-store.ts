@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HISTORY_RETENTION_DAYS, type StreamEvent, type StreamHistory } from '../../core/streams/history';
 import { streamLogPrefix, userPartition } from './keys';
+import { queryAll } from './pages';
 
 /** A stream's events in its owner's partition (account closure removes them with everything else), sorted by time,
  * expiring after 90 days (the table's TTL). */
@@ -18,27 +19,15 @@ export class DynamoStreamHistory implements StreamHistory {
   }
 
   async list(userId: string, streamId: string, since: Date): Promise<StreamEvent[]> {
-    const events: StreamEvent[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :user AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':user': userPartition(userId), ':from': `${streamLogPrefix(streamId)}${since.toISOString()}`, ':to': `${streamLogPrefix(streamId)}~` },
-        ProjectionExpression: '#at, kind, reason, durationSeconds, expiresAt',
-        ExpressionAttributeNames: { '#at': 'at' },
-        ExclusiveStartKey: startKey,
-      }));
-      const now = Date.now() / 1000;
-      // DynamoDB removes expired items within days, not at once: readers skip them.
-      for (const item of page.Items ?? []) {
-        if ((item.expiresAt as number) > now) {
-          const { expiresAt: _expires, ...event } = item;
-          events.push(event as StreamEvent);
-        }
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return events;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :user AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':from': `${streamLogPrefix(streamId)}${since.toISOString()}`, ':to': `${streamLogPrefix(streamId)}~` },
+      ProjectionExpression: '#at, kind, reason, durationSeconds, expiresAt',
+      ExpressionAttributeNames: { '#at': 'at' },
+    });
+    const now = Date.now() / 1000;
+    // DynamoDB removes expired items within days, not at once: readers skip them.
+    return items.filter((item) => (item.expiresAt as number) > now).map(({ expiresAt: _expires, ...event }) => event as unknown as StreamEvent);
   }
 }

@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { StreamLinks } from '../../core/media/ports';
 import { streamKey, userPartition } from './keys';
+import { queryAll } from './pages';
 
 /** Streams that are running: the states in which their media may not change (lambdas/core/streams). */
 const RUNNING = new Set(['pending', 'encoding', 'started', 'stopping']);
@@ -23,15 +24,15 @@ export class DynamoStreamLinks implements StreamLinks {
   ) {}
 
   private async streamsUsing(userId: string, videoId: string): Promise<StreamMediaRef[]> {
-    const { Items = [] } = await this.db.send(new QueryCommand({
+    // Filtered after each page is read: a user's streams can span pages before any matches.
+    return (await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
       FilterExpression: 'videoId = :media OR audioId = :media',
       ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#', ':media': videoId },
       ProjectionExpression: 'id, #status, videoId, audioId',
       ExpressionAttributeNames: { '#status': 'status' },
-    }));
-    return Items as StreamMediaRef[];
+    })) as unknown as StreamMediaRef[];
   }
 
   async usedByRunningStream(userId: string, videoId: string): Promise<boolean> {

@@ -11,6 +11,7 @@ import type { ClaimOutcome, RunStateChanges, StreamRun, StreamStore, TaskCredent
 import type { RunLease, Stream, StreamHealth } from '../../core/streams/stream';
 import { runningStreamsIndexKey, streamKey, streamLiveKey, usageKey, userPartition } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
+import { queryAll } from './pages';
 
 /** Running streams are also listed in gsi1 under this key, for billing enforcement and the reconciler. */
 const LIVE_SUFFIX = '#LIVE';
@@ -253,21 +254,14 @@ export class DynamoStreamStore implements StreamStore {
   }
 
   async running(): Promise<{ userId: string; streamId: string }[]> {
-    const found: { userId: string; streamId: string }[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :index',
-        ExpressionAttributeValues: { ':index': runningStreamsIndexKey },
-        ProjectionExpression: 'userId, id',
-        ExclusiveStartKey: startKey,
-      }));
-      found.push(...(page.Items ?? []).map((item) => ({ userId: item.userId as string, streamId: item.id as string })));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :index',
+      ExpressionAttributeValues: { ':index': runningStreamsIndexKey },
+      ProjectionExpression: 'userId, id',
+    });
+    return items.map((item) => ({ userId: item.userId as string, streamId: item.id as string }));
   }
 
   // ---- The run lease ----

@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, UpdateCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ErasedRecords, UserRecords } from '../../core/support/ports';
 import { connectionsOfUser, emailKey, emailTokensOfUser, oauthStatesOfUser, sessionsOfUser, telegramLinksOfUser, uploadsOfUser, userKey } from './keys';
+import { queryAll } from './pages';
 
 type Key = { pk: string; sk: string };
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
@@ -46,14 +47,7 @@ export class DynamoUserRecords implements UserRecords {
   }
 
   private async keys(query: Omit<QueryCommandInput, 'TableName'>, extra: string[] = []): Promise<(Key & Record<string, unknown>)[]> {
-    const found: (Key & Record<string, unknown>)[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...query, TableName: this.table, ProjectionExpression: ['pk', 'sk', ...extra].join(', '), ExclusiveStartKey: startKey }));
-      found.push(...((page.Items ?? []) as (Key & Record<string, unknown>)[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+    return (await queryAll(this.db, { ...query, TableName: this.table, ProjectionExpression: ['pk', 'sk', ...extra].join(', ') })) as (Key & Record<string, unknown>)[];
   }
 
   /** BatchWriteItem in 25s, retrying what DynamoDB leaves unprocessed under load. */

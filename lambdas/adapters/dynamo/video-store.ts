@@ -1,7 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +9,7 @@ import type { RegisterOutcome, UploadAllowance, UsageChange, VideoStore } from '
 import type { Video } from '../../core/media/videos';
 import { usageKey, userPartition, videoKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
+import { queryAll } from './pages';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Video;
 
@@ -87,19 +87,12 @@ export class DynamoVideoStore implements VideoStore {
   }
 
   async list(userId: string): Promise<Video[]> {
-    const videos: Video[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :user AND begins_with(sk, :video)',
-        ExpressionAttributeValues: { ':user': userPartition(userId), ':video': 'VIDEO#' },
-        ExclusiveStartKey: startKey,
-      }));
-      videos.push(...(page.Items ?? []).map(strip));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return videos.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :user AND begins_with(sk, :video)',
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':video': 'VIDEO#' },
+    });
+    return items.map(strip).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage: UsageChange = {}, removed: readonly (keyof Video)[] = []): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { streamPreviewKey } from '../../core/media/media-urls';
+import { streamPreviewKey } from '../../contract/buckets';
 import type { TaskMedia } from '../../core/streams/task-session';
 
 /** A stream task fetches its inputs once at start; an hour is plenty, and a restarted task gets fresh URLs. */

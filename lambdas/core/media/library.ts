@@ -9,7 +9,6 @@ import type { MediaObjects, StreamLinks, TranscodeStarter, VideoStore } from './
 import {
   assertModifiable,
   legacyOutput,
-  outputPrefixOf,
   qualityChangeFrom,
   titleFromFileName,
   TITLE_MAX_LENGTH,
@@ -17,6 +16,7 @@ import {
   type ReplacedOutput,
   type Video,
 } from './videos';
+import { outputPrefixOf } from '../../contract/buckets';
 
 export interface LibraryContext {
   videos: VideoStore;

@@ -26,6 +26,3 @@ export function verifyPictureUrl(secret: string, kind: PictureKind, id: string, 
   const given = Buffer.from(query.s);
   return expected.length === given.length && timingSafeEqual(expected, given) ? query.u : undefined;
 }
-
-/** Where a stream's latest preview frame is kept (the stream task replaces it every minute). */
-export const streamPreviewKey = (userId: string, streamId: string) => `media/${userId}/streams/${streamId}/preview.jpg`;

@@ -77,11 +77,6 @@ export interface Video {
   updatedAt: string;
 }
 
-/** Where a transcode of the item writes: the item's folder for the upload's, a folder per revision after that, so
- * the file a quality change reads and the one it writes never share a key. */
-export const outputPrefixOf = (video: Pick<Video, 'userId' | 'id' | 'revision'>): string =>
-  `media/${video.userId}/${video.id}/${video.revision ? `r${video.revision}/` : ''}`;
-
 /**
  * Whether a quality change may make `choice` from a ready item's file: it reads the stream-ready file (the original
  * is not kept), so it can lower the size, the frame rate or the bitrate, never raise them. 'same' when nothing

@@ -16,6 +16,7 @@ import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStor
 import { assertScheduleAhead, normalizeSchedule, type StreamSchedule } from './schedule';
 import { assertModifiable, executionNameOf, type Privacy, type Stream } from './stream';
 import { thumbnailType } from './thumbnail';
+import { streamThumbnailKey } from '../../contract/buckets';
 
 export interface StreamsContext {
   streams: StreamStore;
@@ -115,7 +116,7 @@ export async function updateStream(context: StreamsContext, userId: string, stre
 export async function setThumbnail(context: StreamsContext & { objects: ThumbnailObjects }, userId: string, streamId: string, image: Uint8Array | undefined): Promise<Stream> {
   const stream = await owned(context, userId, streamId);
   assertModifiable(stream);
-  const key = `media/${userId}/streams/${streamId}/thumbnail`;
+  const key = streamThumbnailKey(userId, streamId);
   if (image) await context.objects.put(key, image, thumbnailType(image));
   const { thumbnailKey: _old, ...rest } = stream;
   const next: Stream = { ...rest, ...(image ? { thumbnailKey: key } : {}), updatedAt: context.now().toISOString() };

@@ -5,6 +5,7 @@ import type { BillingContext } from '../billing/billing';
 import type { VideoStore } from '../media/ports';
 import { stopStream, type StreamsContext } from '../streams/streams';
 import type { SubscriptionControl, UserObjects, UserRecords } from './ports';
+import { userObjectPrefixes } from '../../contract/buckets';
 
 export interface ErasureContext {
   accounts: AccountsStore;
@@ -24,8 +25,6 @@ export type ErasureDetails = Record<string, string | number>;
  * policy: "except records we must keep by law, such as invoices"), then DynamoDB's TTL removes them. */
 export const PAYMENT_RETENTION_YEARS = 10;
 
-/** The media bucket's prefixes that hold one user's objects (layout: lambdas/contract/buckets.ts). */
-export const userObjectPrefixes = (userId: string): string[] => [`uploads/${userId}/`, `media/${userId}/`];
 
 /** Stops every stream of the user that is not stopped, with its task; the reason shows on the stream. */
 async function stopAllStreams(context: ErasureContext, userId: string, reason: 'account suspended' | undefined): Promise<number> {

@@ -10,7 +10,7 @@ import { subscriptionOverview, type BillingContext } from '../billing/billing';
 import { closeAccount, eraseData, paidSubscriptionOf, shutOut, type ErasureContext } from './erasure';
 import type { AuditAction, AuditEntry, AuditLog, Operator, SubscriptionControl } from './ports';
 
-export { PAYMENT_RETENTION_YEARS, userObjectPrefixes } from './erasure';
+export { PAYMENT_RETENTION_YEARS } from './erasure';
 
 export interface SupportContext extends ErasureContext {
   billing: BillingContext;
