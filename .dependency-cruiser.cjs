@@ -37,7 +37,14 @@ module.exports = {
       comment: 'Handlers parse, authorize, call the domain and map the result; the stores and clients they use come from the composition root (lambdas/wiring).',
       from: { path: '^lambdas/(http|events|workflow|realtime)/', pathNot: '\\.test\\.tsx?$' },
       // Logging, metrics and tracing (Powertools) and the origin check are middleware every handler wears.
-      to: { path: '^lambdas/adapters/', pathNot: '^lambdas/adapters/(deps|observability|logger|metrics|origin-verify)\\.ts$' },
+      to: { path: '^lambdas/adapters/', pathNot: '^lambdas/adapters/(observability|logger|metrics|origin-verify)\\.ts$' },
+    },
+    {
+      name: 'adapters-are-leaves',
+      severity: 'error',
+      comment: 'An adapter implements one port with one technology; composing adapters into contexts is lambdas/wiring\'s job, and handlers call adapters only through it.',
+      from: { path: '^lambdas/adapters/' },
+      to: { path: '^lambdas/(wiring|http|events|workflow|realtime|uploads)/' },
     },
     {
       name: 'web-reaches-the-server-only-over-http',

@@ -12,7 +12,7 @@ import { DEFAULT_FLEET_STREAMS } from '../lambdas/core/costs/assumptions';
 import { checkPriceCosts, costCheckText, pricesBelowCost, type CostCheck } from '../lambdas/core/costs/price-check';
 import { stripeClient, type StripeConnection } from '../lambdas/adapters/stripe/client';
 import { StripePriceSync, type ApplyResult } from '../lambdas/adapters/stripe/price-sync';
-import { stageEnvironment, stageStripeSecretKey } from '../lambdas/adapters/support-deps';
+import { stageEnvironment, stageStripeSecretKey } from '../lambdas/wiring/support-runtime';
 import { supportEnvironmentParameterName } from '../lambdas/adapters/support-parameter';
 
 const usage = `Usage: npm run stripe:prices -- [--apply] (--stage <stage> [--region <region>] | --local) [--plane <plane>] [--streams <n>] [--allow-below-cost]

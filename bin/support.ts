@@ -2,8 +2,8 @@
 // line, builds the Deps of a deployed stage or of the local stack, runs one use case of lambdas/core/support and
 // prints its result. Exit codes: 0 done, 1 refused or failed, 2 usage.
 import { userInfo } from 'node:os';
-import { supportContext } from '../lambdas/adapters/support-context';
-import { localSupportRuntime, stageSupportRuntime, type SupportRuntime } from '../lambdas/adapters/support-deps';
+import { supportContext } from '../lambdas/wiring/support';
+import { localSupportRuntime, stageSupportRuntime, type SupportRuntime } from '../lambdas/wiring/support-runtime';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { appTable } from '../lambdas/contract/tables';
 import { AppError } from '../lambdas/core/errors';

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../lambdas/adapters/deps';
+import type { Deps } from '../lambdas/wiring/deps';
 import { logger } from '../lambdas/adapters/logger';
 import { API_BASE } from '../lambdas/contract/routes';
 import { errorCatalogue, type ErrorKey } from '../lambdas/core/errors';

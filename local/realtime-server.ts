@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Deps } from '../lambdas/adapters/deps';
+import type { Deps } from '../lambdas/wiring/deps';
 import { createRealtimeAuthorizer } from '../lambdas/realtime/authorizer';
 import { createConnectionsHandler, type WebSocketEvent } from '../lambdas/realtime/connections';
 import { closeAfterResponse, readBody } from './api-gateway';

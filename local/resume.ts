@@ -1,7 +1,7 @@
 // What AWS keeps going by itself while no API code runs: Step Functions executions (the stream loops) and
 // MediaConvert jobs. Locally both live in the `npm start` process, so when it starts again it picks up what the
 // last one left behind: running streams get their loop back, items left `encoding` are transcoded again.
-import type { Deps } from '../lambdas/adapters/deps';
+import type { Deps } from '../lambdas/wiring/deps';
 import { scanAll } from '../lambdas/adapters/dynamo/pages';
 import type { Video } from '../lambdas/core/media/videos';
 import { relaunch } from '../lambdas/core/streams/reconcile';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDeps, type Deps } from '../lambdas/adapters/deps';
+import { createDeps, type Deps } from '../lambdas/wiring/deps';
 import { OutboxMailer } from '../lambdas/adapters/mail/outbox-mailer';
 import { StripeProvider, type StripeSettings } from '../lambdas/adapters/stripe/stripe-provider';
 import type { GoogleSettings } from '../lambdas/adapters/google/youtube';

@@ -4,7 +4,7 @@
 // AccessDeniedException otherwise. So the API tests, which run every handler of the local stack, fail when a code
 // path reaches a key its function was not given.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../lambdas/adapters/deps';
+import type { Deps } from '../lambdas/wiring/deps';
 import { appTable } from '../lambdas/contract/tables';
 import { indexFamilies, itemFamilies, tableAccess, type TableAccess, type TableUser } from '../lambdas/contract/table-access';
 

@@ -1,7 +1,7 @@
 // EventBridge -> "Step Functions Execution Status Change" (FAILED, TIMED_OUT) of the stream lifecycle: the run's
 // stream is stopped with a reason instead of staying `pending` for ever. ABORTED executions are stops we asked for.
 import middy from '@middy/core';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import type { LifecycleInput } from '../contract/stream-lifecycle';

@@ -4,7 +4,7 @@
 // through the API.
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import { localCredentials } from '../adapters/aws-clients';
 import { videoKey } from '../adapters/dynamo/keys';
 import { MediaConvertTranscoder } from '../adapters/transcoder/mediaconvert-transcoder';

@@ -1,7 +1,7 @@
 // EventBridge -> "MediaConvert Job State Change" events of this stage's queue: progress, completion and failure
 // of transcodes, applied to the media library (progress pushed to the browser, items made ready or failed).
 import middy from '@middy/core';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { observability } from '../adapters/observability';
 import { mediaConvertTranscoderOf } from '../wiring/media';
 

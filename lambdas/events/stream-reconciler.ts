@@ -1,7 +1,7 @@
 // Scheduled every minute (EventBridge in AWS, a timer in the local stack): what runs is brought back in line with
 // what should run (lambdas/core/streams/reconcile.ts). Each finding is a metric; OrphanTasks alarms.
 import middy from '@middy/core';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import { countMetric } from '../adapters/metrics';

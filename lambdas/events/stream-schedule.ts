@@ -4,7 +4,7 @@
 // stops the stream as the API would and sets the next wake-up (lambdas/core/streams/scheduled-runs.ts).
 import middy from '@middy/core';
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { countMetric, secondsMetric } from '../adapters/metrics';
 import { observability } from '../adapters/observability';

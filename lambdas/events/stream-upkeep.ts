@@ -2,7 +2,7 @@
 // or whose failed payment outlived the 24-hour grace period (nothing stored is deleted), and checks the YouTube
 // broadcasts of the others.
 import middy from '@middy/core';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import { countMetric, gaugeMetric } from '../adapters/metrics';

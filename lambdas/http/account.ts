@@ -2,7 +2,7 @@
 // lambdas/core/accounts (settings.ts, closure.ts, export.ts) and maps the result. The two e-mailed links (a new
 // address, closing the account) are public: they may be opened in a browser that is not signed in.
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { confirmClosure, requestClosure } from '../core/accounts/closure';
 import { exportAccount } from '../core/accounts/export';

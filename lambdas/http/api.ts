@@ -1,6 +1,6 @@
 // What an HTTP route implementation sees and returns, independent of API Gateway's event shape.
 import type { z } from 'zod';
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import type { RouteAuth } from '../contract/routes';
 
 /** The signed-in caller of a `session` route. */

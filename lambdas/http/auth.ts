@@ -1,7 +1,7 @@
 // Handler group "auth": accounts and sessions. Each route parses, calls a use case of lambdas/core/accounts,
 // and maps the result; rules live in the use cases.
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import * as accounts from '../core/accounts/accounts';
 import { PASSWORD_MAX_LENGTH } from '../core/accounts/passwords';
 import { languageCodes } from '../core/languages';

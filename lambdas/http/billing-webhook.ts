@@ -1,6 +1,6 @@
 // Handler group "billing-webhook": Stripe's webhooks. Its own function and route, no session: the Stripe
 // signature over the exact raw body is the only authentication.
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';

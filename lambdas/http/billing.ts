@@ -1,6 +1,6 @@
 // Handler group "billing": plans, the user's subscription and usage, Stripe Checkout and the Customer Portal.
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import * as billing from '../core/billing/billing';
 import { languageCodes } from '../core/languages';
 import { billingPeriods, periodPriceCents, periodSavingCents, periodTerms, planIds, plans } from '../core/plans';

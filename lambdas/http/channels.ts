@@ -1,6 +1,6 @@
 // Handler group "channels": the destinations streams go to (RTMP server + stream key; YouTube accounts).
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { destinationPresetIds } from '../contract/destination-presets';
 import { channelView } from '../core/channels/channel';
 import * as channels from '../core/channels/channels';

@@ -1,5 +1,5 @@
 // Every HTTP handler group with its factory, for the local stack (CDK bundles lambdas/http/<group>.ts itself).
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import type { HandlerGroup } from '../contract/routes';
 import type { HttpHandler } from './handler';
 import { createAccountHandler } from './account';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import { AppError } from '../core/errors';
 import type { RouteDefinition } from '../contract/routes';
 import { apiEvent, testContext } from '../../test/helpers/api-event';

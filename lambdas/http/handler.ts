@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z } from 'zod';
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 

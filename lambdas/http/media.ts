@@ -1,6 +1,6 @@
 // Handler group "media": the media library (videos and separate audio tracks) and its pictures.
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { AppError } from '../core/errors';
 import { bitrateTiers, outputProfileIds } from '../core/media-spec';
 import * as library from '../core/media/library';

@@ -1,7 +1,7 @@
 // Handler group "notifications": how the signed-in creator wants to be told (e-mail on or off) and their Telegram
 // chat (linked with a one-time deep link, unlinked at will).
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { notificationsView, startTelegramLink } from '../core/notifications/notifications';
 import { notificationsContext } from '../wiring/notifications';
 import { json, noContent, userRoute } from './api';

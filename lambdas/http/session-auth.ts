@@ -1,4 +1,4 @@
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import { lastUseDue } from '../core/accounts/settings';
 import { hashToken } from '../core/accounts/tokens';
 import { accountsStore } from '../wiring/accounts';

@@ -1,7 +1,7 @@
 // Handler group "stream-tasks": the API a running stream task talks to (lambdas/contract/stream-task.ts). The run
 // token the lifecycle gave the task is its only credential, checked against the run's lease on every call; a
 // refusal (409 'task lease lost') tells the task to stop.
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { bytesMetric, countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { API_BASE } from '../contract/routes';

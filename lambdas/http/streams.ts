@@ -1,6 +1,6 @@
 // Handler group "streams": create, edit, delete, start and stop streams.
 import { z } from 'zod';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { adviseDestinations } from '../core/channels/platform-fit';
 import { AppError } from '../core/errors';
 import { historyView, recentIncidents } from '../core/streams/history';

@@ -1,7 +1,7 @@
 // Handler group "system": the stack's own health, for load balancers, the local stack's banner and support.
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { publicRoute, json } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
 

@@ -2,7 +2,7 @@
 // or writing to the bot). Its own function and route, no session: the secret token Telegram sends with every call
 // (X-Telegram-Bot-Api-Secret-Token, set with setWebhook; docs/deploy.md) is the only authentication.
 import { timingSafeEqual } from 'node:crypto';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { handleTelegramUpdate, type TelegramUpdate } from '../core/notifications/notifications';
 import { AppError } from '../core/errors';

@@ -4,7 +4,7 @@
 // outlive sign-out, a password reset or a suspension (security audit L5).
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import { verifyRealtimeToken, type RealtimeTicket } from '../core/realtime-token';

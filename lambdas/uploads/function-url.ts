@@ -3,7 +3,7 @@
 // handler (tus-server.ts) and the Response back into the Function URL result.
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import middy from '@middy/core';
-import { depsFromEnvironment } from '../adapters/deps';
+import { depsFromEnvironment } from '../wiring/deps';
 import { observability } from '../adapters/observability';
 // Wiring point: what accounts (sessions), plans (limits) and the media library (registering the item, starting
 // its transcoding) decide for uploads, composed in lambdas/wiring/uploads.ts.

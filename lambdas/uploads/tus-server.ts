@@ -20,7 +20,7 @@ import { EVENTS, Metadata, Uid, Upload, type Lock } from '@tus/utils';
 import { z } from 'zod';
 import { localCredentials } from '../adapters/aws-clients';
 import type { RuntimeConfig } from '../adapters/config';
-import type { Deps } from '../adapters/deps';
+import type { Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { DynamoKvStore } from '../adapters/tus/dynamo-kv-store';
 import { DynamoLocker } from '../adapters/tus/dynamo-locker';

@@ -1,5 +1,5 @@
 // Composition: the account page's contexts (closure, export) from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoAuditLog } from '../adapters/dynamo/audit-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';

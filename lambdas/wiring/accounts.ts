@@ -1,5 +1,5 @@
 // Composition: the account use cases' context from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoRateLimiter } from '../adapters/dynamo/rate-limiter';
 import type { AccountsContext } from '../core/accounts/accounts';

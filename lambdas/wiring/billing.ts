@@ -1,5 +1,5 @@
 // Composition: the billing use cases' context from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';

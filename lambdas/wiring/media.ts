@@ -1,5 +1,5 @@
 // Composition: the media library's context from Deps, with the transcoder that reports back into it.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';

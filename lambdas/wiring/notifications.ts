@@ -1,5 +1,5 @@
 // Composition: how the creator is told (e-mail, Telegram) from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoNotificationSettings } from '../adapters/dynamo/notification-settings-store';

@@ -1,5 +1,5 @@
 // Composition: the streams', the lifecycle's, the task API's and the channels' contexts from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';

@@ -1,5 +1,5 @@
 // Composition: what the tus upload server asks of the rest of the product (lambdas/uploads/tus-server.ts).
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import * as library from '../core/media/library';
 import { defaultQuality, type QualityChoice } from '../core/media-spec';

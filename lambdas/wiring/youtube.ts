@@ -1,5 +1,5 @@
 // Composition: the YouTube integration's contexts from Deps.
-import type { Deps } from '../adapters/deps';
+import type { Deps } from './deps';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoBroadcastStore, DynamoOAuthStateStore, DynamoYouTubeQuota } from '../adapters/dynamo/youtube-stores';
 import { GoogleYouTube } from '../adapters/google/youtube';

@@ -1,7 +1,7 @@
 // The lifecycle function of the stream state machine (lambdas/contract/stream-lifecycle.ts): PrepareTask (end the
 // stream's earlier tasks, mint the next task's lease) and TaskEnded (restart, hand over, or stop).
 import middy from '@middy/core';
-import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import { countMetric } from '../adapters/metrics';

@@ -5,7 +5,7 @@ import type { LocalStack } from '../../local/stack';
 import type { RealtimeEvent } from '../../lambdas/contract/realtime-events';
 import { connectionKey, connectionsOfUser } from '../../lambdas/adapters/dynamo/keys';
 import { ConnectionsStore } from '../../lambdas/adapters/dynamo/connections-store';
-import { supportContext } from '../../lambdas/adapters/support-context';
+import { supportContext } from '../../lambdas/wiring/support';
 import { suspendUser } from '../../lambdas/core/support/support';
 import { api, mailsTo, signedInUser, strongPassword, tokenOf } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';

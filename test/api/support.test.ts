@@ -12,7 +12,7 @@ import { DynamoStreamStore } from '../../lambdas/adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../../lambdas/adapters/dynamo/video-store';
 import { emailKey, userKey } from '../../lambdas/adapters/dynamo/keys';
 import { StripeSubscriptionControl } from '../../lambdas/adapters/stripe/support-subscriptions';
-import { supportContext } from '../../lambdas/adapters/support-context';
+import { supportContext } from '../../lambdas/wiring/support';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { AuditEntry } from '../../lambdas/core/support/ports';
 import { auditTrail, PAYMENT_RETENTION_YEARS, reactivateUser, SupportRefusal, suspendUser, terminateUser, type FindResult } from '../../lambdas/core/support/support';

@@ -1,14 +1,14 @@
 // Composition: the support use cases' context from Deps (the support tool, bin/support.ts, and its tests).
 import type { SupportContext } from '../core/support/support';
 import type { Operator, SubscriptionControl } from '../core/support/ports';
-import { billingContext } from '../wiring/billing';
-import { streamsContext } from '../wiring/streams';
+import { billingContext } from './billing';
+import { streamsContext } from './streams';
 import type { Deps } from './deps';
-import { DynamoAccountsStore } from './dynamo/accounts-store';
-import { DynamoAuditLog } from './dynamo/audit-store';
-import { DynamoUserRecords } from './dynamo/support-records';
-import { DynamoVideoStore } from './dynamo/video-store';
-import { S3UserObjects } from './s3/support-objects';
+import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
+import { DynamoAuditLog } from '../adapters/dynamo/audit-store';
+import { DynamoUserRecords } from '../adapters/dynamo/support-records';
+import { DynamoVideoStore } from '../adapters/dynamo/video-store';
+import { S3UserObjects } from '../adapters/s3/support-objects';
 
 export async function supportContext(deps: Deps, options: { operator: Operator; subscriptions?: SubscriptionControl }): Promise<SupportContext> {
   const table = deps.config.tables.app;

@@ -6,16 +6,16 @@ import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import type { SubscriptionControl } from '../core/support/ports';
-import type { RuntimeConfig } from './config';
-import { localSecretBox } from './crypto/envelope';
+import type { RuntimeConfig } from '../adapters/config';
+import { localSecretBox } from '../adapters/crypto/envelope';
 import { createDeps, depsFromEnvironment, type Deps } from './deps';
-import type { GoogleSettings } from './google/youtube';
-import { OutboxMailer } from './mail/outbox-mailer';
-import { StripeProvider } from './stripe/stripe-provider';
-import { StripeSubscriptionControl } from './stripe/support-subscriptions';
-import { supportEnvironmentParameterName } from './support-parameter';
-import { FfmpegTranscoder } from './transcoder/ffmpeg-transcoder';
-import { LocalStreamTaskStopper } from './workflow/support-local-tasks';
+import type { GoogleSettings } from '../adapters/google/youtube';
+import { OutboxMailer } from '../adapters/mail/outbox-mailer';
+import { StripeProvider } from '../adapters/stripe/stripe-provider';
+import { StripeSubscriptionControl } from '../adapters/stripe/support-subscriptions';
+import { supportEnvironmentParameterName } from '../adapters/support-parameter';
+import { FfmpegTranscoder } from '../adapters/transcoder/ffmpeg-transcoder';
+import { LocalStreamTaskStopper } from '../adapters/workflow/support-local-tasks';
 
 export interface SupportRuntime {
   deps: Deps;
