@@ -73,6 +73,7 @@ const samples: Record<string, Sample> = {
   'POST /api/streams': () => ({ body: { title: 'Another loop' } }),
   'GET /api/streams/{id}': (w) => ({ id: w.streamId }),
   'PATCH /api/streams/{id}': (w) => ({ id: w.streamId, body: { title: 'Renamed stream' } }),
+  'PUT /api/streams/{id}/schedule': (w) => ({ id: w.streamId, body: { schedule: null } }),
   'DELETE /api/streams/{id}': (w) => ({ id: w.streamId }),
   'POST /api/streams/{id}/start': (w) => ({ id: w.streamId }),
   'POST /api/streams/{id}/stop': (w) => ({ id: w.streamId }),
