@@ -18,7 +18,7 @@ import { streamTaskLog } from './log';
 import { prepareMedia } from './media';
 import { PreviewTaker } from './preview';
 import { systemClock } from './runtime';
-import { parseStreamTaskSpec, readStreamTaskSpec } from './spec';
+import { readStreamTaskSpec, validStreamTaskSpec } from './spec';
 import { StartupTimeline } from './startup';
 import { StreamSupervisor } from './supervisor';
 import { LeaseKeeper, LeaseLost, managedRunFromEnv, TaskApiClient, taskInstanceId } from './task-api';
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   const startup = new StartupTimeline(performance.timeOrigin);
   const managed = await takeRun();
   if (managed) startup.mark('leased');
-  const spec = managed ? parseStreamTaskSpec(JSON.stringify(managed.grant.spec)) : readStreamTaskSpec(process.argv.slice(2), process.env);
+  const spec = managed ? validStreamTaskSpec(managed.grant.spec) : readStreamTaskSpec(process.argv.slice(2), process.env);
   if (!managed) tag({ streamId: spec.streamId });
   const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
   await mkdir(workBase, { recursive: true });

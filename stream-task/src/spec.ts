@@ -5,7 +5,7 @@ import { streamTaskSpecSchema, type StreamTaskSpec } from '../../lambdas/contrac
 import { AppError } from '../../lambdas/core/errors';
 import { normalizeRestartSchedule } from '../../lambdas/core/restart-schedule';
 
-/** Validated and normalised; errors name the field but never echo values (they may hold stream keys). */
+/** The spec from its JSON text (the environment or the command line), validated as `validStreamTaskSpec` does. */
 export function parseStreamTaskSpec(json: string): StreamTaskSpec {
   let value: unknown;
   try {
@@ -13,6 +13,12 @@ export function parseStreamTaskSpec(json: string): StreamTaskSpec {
   } catch {
     throw new Error('the stream spec is not valid JSON');
   }
+  return validStreamTaskSpec(value);
+}
+
+/** Validated and normalised (also the task API's answer in managed mode); errors name the field but never echo
+ * values (they may hold stream keys). */
+export function validStreamTaskSpec(value: unknown): StreamTaskSpec {
   const result = streamTaskSpecSchema.safeParse(value);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
