@@ -7,13 +7,10 @@
 // thumbnail, a stream's verdict) are patched and then refetched.
 import type { QueryClient } from '@tanstack/react-query';
 import type { RealtimeEvent } from '../../../../lambdas/contract/realtime-events';
+import { queryKeys } from '../../api/queries';
 
-export const liveQueryKeys = {
-  videos: ['videos'],
-  streams: ['streams'],
-  subscription: ['subscription'],
-  incidents: ['incidents'],
-} as const;
+/** The entries realtime keeps current (web/src/api/queries.ts). */
+export const liveQueryKeys = queryKeys;
 
 type Identified = { id: string };
 

@@ -3,8 +3,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { SubscriptionOverview } from '../../../../../lambdas/core/billing/billing';
 import type { BillingPeriod, FeatureAvailability, FeatureKey, PlanId, PlanLimits } from '../../../../../lambdas/core/plans';
-import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+import { queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';
 
 export type { SubscriptionOverview };
 
@@ -31,13 +31,12 @@ export interface PlansAnswer {
 export type CheckoutState = { status: 'open' | 'complete' | 'expired'; paid: boolean };
 
 /** The key realtime's `subscription.changed` refreshes (features/realtime/cache-updates.ts). */
-export const subscriptionQueryKey = ['subscription'] as const;
+export const subscriptionQueryKey = queryKeys.subscription;
 
 /** GET /subscription; `refetchInterval` polls while realtime is down. */
 export const useSubscription = (refetchInterval: number | false = false) =>
   useQuery({
-    queryKey: subscriptionQueryKey,
-    queryFn: ({ signal }) => api.get<SubscriptionOverview>('/subscription', undefined, signal),
+    ...subscriptionQuery,
     refetchInterval,
   });
 
@@ -52,8 +51,7 @@ export interface DestinationUsage {
 /** Counted from the entry the Streams page shares (['streams']: the API's answer). */
 export function useDestinationUsage(): DestinationUsage | undefined {
   const streams = useQuery({
-    queryKey: ['streams'],
-    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    ...streamsQuery,
     select: (answer) => Math.max(0, ...answer.streams.map((stream) => stream.channelIds.length)),
   });
   if (streams.data === undefined) return undefined;

@@ -5,20 +5,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { DestinationPresetId } from '../../../../../lambdas/contract/destination-presets';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
-import type { PlanLimits } from '../../../../../lambdas/core/plans';
-import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api } from '../../../api/client';
+import { channelsQuery, queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';
 import type { LanguageCode } from '../../../i18n/languages';
 
 export type { ChannelView };
 
-export const channelsKey = ['channels'] as const;
-
-interface ChannelsAnswer {
-  channels: ChannelView[];
-  /** false: no Google client on this server; YouTube accounts cannot be connected (stream keys still work). */
-  youtubeAvailable: boolean;
-}
+const channelsKey = queryKeys.channels;
 
 export interface RtmpChannelInput {
   name: string;
@@ -28,11 +21,6 @@ export interface RtmpChannelInput {
   preset: DestinationPresetId;
 }
 
-const channelsQuery = {
-  queryKey: channelsKey,
-  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<ChannelsAnswer>('/channels', undefined, signal),
-};
-
 export const useChannels = () => useQuery({ ...channelsQuery, select: (answer) => answer.channels });
 
 export const useYouTubeAvailable = () => useQuery({ ...channelsQuery, select: (answer) => answer.youtubeAvailable });
@@ -40,8 +28,7 @@ export const useYouTubeAvailable = () => useQuery({ ...channelsQuery, select: (a
 /** How many YouTube accounts the user's plan connects. */
 export const useYouTubeLimit = () =>
   useQuery({
-    queryKey: ['subscription'],
-    queryFn: ({ signal }) => api.get<{ limits: PlanLimits }>('/subscription', undefined, signal),
+    ...subscriptionQuery,
     select: (answer) => answer.limits.youtubeChannels,
   });
 
@@ -102,8 +89,7 @@ export interface StreamUsingChannel {
 /** The streams that go to a destination, from the entry the Streams page shares (['streams']). */
 export const useStreamsUsingChannel = (channelId: string) =>
   useQuery({
-    queryKey: ['streams'],
-    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    ...streamsQuery,
     select: (answer): StreamUsingChannel[] =>
       answer.streams.filter((stream) => stream.channelIds.includes(channelId)).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
   });
@@ -113,6 +99,6 @@ export function useDeleteChannel() {
   return useMutation({
     mutationFn: (channelId: string) => api.delete<void>(`/channels/${encodeURIComponent(channelId)}`),
     // Stopped streams forget a deleted destination, so their cached copies change too.
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: channelsKey }), queryClient.invalidateQueries({ queryKey: ['streams'] })]),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: channelsKey }), queryClient.invalidateQueries({ queryKey: queryKeys.streams })]),
   });
 }

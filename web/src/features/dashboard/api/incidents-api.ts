@@ -4,10 +4,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Incident } from '../../../../../lambdas/core/streams/history';
 import { api } from '../../../api/client';
+import { queryKeys } from '../../../api/queries';
 
 export type { Incident };
 
-export const incidentsQueryKey = ['incidents'] as const;
+export const incidentsQueryKey = queryKeys.incidents;
 
 export const useRecentIncidents = (refetchInterval: number | false) =>
   useQuery({

@@ -5,36 +5,25 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
 import type { VideoView } from '../../../../../lambdas/core/media/videos';
-import type { PlanLimits } from '../../../../../lambdas/core/plans';
-import { api } from '../../../api/client';
+import { channelsQuery, subscriptionQuery, videosQuery } from '../../../api/queries';
 
 export type { ChannelView, VideoView };
 
-export const useStreamChannels = () =>
-  useQuery({
-    queryKey: ['channels'],
-    queryFn: ({ signal }) => api.get<{ channels: ChannelView[] }>('/channels', undefined, signal),
-    select: (answer) => answer.channels,
-  });
-
-const mediaQuery = {
-  queryKey: ['videos'],
-  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<{ videos: VideoView[] }>('/videos', undefined, signal),
-};
+export const useStreamChannels = () => useQuery({ ...channelsQuery, select: (answer) => answer.channels });
 
 /** Titles of the user's media by id, to name what a stream plays. */
-export const useMediaTitles = () => useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.map((item) => [item.id, item.title])) });
+export const useMediaTitles = () => useQuery({ ...videosQuery, select: (answer) => new Map(answer.videos.map((item) => [item.id, item.title])) });
 
 /** One item of the library as GET /videos has it (its stream-ready properties, for the platforms' check). */
-export const useMediaItem = (id: string | undefined) => useQuery({ ...mediaQuery, select: (answer) => answer.videos.find((item) => item.id === id) });
+export const useMediaItem = (id: string | undefined) => useQuery({ ...videosQuery, select: (answer) => answer.videos.find((item) => item.id === id) });
 
 /** What each ready video streams at (its stream-ready file's profile, rate and bitrate). */
 export const useVideoOutputs = () =>
-  useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.flatMap((item) => (item.output ? [[item.id, item.output] as const] : []))) });
+  useQuery({ ...videosQuery, select: (answer) => new Map(answer.videos.flatMap((item) => (item.output ? [[item.id, item.output] as const] : []))) });
 
 export const useReadyMedia = () =>
   useQuery({
-    ...mediaQuery,
+    ...videosQuery,
     select: (answer) => ({
       videos: answer.videos.filter((item) => item.kind === 'video' && item.status === 'ready'),
       audios: answer.videos.filter((item) => item.kind === 'audio' && item.status === 'ready'),
@@ -50,8 +39,7 @@ export interface StreamPlan {
 
 export const useStreamPlan = () =>
   useQuery({
-    queryKey: ['subscription'],
-    queryFn: ({ signal }) => api.get<{ limits: PlanLimits; usage: { runningStreams: number } }>('/subscription', undefined, signal),
+    ...subscriptionQuery,
     select: (answer): StreamPlan => ({
       destinationsPerStream: answer.limits.destinationsPerStream,
       concurrentStreams: answer.limits.concurrentStreams,
@@ -62,7 +50,7 @@ export const useStreamPlan = () =>
 /** How far the user's library is: videos uploaded (and not failed), and how many of them are ready to stream. */
 export const useVideoCounts = () =>
   useQuery({
-    ...mediaQuery,
+    ...videosQuery,
     select: (answer) => {
       const videos = answer.videos.filter((item) => item.kind === 'video' && item.status !== 'failed');
       return { uploaded: videos.length, ready: videos.filter((item) => item.status === 'ready').length };

@@ -2,20 +2,17 @@
 // current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QualityChoice } from '../../../../../lambdas/core/media-spec';
-import type { VideoView } from '../../../../../lambdas/core/media/videos';
-import type { StreamView } from '../../../../../lambdas/core/streams/stream';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+import { queryKeys, streamsQuery, videosQuery, type VideoItem } from '../../../api/queries';
 
-/** An item with its signed thumbnail address (valid for an hour). */
-export type VideoItem = VideoView & { thumbnailUrl?: string };
+export type { VideoItem };
 
-export const videosQueryKey = ['videos'] as const;
+export const videosQueryKey = queryKeys.videos;
 
 /** GET /videos; `refetchInterval` polls while realtime is down. */
 export const useVideos = (refetchInterval: number | false) =>
   useQuery({
-    queryKey: videosQueryKey,
-    queryFn: ({ signal }) => api.get<{ videos: VideoItem[] }>('/videos', undefined, signal),
+    ...videosQuery,
     select: (answer) => answer.videos,
     refetchInterval,
   });
@@ -65,8 +62,7 @@ export interface StreamUsingItem {
 /** The streams that play an item as its video or its sound, from the entry the Streams page shares (['streams']). */
 export const useStreamsUsing = (itemId: string) =>
   useQuery({
-    queryKey: ['streams'],
-    queryFn: ({ signal }) => api.get<{ streams: StreamView[] }>('/streams', undefined, signal),
+    ...streamsQuery,
     select: (answer): StreamUsingItem[] =>
       answer.streams.filter((stream) => stream.videoId === itemId || stream.audioId === itemId).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
   });
