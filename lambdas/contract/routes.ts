@@ -86,6 +86,7 @@ export const routes = [
   { method: 'DELETE', path: '/streams/{id}', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/start', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
+  { method: 'PUT', path: '/streams/{id}/playlist', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'GET', path: '/streams/{id}/history', group: 'streams', auth: 'session' },

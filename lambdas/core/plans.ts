@@ -47,6 +47,8 @@ export interface PlanLimits {
   /** The longest video (or audio) an upload may be, in seconds: a stream-ready hour is about 2.8 GB whatever the
    * source weighs, and every hour costs transcoding minutes. */
   maxMediaSeconds: number;
+  /** Videos one stream's playlist may hold (each is downloaded to the stream task's disk). */
+  playlistItems: number;
 }
 
 export const planIds = ['trial', 'basic', 'pro', 'custom'] as const;
@@ -87,27 +89,27 @@ export const plans: Record<PlanId, Plan> = {
   trial: {
     id: 'trial',
     selfServe: false,
-    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR },
+    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR, playlistItems: 5 },
     features: everyPlanHas,
   },
   basic: {
     id: 'basic',
     monthlyPriceCents: 899,
     selfServe: true,
-    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR },
+    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR, playlistItems: 20 },
     features: everyPlanHas,
   },
   pro: {
     id: 'pro',
     monthlyPriceCents: 2499,
     selfServe: true,
-    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR },
+    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR, playlistItems: 100 },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
   custom: {
     id: 'custom',
     selfServe: false,
-    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR },
+    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR, playlistItems: 500 },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
 };

@@ -15,6 +15,7 @@ import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 import { multiLineText, singleLineText } from './text-fields';
+import { PLAYLIST_MAX_ITEMS, playlistApplyModes } from '../contract/stream-task';
 
 const id = z.string().trim().min(1).max(64);
 const fields = {
@@ -22,12 +23,15 @@ const fields = {
   description: multiLineText(5000).optional(),
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
+  /** Several videos instead of `videoId`; `null` (PATCH) turns a playlist back into its first video. */
+  playlist: z.object({ videoIds: z.array(id).min(1).max(PLAYLIST_MAX_ITEMS), shuffle: z.boolean().default(false) }).nullable().optional(),
   audioId: id.nullable().optional(),
   channelIds: z.array(id).max(20),
   restartTimes: z.array(z.string().max(8)).max(24),
   timeZone: z.string().min(1).max(64),
   attentionMinutes: z.number().int().min(1).max(60).optional(),
 };
+const playlistBody = z.object({ videoIds: fields.playlist.unwrap().unwrap().shape.videoIds, shuffle: z.boolean().default(false), apply: z.enum(playlistApplyModes).default('join') });
 const createBody = z.object({ ...fields, channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
 
@@ -76,8 +80,8 @@ const list = userRoute({
 const create = userRoute({
   body: createBody,
   async handle(request, deps) {
-    const { audioId, ...input } = request.body;
-    const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}) });
+    const { audioId, playlist, ...input } = request.body;
+    const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}), ...(playlist ? { playlist } : {}) });
     return json(201, await view(deps, stream));
   },
 });
@@ -92,15 +96,17 @@ const update = userRoute({
   body: patchBody,
   async handle(request, deps) {
     const current = await owned(deps, request.auth.userId, request.params.id ?? '');
-    const { audioId, ...changes } = request.body;
-    // `audioId: null` removes the separate audio track; absent keeps it.
+    const { audioId, playlist, ...changes } = request.body;
+    // `audioId: null` removes the separate audio track, `playlist: null` the playlist; absent keeps them.
     const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
-    const merged = { ...current, ...changes, audioId: keepAudio };
+    const keepPlaylist = playlist === undefined ? current.playlist : playlist ?? undefined;
+    const merged = { ...current, ...changes, audioId: keepAudio, playlist: keepPlaylist };
     const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
       title: merged.title,
       ...(merged.description !== undefined ? { description: merged.description } : {}),
       ...(merged.privacy !== undefined ? { privacy: merged.privacy } : {}),
       ...(merged.videoId !== undefined ? { videoId: merged.videoId } : {}),
+      ...(merged.playlist ? { playlist: { videoIds: merged.playlist.videoIds, shuffle: merged.playlist.shuffle } } : {}),
       ...(merged.audioId !== undefined ? { audioId: merged.audioId } : {}),
       channelIds: merged.channelIds,
       restartTimes: merged.restartTimes,
@@ -108,6 +114,15 @@ const update = userRoute({
       ...(merged.attentionMinutes !== undefined ? { attentionMinutes: merged.attentionMinutes } : {}),
     });
     return json(200, await view(deps, stream));
+  },
+});
+
+/** A running stream's playlist too: applied at the next join or the next restart (`apply`). */
+const putPlaylist = userRoute({
+  body: playlistBody,
+  async handle(request, deps) {
+    const { apply, ...input } = request.body;
+    return json(200, await view(deps, await streams.editPlaylist(streamsContext(deps), request.auth.userId, request.params.id ?? '', input, apply)));
   },
 });
 
@@ -176,6 +191,7 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
       'DELETE /api/streams/{id}': remove,
       'POST /api/streams/{id}/start': start,
       'POST /api/streams/{id}/stop': stop,
+      'PUT /api/streams/{id}/playlist': putPlaylist,
       'PUT /api/streams/{id}/thumbnail': putThumbnail,
       'DELETE /api/streams/{id}/thumbnail': removeThumbnail,
       'GET /api/streams/{id}/history': history,
