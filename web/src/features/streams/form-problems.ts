@@ -1,8 +1,8 @@
 // Where the stream form shows an API refusal: next to the field it concerns, or above the buttons. Pure.
 import { ApiError, type ApiErrorKey } from '../../api/client';
 
-export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes';
-const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes'] satisfies StreamField[];
+export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'playlist' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes';
+const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'playlist', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes'] satisfies StreamField[];
 
 export interface FormProblem {
   /** The field to show it at; undefined: the form as a whole. */
@@ -26,6 +26,7 @@ export function formProblemOf(error: unknown): FormProblem {
   if (!(error instanceof ApiError)) return { key: 'internal error' };
   const details = error.details ?? {};
   if (error.key === 'plan feature unavailable') return { field: 'channelIds', key: error.key };
+  if (error.key === 'playlist limit') return { field: 'playlist', key: error.key };
   const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
   const field = asField(details.field) ?? asField(fields[0]);
   return { ...(field ? { field } : {}), key: error.key, ...(typeof details.value === 'string' ? { value: details.value } : {}) };
