@@ -22,6 +22,7 @@ const ports: LocalPorts = {
   dynamodb: port('LOOPCAST_DYNAMODB_PORT', 8000),
   s3: port('LOOPCAST_S3_PORT', 4569),
   rtmp: port('LOOPCAST_RTMP_PORT', 1935),
+  rtmps: port('LOOPCAST_RTMPS_PORT', 1936),
   hls: port('LOOPCAST_HLS_PORT', 8088),
 };
 const dataDir = process.env.LOOPCAST_DATA_DIR ?? defaultDataDir;
@@ -64,6 +65,7 @@ try {
     ['API health', `${stack.urls.api}/health`],
     ['Realtime WebSocket', stack.urls.realtime],
     ['RTMP test destination', `${stack.urls.rtmp}/<stream key>`],
+    ['RTMPS test destination', `${stack.urls.rtmps}/<stream key> (TLS with the stack's own test CA, which stream tasks trust)`],
     ['HLS preview', `${stack.urls.hls}/<stream key>.m3u8`],
     ['DynamoDB Local', stack.urls.dynamodb],
     ['S3 (s3rver)', stack.urls.s3],

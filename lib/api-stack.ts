@@ -28,6 +28,7 @@ import { appTable } from '../lambdas/contract/tables';
 import { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings, acknowledgeMediaPrefixes } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
+import { indexFamilies, itemFamilies, tableAccess, type TableUser } from '../lambdas/contract/table-access';
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
@@ -181,11 +182,24 @@ export class ApiStack extends Stack {
     return fn;
   }
 
-  grantTableData(grantee: IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({
-      actions: tableDataActions,
-      resources: [this.props.table.tableArn, ...appTable.indexes.map((index) => `${this.props.table.tableArn}/index/${index.name}`)],
-    }));
+  /** Item access to the table, limited to the partition-key families the function is given
+   * (lambdas/contract/table-access.ts; the local stack enforces the same list). Scans are never granted. */
+  grantTableData(grantee: IGrantable, user: TableUser): void {
+    const access = tableAccess[user];
+    const table = this.props.table.tableArn;
+    const indexes = appTable.indexes.map((index) => `${table}/index/${index.name}`);
+    const principal = grantee.grantPrincipal;
+    if (access === 'whole table') {
+      principal.addToPrincipalPolicy(new PolicyStatement({ actions: tableDataActions, resources: [table, ...indexes] }));
+      return;
+    }
+    const leadingKeys = (prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } });
+    if (access.items.length) {
+      principal.addToPrincipalPolicy(new PolicyStatement({ actions: tableDataActions, resources: [table], conditions: leadingKeys(access.items.map((family) => itemFamilies[family])) }));
+    }
+    if (access.index.length) {
+      principal.addToPrincipalPolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes, conditions: leadingKeys(access.index.map((family) => indexFamilies[family])) }));
+    }
   }
 
   /** SES identities a sender may use: the address itself and its domain (whichever one is verified). */
@@ -253,11 +267,11 @@ export class ApiStack extends Stack {
     this.realtimeStage.grantManagementApiAccess(fn);
     acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
       new RegExp(`^Resource::arn:.*:execute-api:.*RealtimeApi.*/${REALTIME_STAGE}/\\*/@connections/\\*$`));
-    this.grantTableData(fn);
   }
 
   /** What each handler group may do beyond logging: least privilege, one place. */
   private grantGroup(group: HandlerGroup, fn: HandlerFunction): void {
+    this.grantTableData(fn, group);
     switch (group) {
       case 'system':
         // The health check only: DescribeTable on the table, HeadBucket (s3:ListBucket) on the bucket, no data.
@@ -265,7 +279,6 @@ export class ApiStack extends Stack {
         fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn] }));
         break;
       case 'auth':
-        this.grantTableData(fn);
         this.grantSendEmail(fn);
         this.signingKey.grantRead(fn);
         // Sign-out and password resets close the account's realtime sockets (DeleteConnection).
@@ -287,11 +300,9 @@ export class ApiStack extends Stack {
         fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [this.props.mediaBucket.bucketArn] }));
         break;
       case 'billing':
-        this.grantTableData(fn);
         this.stripeKeys.grantRead(fn);
         break;
       case 'billing-webhook':
-        this.grantTableData(fn);
         this.grantSendEmail(fn);
         this.grantRealtimePublish(fn);
         this.stripeKeys.grantRead(fn);
@@ -306,7 +317,6 @@ export class ApiStack extends Stack {
         this.grantYouTube(fn);
         break;
       case 'channels':
-        this.grantTableData(fn);
         this.grantYouTube(fn);
         break;
       case 'streams':
@@ -317,11 +327,9 @@ export class ApiStack extends Stack {
         this.grantMedia(fn, ['s3:PutObject', 's3:DeleteObject'], ['media/*']);
         break;
       case 'notifications':
-        this.grantTableData(fn);
         this.telegramBot.grantRead(fn);
         break;
       case 'telegram-webhook':
-        this.grantTableData(fn);
         this.telegramBot.grantRead(fn);
         break;
       case 'stream-tasks':
@@ -372,9 +380,9 @@ export class ApiStack extends Stack {
     const authorizerFunction = this.handlerFunction(this, 'RealtimeAuthorizerFunction', 'realtime/authorizer.ts', 'realtime $connect authorizer');
     this.signingKey.grantRead(authorizerFunction);
     // A token opens a socket only while its session is open and the account active.
-    this.grantTableData(authorizerFunction);
+    this.grantTableData(authorizerFunction, 'realtime-authorizer');
     const connectionsFunction = this.handlerFunction(this, 'RealtimeConnectionsFunction', 'realtime/connections.ts', 'realtime connections');
-    this.grantTableData(connectionsFunction);
+    this.grantTableData(connectionsFunction, 'realtime-connections');
     this.functions['realtime-authorizer'] = authorizerFunction;
     this.functions['realtime-connections'] = connectionsFunction;
 
@@ -396,7 +404,7 @@ export class ApiStack extends Stack {
     // The last PATCH completes the S3 multipart upload and registers the item: more than the API's 15 s.
     const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)', Duration.seconds(60));
     fn.addEnvironment('NODE_OPTIONS', '--enable-source-maps --max-old-space-size=384');
-    this.grantTableData(fn);
+    this.grantTableData(fn, 'uploads');
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], ['uploads/*']);
     // Without s3:ListBucket a missing leftover `.part` object answers 403 instead of 404 and every PATCH fails.
@@ -418,6 +426,7 @@ export class ApiStack extends Stack {
   /** MediaConvert's job-state events of this stage's queue, applied to the media library. */
   private addTranscodeEvents(): Queue {
     const fn = this.handlerFunction(this, 'TranscodeEventsFunction', 'events/mediaconvert-job-state.ts', 'MediaConvert job state events');
+    this.grantTableData(fn, 'transcode-events');
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], ['media/*']);
     this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*']);

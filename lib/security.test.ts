@@ -1,5 +1,6 @@
 // What the CDK app does against the security audit's infrastructure findings: AWS WAF where traffic enters (L11),
-// per-route throttles, and stream tasks that can dial only RTMP and TLS (L3). cdk-nag's checks run in app.test.ts.
+// per-route throttles, stream tasks that can dial only RTMP and TLS (L3), and table access per function (L12).
+// cdk-nag's checks run in app.test.ts.
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_BASE, routes } from '../lambdas/contract/routes';
 import { DESTINATION_PORTS } from '../lambdas/core/channels/destination-address';
@@ -37,7 +38,7 @@ describe('AWS WAF in front of CloudFront (L11)', () => {
     const accountRule = rate.RateLimitAccountRoutesPerIp!.Statement.RateBasedStatement;
     expect(accountRule).toMatchObject({ Limit: ACCOUNT_RATE_LIMIT_PER_IP, AggregateKeyType: 'IP' });
     const paths = accountRule.ScopeDownStatement.OrStatement.Statements.map((s: any) => s.ByteMatchStatement.SearchString);
-    expect(paths.sort()).toEqual(['/api/confirm', '/api/confirm/resend', '/api/forgot-password', '/api/login', '/api/register', '/api/reset-password']);
+    expect(paths.sort()).toEqual(['/api/account/close/confirm', '/api/account/email/confirm', '/api/confirm', '/api/confirm/resend', '/api/forgot-password', '/api/login', '/api/register', '/api/reset-password']);
     expect(paths.sort()).toEqual([...openPostPaths].sort());
     for (const rule of Object.values(rate)) expect(rule.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } } });
     expect(JSON.parse(acl!.Properties.CustomResponseBodies.TooManyRequests.Content)).toEqual({ error: 'too many requests', message: expect.any(String) });
@@ -76,5 +77,42 @@ describe('stream tasks dial RTMP and TLS only (L3)', () => {
     expect(egress.map((rule: any) => `${rule.CidrIp ?? rule.CidrIpv6} ${rule.IpProtocol} ${rule.FromPort}-${rule.ToPort}`).sort()).toEqual(
       DESTINATION_PORTS.flatMap((port) => [`0.0.0.0/0 tcp ${port}-${port}`, `::/0 tcp ${port}-${port}`]).sort(),
     );
+  });
+});
+
+describe('each function reaches only its own families of table items (L12)', () => {
+  const templates = [stacks.api, stacks.streaming].map((stack) => Template.fromStack(stack));
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, string[]>> };
+  /** The DynamoDB data statements of the function whose logical id starts with `functionId`. */
+  const tableStatements = (functionId: string): Statement[] => {
+    for (const template of templates) {
+      const functions = template.findResources('AWS::Lambda::Function');
+      const fn = Object.entries(functions).find(([id]) => id.startsWith(functionId));
+      if (!fn) continue;
+      const role = (fn[1].Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      return Object.values(template.findResources('AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${role}"`))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:') && action !== 'dynamodb:DescribeTable'));
+    }
+    throw new Error(`no function ${functionId}`);
+  };
+  const leadingKeys = (statement: Statement) => statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+
+  test('the realtime connections function: its connection items only, no index', () => {
+    const statements = tableStatements('RealtimeConnectionsFunction');
+    expect(statements.map(leadingKeys)).toEqual([['CONN#*']]);
+  });
+
+  test('billing: users, rate limits, the caller\'s session and the customer index; never e-mail links, connections or uploads', () => {
+    const keys = tableStatements('BillingFunction').map(leadingKeys);
+    expect(keys).toEqual([['USER#*', 'RATE#*', 'SESSION#*'], ['CUSTOMER#*']]);
+  });
+
+  test('every function but the account page (closing an account erases all of it) is held to key families; none may scan', () => {
+    const functions = templates.flatMap((template) => Object.keys(template.findResources('AWS::Lambda::Function')));
+    const unconditioned = functions.filter((id) => tableStatements(id).some((statement) => !leadingKeys(statement)));
+    expect(unconditioned.filter((id) => !id.startsWith('CustomResource') && !id.includes('LogRetention')).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['AccountFunction']);
+    for (const template of templates) expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('dynamodb:Scan');
   });
 });

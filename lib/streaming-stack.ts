@@ -82,6 +82,7 @@ export class StreamingStack extends Stack {
 
     // PrepareTask waits up to 30 s for an earlier task to stop (ECS stopTimeout 15 s); its state allows 120 s.
     const lifecycle = this.lifecycleFunction = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions', Duration.seconds(90));
+    api.grantTableData(lifecycle, 'lifecycle');
     api.grantRealtimePublish(lifecycle);
     api.grantStreamTasks(lifecycle);
     acknowledgeFindings(lifecycle.role!, 'AwsSolutions-IAM5', 'Realtime connection ids are created at connect time; X-Ray has no resource-level permissions.');
@@ -101,6 +102,7 @@ export class StreamingStack extends Stack {
 
     // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
     const failed = this.lifecycleFailedFunction = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed', Duration.seconds(60));
+    api.grantTableData(failed, 'lifecycle-failed');
     api.grantRealtimePublish(failed);
     api.grantStreamTasks(failed);
     api.grantYouTube(failed);
@@ -118,6 +120,7 @@ export class StreamingStack extends Stack {
     // Every 5 minutes: streams stop when the plan ended or a failed payment outlived its grace; YouTube broadcasts
     // that YouTube ended are made again.
     const upkeep = api.handlerFunction(this, 'StreamUpkeepFunction', 'events/stream-upkeep.ts', 'billing enforcement and broadcast checks', Duration.minutes(4));
+    api.grantTableData(upkeep, 'stream-upkeep');
     api.grantRealtimePublish(upkeep);
     api.grantStreamLifecycle(upkeep, ['states:StopExecution']);
     api.grantStreamTasks(upkeep);
@@ -130,6 +133,7 @@ export class StreamingStack extends Stack {
     // that hangs, or whose host died), cut-short stops finished (lambdas/core/streams/reconcile.ts). One at a time: a
     // run is moved by a conditional write anyway.
     const reconciler = this.reconcilerFunction = api.handlerFunction(this, 'StreamReconcilerFunction', 'events/stream-reconciler.ts', 'desired vs actual stream tasks', Duration.seconds(55));
+    api.grantTableData(reconciler, 'stream-reconciler');
     api.grantRealtimePublish(reconciler);
     api.grantStreamLifecycle(reconciler, ['states:StartExecution', 'states:StopExecution']);
     api.grantStreamTasks(reconciler, { list: true });

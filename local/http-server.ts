@@ -13,6 +13,8 @@ import type { HttpHandler } from '../lambdas/http/handler';
 import { buildEvent, closeAfterResponse, lambdaContext, MalformedPathError, matchRoute, MAX_PAYLOAD_BYTES, passThroughEdge, readBody, writeResult, type RouteMatch } from './api-gateway';
 import { PortInUseError } from './ports';
 import { serveStatic } from './static-site';
+import { functionDeps } from './table-access';
+import type { HandlerGroup } from '../lambdas/contract/routes';
 
 /** Something mounted beside the route table under its own prefix (the tus upload handler). */
 export interface Mount {
@@ -47,7 +49,10 @@ function sendError(response: ServerResponse, key: ErrorKey): void {
 
 export async function startHttpOrigin(options: HttpOriginOptions): Promise<HttpOrigin> {
   const handlers = new Map<string, HttpHandler>(
-    Object.entries(httpGroups).map(([group, create]) => [group, create(() => options.deps)]),
+    Object.entries(httpGroups).map(([group, create]) => {
+      const deps = functionDeps(options.deps, group as HandlerGroup);
+      return [group, create(() => deps)];
+    }),
   );
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {

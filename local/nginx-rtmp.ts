@@ -1,25 +1,36 @@
 // A real RTMP destination for the local stack and tests: Debian's nginx with libnginx-mod-rtmp, one process
 // (no master, no daemon) so stopping our child stops it all. HLS is on, so the web app can preview what arrives.
+// An RTMPS destination too: nginx's stream module (libnginx-mod-stream) ends TLS in front of the same RTMP server,
+// as a platform's RTMPS ingest does, with a certificate from the stack's own test CA (local/test-ca.ts).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManagedProcess } from './managed-process';
-import { assertPortFree, waitForPort } from './ports';
+import { assertPortFree, freePort, waitForPort } from './ports';
+import { createTestCa } from './test-ca';
 
 export const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
+export const STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
 export const RTMP_APPLICATION = 'live';
+/** The only name the RTMPS destination's certificate has: an rtmps:// URL naming it any other way is refused. */
+export const RTMPS_HOST = '127.0.0.1';
 
 export interface NginxRtmp {
   /** Publish URL without the stream key, e.g. rtmp://127.0.0.1:1935/live */
   rtmpUrl: string;
+  /** The same server behind TLS, e.g. rtmps://127.0.0.1:1936/live */
+  rtmpsUrl: string;
+  /** The CA that signed the RTMPS certificate (PEM): what a stream task must trust to publish there. */
+  caFile: string;
   /** HLS base URL; a stream key `k` plays at `${hlsUrl}/k.m3u8`. */
   hlsUrl: string;
   process: ManagedProcess;
   stop(): Promise<void>;
 }
 
-function config(dir: string, rtmpPort: number, hlsPort: number): string {
+function config(dir: string, rtmpPort: number, hlsPort: number, tls: { rtmpsPort: number; certFile: string; keyFile: string }): string {
   const temp = join(dir, 'tmp');
   return `load_module ${RTMP_MODULE};
+load_module ${STREAM_MODULE};
 daemon off;
 master_process off;
 pid ${join(dir, 'nginx.pid')};
@@ -37,6 +48,15 @@ rtmp {
       hls_fragment 2s;
       hls_playlist_length 12s;
     }
+  }
+}
+stream {
+  server {
+    listen 127.0.0.1:${tls.rtmpsPort} ssl;
+    ssl_certificate ${tls.certFile};
+    ssl_certificate_key ${tls.keyFile};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    proxy_pass 127.0.0.1:${rtmpPort};
   }
 }
 http {
@@ -58,13 +78,19 @@ http {
 `;
 }
 
-export async function startNginxRtmp(options: { dir: string; rtmpPort: number; hlsPort: number; logFile: string }): Promise<NginxRtmp> {
+/** `rtmpsPort`: a free one unless given (tests that need no RTMPS leave it out). */
+export async function startNginxRtmp(options: { dir: string; rtmpPort: number; rtmpsPort?: number; hlsPort: number; logFile: string }): Promise<NginxRtmp> {
   if (!existsSync(RTMP_MODULE)) throw new Error(`nginx's RTMP module is missing (${RTMP_MODULE}): apt-get install libnginx-mod-rtmp`);
+  if (!existsSync(STREAM_MODULE)) throw new Error(`nginx's stream module is missing (${STREAM_MODULE}), the RTMPS test destination needs it: apt-get install libnginx-mod-stream`);
   await assertPortFree(options.rtmpPort, 'RTMP test destination', 'LOOPCAST_RTMP_PORT');
+  const rtmpsPort = options.rtmpsPort ?? (await freePort());
+  await assertPortFree(rtmpsPort, 'RTMPS test destination', 'LOOPCAST_RTMPS_PORT');
   await assertPortFree(options.hlsPort, 'HLS preview', 'LOOPCAST_HLS_PORT');
   for (const sub of ['hls', 'tmp']) mkdirSync(join(options.dir, sub), { recursive: true });
+  const ca = await createTestCa(join(options.dir, 'tls'), 'Loopcast local test CA');
+  const server = await ca.issue('rtmps', { ip: [RTMPS_HOST] });
   const configFile = join(options.dir, 'nginx.conf');
-  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort));
+  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort, { rtmpsPort, ...server }));
   const proc = new ManagedProcess({
     name: 'nginx-rtmp',
     command: 'nginx',
@@ -76,6 +102,7 @@ export async function startNginxRtmp(options: { dir: string; rtmpPort: number; h
   try {
     await Promise.all([
       waitForPort(options.rtmpPort, 10_000, () => proc.alive),
+      waitForPort(rtmpsPort, 10_000, () => proc.alive),
       waitForPort(options.hlsPort, 10_000, () => proc.alive),
     ]);
   } catch (error) {
@@ -84,6 +111,8 @@ export async function startNginxRtmp(options: { dir: string; rtmpPort: number; h
   }
   return {
     rtmpUrl: `rtmp://127.0.0.1:${options.rtmpPort}/${RTMP_APPLICATION}`,
+    rtmpsUrl: `rtmps://${RTMPS_HOST}:${rtmpsPort}/${RTMP_APPLICATION}`,
+    caFile: ca.certFile,
     hlsUrl: `http://127.0.0.1:${options.hlsPort}/hls`,
     process: proc,
     stop: () => proc.stop(),

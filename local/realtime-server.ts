@@ -13,6 +13,7 @@ import { createRealtimeAuthorizer } from '../lambdas/realtime/authorizer';
 import { createConnectionsHandler, type WebSocketEvent } from '../lambdas/realtime/connections';
 import { closeAfterResponse, readBody } from './api-gateway';
 import { PortInUseError } from './ports';
+import { functionDepsLater } from './table-access';
 
 export interface RealtimeServer {
   /** What browsers connect to (ws://...). */
@@ -51,8 +52,8 @@ function refuse(socket: Socket, status: number, reason: string): void {
 }
 
 export async function startRealtimeServer(options: { port: number; deps: () => Deps }): Promise<RealtimeServer> {
-  const authorizer = createRealtimeAuthorizer(options.deps);
-  const connectionsHandler = createConnectionsHandler(options.deps);
+  const authorizer = createRealtimeAuthorizer(functionDepsLater(options.deps, 'realtime-authorizer'));
+  const connectionsHandler = createConnectionsHandler(functionDepsLater(options.deps, 'realtime-connections'));
   const connections = new Map<string, WebSocket>();
   const sockets = new WebSocketServer({ noServer: true });
 

@@ -33,6 +33,7 @@ import { createBucket, createTable } from './provision';
 import { realtimeManagementFile } from './paths';
 import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
+import { functionDeps, functionDepsLater } from './table-access';
 
 export interface LocalPorts {
   http: number;
@@ -40,6 +41,8 @@ export interface LocalPorts {
   dynamodb: number;
   s3: number;
   rtmp: number;
+  /** The RTMPS test destination (TLS in front of the RTMP one); a free port unless given. */
+  rtmps?: number;
   hls: number;
 }
 
@@ -47,10 +50,11 @@ const UPKEEP_INTERVAL_MS = 5 * 60_000;
 const RECONCILE_INTERVAL_MS = 60_000;
 
 /** What a stream task's container gets from its task definition: nothing of the stack's own secrets or endpoints
- * (the task reaches Loopcast only through the task API), just what running it needs. */
-function taskContainerEnvironment(workDir: string): NodeJS.ProcessEnv {
+ * (the task reaches Loopcast only through the task API), just what running it needs; locally, the test CA its
+ * RTMPS destination's certificate is signed by (in AWS tasks trust the system's store only). */
+function taskContainerEnvironment(workDir: string, destinationCaFile: string | undefined): NodeJS.ProcessEnv {
   const passed = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'].flatMap((name) => (process.env[name] ? [[name, process.env[name]] as const] : []));
-  return { ...Object.fromEntries(passed), LOOPCAST_WORK_DIR: workDir };
+  return { ...Object.fromEntries(passed), LOOPCAST_WORK_DIR: workDir, ...(destinationCaFile ? { LOOPCAST_DESTINATION_CA_FILE: destinationCaFile } : {}) };
 }
 
 /** The local stand-in for the KMS key: 32 random bytes kept in the data folder (stream keys stay readable across
@@ -96,7 +100,7 @@ export interface LocalStackOptions {
 export interface LocalStack {
   /** `api` is through the local origin (CloudFront's part included); `apiDirect` is the API's own endpoint, as
    * execute-api is reachable in AWS without CloudFront (no `x-viewer-address`/`x-origin-verify` added). */
-  urls: { web: string; api: string; apiDirect: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; hls?: string };
+  urls: { web: string; api: string; apiDirect: string; realtime: string; dynamodb: string; s3: string; rtmp?: string; rtmps?: string; hls?: string };
   /** What the local origin sends as `x-origin-verify` (random per start, as CloudFront's secret is per stage): for
    * tests that play CloudFront against `apiDirect`. */
   originVerify: string;
@@ -174,13 +178,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const originVerify = randomBytes(32).toString('base64url');
     const transcoders: FfmpegTranscoder[] = [];
     const keyFile = localMasterKeyFile(options.dataDir);
-    const lifecycleFailedHandler = createLifecycleFailedHandler(() => deps!);
+    const lifecycleFailedHandler = createLifecycleFailedHandler(functionDepsLater(() => deps!, 'lifecycle-failed'));
+    // Known once nginx has started (below); tasks start later.
+    let destinationCaFile: string | undefined;
     const streamRunner = new LocalStreamRunner({
-      lifecycle: createLifecycleHandler(() => deps!),
+      lifecycle: createLifecycleHandler(functionDepsLater(() => deps!, 'lifecycle')),
       onExecutionFailed: (run) =>
         lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
       logDir: logs,
-      taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams')),
+      taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams'), destinationCaFile),
       ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     });
     stoppers.push(() => streamRunner.stopAll());
@@ -204,31 +210,34 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 
-    let rtmp: { rtmpUrl: string; hlsUrl: string } | undefined;
+    let rtmp: { rtmpUrl: string; rtmpsUrl: string; hlsUrl: string } | undefined;
     const previews = new LocalPreviews();
     if (options.rtmp) {
       const nginx = await startNginxRtmp({
         dir: join(options.dataDir, 'nginx'),
         rtmpPort: options.ports.rtmp,
+        ...(options.ports.rtmps ? { rtmpsPort: options.ports.rtmps } : {}),
         hlsPort: options.ports.hls,
         logFile: join(logs, 'nginx-rtmp.log'),
       });
       stoppers.push(nginx.stop);
       rtmp = nginx;
+      destinationCaFile = nginx.caFile;
       config.localPreview = { rtmpUrl: nginx.rtmpUrl };
       deps.localPreviews = previews;
     }
 
     // What EventBridge's 5-minute schedule does in AWS: billing enforcement and YouTube broadcast checks.
-    const streamUpkeep = createStreamUpkeep(() => deps!);
+    const streamUpkeep = createStreamUpkeep(functionDepsLater(() => deps!, 'stream-upkeep'));
     const upkeepTimer = setInterval(() => void streamUpkeep().catch(() => undefined), UPKEEP_INTERVAL_MS);
     stoppers.push(async () => clearInterval(upkeepTimer));
     // What EventBridge's 1-minute schedule does in AWS: orphaned tasks ended, lost executions and silent tasks restarted.
-    const reconcile = createStreamReconciler(() => deps!);
+    const reconcile = createStreamReconciler(functionDepsLater(() => deps!, 'stream-reconciler'));
     const reconcileTimer = setInterval(() => void reconcile().catch(() => undefined), RECONCILE_INTERVAL_MS);
     stoppers.push(async () => clearInterval(reconcileTimer));
 
-    const uploads = createUploadServer({ deps, hooks: uploadHooks(deps) });
+    const uploadsDeps = functionDeps(deps, 'uploads');
+    const uploads = createUploadServer({ deps: uploadsDeps, hooks: uploadHooks(uploadsDeps) });
     const origin = await startHttpOrigin({
       port: options.ports.http,
       deps,
@@ -253,7 +262,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         realtime: realtime.url,
         dynamodb: dynamodbEndpoint,
         s3: s3Endpoint,
-        ...(rtmp ? { rtmp: rtmp.rtmpUrl, hls: rtmp.hlsUrl } : {}),
+        ...(rtmp ? { rtmp: rtmp.rtmpUrl, rtmps: rtmp.rtmpsUrl, hls: rtmp.hlsUrl } : {}),
       },
       originVerify,
       dataDir: options.dataDir,

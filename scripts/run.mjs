@@ -1,7 +1,8 @@
 // Entry point of `npm start`, `npm test` and the other npm scripts: set the machine up, then run the real
 // command on Node 24 with the project's binaries on PATH.
 //   node scripts/run.mjs start            the whole local stack
-//   node scripts/run.mjs test [jest args]  type checks, web build, then the jest suite
+//   node scripts/run.mjs test [jest args]  type checks, the boundaries' lint, web build, then the jest suite
+//   node scripts/run.mjs lint              the boundaries' lint alone (.dependency-cruiser.cjs)
 //   node scripts/run.mjs support [args]    the support tool (bin/support.ts)
 //   node scripts/run.mjs stripe-prices [args]  Stripe's prices from the plan table (bin/stripe-prices.ts)
 //   node scripts/run.mjs costs [args]      the cost model: a stream-month by line, plan margins (bin/costs.ts)
@@ -67,6 +68,11 @@ function runOrExit(node, args, nodeFlags = []) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** The boundaries between the code's parts (.dependency-cruiser.cjs; docs/architecture.md lists them). */
+function lint() {
+  runOrExit(nodeBin, [bin('depcruise'), 'bin', 'lib', 'lambdas', 'local', 'stream-task/src', 'test', 'bench', 'web/src', '--output-type', 'err']);
+}
+
 /** Runs the final command as our only child; Ctrl-C reaches it too (same process group), and we wait for it. */
 function handOver(file, args) {
   const child = spawn(file, args, { stdio: 'inherit', cwd: root, env });
@@ -92,6 +98,9 @@ switch (command) {
   case 'stripe-prices':
   case 'costs':
     handOver(nodeBin, ['--import', 'tsx', join(root, 'bin', `${command}.ts`), ...rest]);
+    break;
+  case 'lint':
+    lint();
     break;
   case 'build-web':
     buildWebIfStale();

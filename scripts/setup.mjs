@@ -1,5 +1,5 @@
 // Brings a machine up to what Loopcast needs, and nothing more: Node 24, npm packages, Debian packages
-// (ffmpeg, nginx + RTMP module, Chromium, Java) and AWS's DynamoDB Local. Plain JavaScript on purpose: it must
+// (ffmpeg, nginx + RTMP and stream modules, openssl, Chromium, Java) and AWS's DynamoDB Local. Plain JavaScript on purpose: it must
 // run on the machine's own Node (20 or newer) before anything is installed. Idempotent; when nothing is
 // missing it only stats a few files and hashes the lock file.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -87,6 +87,9 @@ const DEBIAN_NEEDS = [
   { pkg: 'ffmpeg', present: () => commandExists('ffmpeg') && commandExists('ffprobe') },
   { pkg: 'nginx', present: () => existsSync('/usr/sbin/nginx') || commandExists('nginx') },
   { pkg: 'libnginx-mod-rtmp', present: () => existsSync('/usr/lib/nginx/modules/ngx_rtmp_module.so') },
+  // TLS in front of nginx-rtmp: the local RTMPS test destination, with certificates openssl makes at each start.
+  { pkg: 'libnginx-mod-stream', present: () => existsSync('/usr/lib/nginx/modules/ngx_stream_module.so') },
+  { pkg: 'openssl', present: () => commandExists('openssl') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   // Devanagari glyphs: without them Hindi pages render as empty boxes in Chromium.
   { pkg: 'fonts-noto-core', present: () => existsSync('/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf') },

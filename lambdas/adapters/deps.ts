@@ -10,7 +10,7 @@ import type { PaymentProvider } from '../core/billing/ports';
 import { StripeProvider } from './stripe/stripe-provider';
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { MediaConvertTranscoder } from './transcoder/mediaconvert-transcoder';
-import type { TranscodeListener, Transcoder } from './transcoder/transcoder';
+import type { TranscodeListener, Transcoder } from '../core/media/transcoder';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { ECSClient } from '@aws-sdk/client-ecs';

@@ -75,6 +75,21 @@ export const errorCatalogue = {
     status: 422,
     message: "This server address cannot be used. Enter your streaming platform's public RTMP address",
   },
+  'platform requires rtmps': {
+    status: 422,
+    message: 'This platform takes secure RTMPS addresses only. Use the rtmps:// server URL the platform shows',
+  },
+  'destination limits exceeded': {
+    status: 422,
+    message:
+      'This video is beyond what one of the destinations accepts (frame size, frame rate, bitrate or keyframe interval). Encode it with a lower output profile, or remove that destination',
+  },
+  // A stream task's reason, not an API answer: an RTMPS destination's certificate failed verification.
+  'destination certificate refused': {
+    status: 502,
+    message:
+      "A destination's server showed a certificate that could not be verified (not for that server name, or not signed by a trusted authority), so Loopcast does not stream to it. Check the server URL your platform shows",
+  },
   'unsupported image': { status: 422, message: 'The thumbnail must be a JPEG or PNG image of at most 2 MB' },
   'task lease lost': { status: 409, message: 'This stream task does not carry its run (any more) and must stop' },
   'telegram not configured': { status: 503, message: 'Telegram notifications are not set up on this server. E-mail notifications still work' },

@@ -17,11 +17,11 @@ describe('plans', () => {
     expect(periodSavingCents(plans.custom, 'year')).toBe(0);
   });
 
-  test('multistreaming is for Pro and Custom only; scheduled start and multiplatform are "soon"', () => {
+  test('multistreaming is for Pro and Custom only; scheduled start is "soon"; multiplatform is on every plan', () => {
     expect(Object.values(plans).filter((p) => p.features.multistreaming === 'included').map((p) => p.id)).toEqual(['pro', 'custom']);
     for (const plan of Object.values(plans)) {
       expect(plan.features.scheduledStart).toBe('soon');
-      expect(plan.features.multiplatform).toBe('soon');
+      expect(plan.features.multiplatform).toBe('included');
       expect(plan.features.noWatermark).toBe('included');
       expect(plan.limits.destinationsPerStream > 1).toBe(plan.features.multistreaming === 'included');
     }

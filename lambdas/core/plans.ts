@@ -30,7 +30,7 @@ export const featureKeys = [
 ] as const;
 export type FeatureKey = (typeof featureKeys)[number];
 
-/** `soon`: announced, not built yet (spec: scheduled start and 5+ platforms are marked "soon"). */
+/** `soon`: announced, not built yet (spec: scheduled start is marked "soon"; 5+ platforms were, until issue 16). */
 export type FeatureAvailability = 'included' | 'soon' | 'not included';
 
 export interface PlanLimits {
@@ -82,7 +82,7 @@ const everyPlanHas: Record<FeatureKey, FeatureAvailability> = {
   scheduledStart: 'soon',
   autoRestart: 'included',
   splitAudioVideo: 'included',
-  multiplatform: 'soon',
+  multiplatform: 'included',
 };
 
 export const plans: Record<PlanId, Plan> = {

@@ -1,6 +1,7 @@
 // Handler group "channels": the destinations streams go to (RTMP server + stream key; YouTube accounts).
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { destinationPresetIds } from '../contract/destination-presets';
 import { channelView } from '../core/channels/channel';
 import * as channels from '../core/channels/channels';
 import { channelsContext } from '../wiring/streams';
@@ -47,7 +48,7 @@ const youtubeCallback = publicRoute({
 });
 
 const addRtmp = userRoute({
-  body: z.object({ name: singleLineText(80), url: singleLineText(512), key: z.string().min(1).max(512) }),
+  body: z.object({ name: singleLineText(80), url: singleLineText(512), key: z.string().min(1).max(512), preset: z.enum(destinationPresetIds).optional() }),
   async handle(request, deps) {
     return json(201, channelView(await channels.addRtmpChannel(channelsContext(deps), request.auth.userId, request.body)));
   },
@@ -55,8 +56,13 @@ const addRtmp = userRoute({
 
 const update = userRoute({
   body: z
-    .object({ name: z.string().trim().min(1).max(80).optional(), url: z.string().trim().min(1).max(512).optional(), key: z.string().min(1).max(512).optional() })
-    .refine((body) => body.name !== undefined || body.url !== undefined || body.key !== undefined, { message: 'nothing to change', path: ['name'] }),
+    .object({
+      name: z.string().trim().min(1).max(80).optional(),
+      url: z.string().trim().min(1).max(512).optional(),
+      key: z.string().min(1).max(512).optional(),
+      preset: z.enum(destinationPresetIds).optional(),
+    })
+    .refine((body) => body.name !== undefined || body.url !== undefined || body.key !== undefined || body.preset !== undefined, { message: 'nothing to change', path: ['name'] }),
   async handle(request, deps) {
     return json(200, channelView(await channels.updateChannel(channelsContext(deps), request.auth.userId, request.params.id ?? '', request.body)));
   },

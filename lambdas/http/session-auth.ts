@@ -1,7 +1,7 @@
 import type { Deps } from '../adapters/deps';
-import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { lastUseDue } from '../core/accounts/settings';
 import { hashToken } from '../core/accounts/tokens';
+import { accountsStore } from '../wiring/accounts';
 import type { AuthContext } from './api';
 
 /** Resolves a Bearer session token: only its hash is stored; expired sessions count as absent even before
@@ -10,7 +10,7 @@ import type { AuthContext } from './api';
 export async function authenticateSession(token: string, deps: Deps): Promise<AuthContext | undefined> {
   if (token.length > 128) return undefined;
   const tokenHash = hashToken(token);
-  const store = new DynamoAccountsStore(deps.db, deps.config.tables.app);
+  const store = accountsStore(deps);
   const session = await store.session(tokenHash);
   const now = deps.now();
   if (!session || session.expiresAt <= Math.floor(now.getTime() / 1000)) return undefined;

@@ -1,13 +1,13 @@
 // Handler group "streams": create, edit, delete, start and stop streams.
 import { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
+import { adviseDestinations } from '../core/channels/platform-fit';
 import { AppError } from '../core/errors';
 import { historyView, recentIncidents } from '../core/streams/history';
 import { streamView, type Stream } from '../core/streams/stream';
 import * as streams from '../core/streams/streams';
-import { streamsContext } from '../wiring/streams';
+import { streamsContext, thumbnailContext } from '../wiring/streams';
 import { json, noContent, userBinaryRoute, userRoute } from './api';
-import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { countMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { pictureUrl } from '../core/media/media-urls';
@@ -64,6 +64,11 @@ async function view(deps: Deps, stream: Stream) {
   return { ...streamView(stream, deps.now()), ...(shown ? { preview: shown } : {}), ...(thumbnailUrl ? { thumbnailUrl } : {}) };
 }
 
+/** Refuses a video beyond what a destination's platform accepts, before anything is stored or started; answers the
+ * platforms' advice for the response (lambdas/core/channels/platform-fit.ts). */
+const platformAdvice = (deps: Deps, userId: string, stream: { videoId?: string; channelIds: readonly string[] }) =>
+  adviseDestinations(streamsContext(deps), userId, stream);
+
 async function owned(deps: Deps, userId: string, streamId: string): Promise<Stream> {
   const stream = await streamsContext(deps).streams.get(userId, streamId);
   if (!stream) throw new AppError('stream not found');
@@ -81,8 +86,9 @@ const create = userRoute({
   body: createBody,
   async handle(request, deps) {
     const { audioId, playlist, ...input } = request.body;
+    const advice = await platformAdvice(deps, request.auth.userId, { ...input, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) });
     const stream = await streams.createStream(streamsContext(deps), request.auth.userId, { ...input, ...(audioId ? { audioId } : {}), ...(playlist ? { playlist } : {}) });
-    return json(201, await view(deps, stream));
+    return json(201, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
 
@@ -100,7 +106,8 @@ const update = userRoute({
     // `audioId: null` removes the separate audio track, `playlist: null` the playlist; absent keeps them.
     const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
     const keepPlaylist = playlist === undefined ? current.playlist : playlist ?? undefined;
-    const merged = { ...current, ...changes, audioId: keepAudio, playlist: keepPlaylist };
+    const merged = { ...current, ...changes, audioId: keepAudio, playlist: keepPlaylist, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) };
+    const advice = await platformAdvice(deps, request.auth.userId, merged);
     const stream = await streams.updateStream(streamsContext(deps), request.auth.userId, current.id, {
       title: merged.title,
       ...(merged.description !== undefined ? { description: merged.description } : {}),
@@ -113,7 +120,7 @@ const update = userRoute({
       timeZone: merged.timeZone,
       ...(merged.attentionMinutes !== undefined ? { attentionMinutes: merged.attentionMinutes } : {}),
     });
-    return json(200, await view(deps, stream));
+    return json(200, { ...(await view(deps, stream)), platformAdvice: advice });
   },
 });
 
@@ -135,9 +142,10 @@ const remove = userRoute({
 
 const start = userRoute({
   async handle(request, deps) {
+    const advice = await platformAdvice(deps, request.auth.userId, await owned(deps, request.auth.userId, request.params.id ?? ''));
     const started = await streams.startStream(streamsContext(deps), request.auth.userId, request.params.id ?? '');
     countMetric(metricNames.streamStarts);
-    return json(200, await view(deps, started));
+    return json(200, { ...(await view(deps, started)), platformAdvice: advice });
   },
 });
 
@@ -146,8 +154,6 @@ const stop = userRoute({
     return json(200, await view(deps, await streams.stopStream(streamsContext(deps), request.auth.userId, request.params.id ?? '')));
   },
 });
-
-const thumbnailContext = (deps: Deps) => ({ ...streamsContext(deps), objects: new S3MediaObjects(deps.s3, deps.config.buckets.media) });
 
 const putThumbnail = userBinaryRoute({
   // A little over YouTube's 2 MB: a larger picture is the catalogued 'unsupported image', not a bare 413.

@@ -8,12 +8,12 @@ import { depsFromEnvironment, type Deps } from '../adapters/deps';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
 import { verifyRealtimeToken, type RealtimeTicket } from '../core/realtime-token';
-import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
+import { accountsStore } from '../wiring/accounts';
 
 export type RealtimeAuthorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 async function sessionIsOpen(deps: Deps, ticket: RealtimeTicket): Promise<boolean> {
-  const store = new DynamoAccountsStore(deps.db, deps.config.tables.app);
+  const store = accountsStore(deps);
   const session = await store.session(ticket.sessionId);
   if (!session || session.userId !== ticket.userId || session.expiresAt <= Math.floor(deps.now().getTime() / 1000)) return false;
   return (await store.userById(ticket.userId))?.status === 'active';

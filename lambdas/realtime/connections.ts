@@ -3,9 +3,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { depsFromEnvironment, type Deps } from '../adapters/deps';
-import { ConnectionsStore } from '../adapters/dynamo/connections-store';
 import { logger } from '../adapters/logger';
 import { observability } from '../adapters/observability';
+import { connectionsStore } from '../wiring/realtime';
 
 /** The $connect event also carries what the authorizer put in its context. */
 export type WebSocketEvent = APIGatewayProxyWebsocketEventV2 & {
@@ -17,7 +17,7 @@ export type ConnectionsHandler = (event: WebSocketEvent) => Promise<APIGatewayPr
 export function createConnectionsHandler(deps: () => Deps | Promise<Deps>): ConnectionsHandler {
   const handle = async (event: WebSocketEvent): Promise<APIGatewayProxyResultV2> => {
     const resolved = await deps();
-    const store = new ConnectionsStore(resolved.db, resolved.config.tables.app);
+    const store = connectionsStore(resolved);
     const { routeKey, connectionId } = event.requestContext;
     if (routeKey === '$connect') {
       const userId = event.requestContext.authorizer?.userId;

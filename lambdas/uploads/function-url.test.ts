@@ -17,7 +17,7 @@ import {
   tusUpload,
   type TestHooks,
   type TestStorage,
-} from './test-support';
+} from '../../test/helpers/upload-server';
 import { createUploadServer, UPLOADS_PATH } from './tus-server';
 
 /** Lambda's synchronous invocation payload limit, which the base64-encoded 4 MiB chunks must fit. */

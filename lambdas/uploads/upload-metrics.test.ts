@@ -14,7 +14,7 @@ import {
   tusUpload,
   type TestOrigin,
   type TestStorage,
-} from './test-support';
+} from '../../test/helpers/upload-server';
 import { uploadMetrics, uploadSeconds, type MetricSink } from './upload-metrics';
 
 type Recorded = [kind: 'count' | 'seconds', name: MetricName, value: number];

@@ -4,7 +4,8 @@ import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
-import type { Transcoder } from '../adapters/transcoder/transcoder';
+import { MediaConvertTranscoder } from '../adapters/transcoder/mediaconvert-transcoder';
+import type { Transcoder } from '../core/media/transcoder';
 import { countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library';
@@ -14,13 +15,18 @@ import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { resumeWaiting } from '../core/streams/streams';
 import { streamsContext } from './streams';
 
-const transcoders = new WeakMap<Deps, Transcoder>();
+/** Per Deps: the adapter itself, and the port the library uses (the adapter, its starts counted). */
+const transcoders = new WeakMap<Deps, { adapter: Transcoder; counted: Transcoder }>();
 
 /** One transcoder per Deps (a local ffmpeg queue, or the MediaConvert client), whose updates land in the library. */
 export function transcoderOf(deps: Deps): Transcoder {
-  let transcoder = transcoders.get(deps);
-  if (!transcoder) {
-    const queue = deps.makeTranscoder(async (update) => {
+  return transcodersOf(deps).counted;
+}
+
+function transcodersOf(deps: Deps): { adapter: Transcoder; counted: Transcoder } {
+  let made = transcoders.get(deps);
+  if (!made) {
+    const adapter = deps.makeTranscoder(async (update) => {
       const context = libraryContext(deps);
       const registered = update.type === 'progress' ? undefined : await context.videos.get(update.job.userId, update.job.videoId);
       await applyTranscodeUpdate(context, update);
@@ -32,15 +38,23 @@ export function transcoderOf(deps: Deps): Transcoder {
         countMetric(metricNames.transcodesFailed);
       }
     });
-    transcoder = {
+    const counted: Transcoder = {
       async start(job) {
-        const jobId = await queue.start(job);
+        const jobId = await adapter.start(job);
         countMetric(metricNames.transcodesStarted);
         return jobId;
       },
     };
-    transcoders.set(deps, transcoder);
+    made = { adapter, counted };
+    transcoders.set(deps, made);
   }
+  return made;
+}
+
+/** The transcoder of an AWS stack, which applies its MediaConvert queue's job state events. */
+export function mediaConvertTranscoderOf(deps: Deps): MediaConvertTranscoder {
+  const transcoder = transcodersOf(deps).adapter;
+  if (!(transcoder instanceof MediaConvertTranscoder)) throw new Error('MediaConvert events reached a stack that transcodes with ffmpeg');
   return transcoder;
 }
 

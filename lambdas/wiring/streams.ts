@@ -8,6 +8,7 @@ import { DynamoStreamStore } from '../adapters/dynamo/stream-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { entitlementOfUser } from '../core/billing/billing';
 import type { ChannelsContext } from '../core/channels/channels';
+import { S3MediaObjects } from '../adapters/s3/media-objects';
 import { S3TaskMedia } from '../adapters/s3/task-media';
 import { API_BASE } from '../contract/routes';
 import type { LifecycleContext } from '../core/streams/lifecycle';
@@ -36,6 +37,9 @@ export function streamsContext(deps: Deps): StreamsContext {
 }
 
 /** Stream tasks report to the public API: through CloudFront in AWS (its WAF and origin secret apply to them too). */
+/** The streams' context with the media bucket, where a stream's own thumbnail is kept. */
+export const thumbnailContext = (deps: Deps) => ({ ...streamsContext(deps), objects: new S3MediaObjects(deps.s3, deps.config.buckets.media) });
+
 export function lifecycleContext(deps: Deps): LifecycleContext {
   return { ...streamsContext(deps), taskApiUrl: `${deps.config.publicUrl}${API_BASE}` };
 }

@@ -20,7 +20,7 @@ describe('ffmpeg command', () => {
     const args = ffmpegArgs({ videoPath: 'v.mp4' }, [yt, twitch]);
     expect(args.slice(-7, -1)).toEqual(['-tag:v', '7', '-tag:a', '10', '-f', 'tee']);
     // The fifo's own option list needs its ':' escaped for the slave's list, and that escape once more for the tee.
-    const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\\\:queue_size=360]';
+    const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]';
     expect(args.at(-1)).toBe(
       `${slave}rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|${slave}rtmp://live.twitch.tv/app/live_123\\|weird\\'key`,
     );
@@ -33,6 +33,28 @@ describe('ffmpeg command', () => {
     );
   });
 
+  test('one RTMPS destination: the TLS layer verifies the certificate and its name, against the given CA or the system store', () => {
+    const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/FB-1' };
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-9)).toEqual(
+      ['-tls_verify', '1', '-ca_file', '/tmp/ca.crt', '-flvflags', 'no_duration_filesize', '-f', 'flv', facebook.url],
+    );
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook]).join(' ')).toContain('-rw_timeout 5000000 -tls_verify 1 -flvflags no_duration_filesize -f flv rtmps://');
+    // rtmp:// takes no TLS option (one no protocol takes would fail the output).
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [yt], { caFile: '/tmp/ca.crt' })).not.toContain('-tls_verify');
+  });
+
+  test('RTMPS destinations of a tee: the verification is a slave option, which the tee hands to the output the fifo opens', () => {
+    const kick = { id: 'kick', url: "rtmps://fa723fc1b171.global-contribute.live-video.net/app/sk_us|'key" };
+    const caFile = "/data/t|l's/ca:1=2].crt";
+    const args = ffmpegArgs({ videoPath: 'v.mp4' }, [yt, kick], { caFile });
+    expect(args).not.toContain('-tls_verify'); // the tee would ignore it
+    const [plain, secure] = teeSlaves(args.at(-1)!);
+    const common = { f: 'flv', onfail: 'ignore', flvflags: 'no_duration_filesize', use_fifo: '1', fifo_options: 'drop_pkts_on_overflow=1:queue_size=360' };
+    expect(plain).toEqual({ url: yt.url, options: common });
+    expect(secure).toEqual({ url: kick.url, options: { ...common, tls_verify: '1', ca_file: caFile } });
+    expect(dictionary(secure!.options.fifo_options!)).toEqual({ drop_pkts_on_overflow: '1', queue_size: '360' });
+  });
+
   test('never re-encodes', () => {
     const args = ffmpegArgs({ videoPath: 'v.mp4', audioPath: 'a.m4a' }, [yt, twitch]);
     expect(args[args.indexOf('-c') + 1]).toBe('copy');
@@ -43,6 +65,47 @@ describe('ffmpeg command', () => {
     expect(() => ffmpegArgs({ videoPath: 'v.mp4' }, [])).toThrow('at least one destination');
   });
 });
+
+/** ffmpeg's av_get_token: up to an unescaped delimiter; a backslash takes the next character as it is. */
+function token(text: string, delimiters: string): [string, string] {
+  let out = '';
+  let i = 0;
+  for (; i < text.length && !delimiters.includes(text[i]!); i++) out += text[i] === '\\' ? text[++i] ?? '' : text[i];
+  return [out, text.slice(i)];
+}
+
+/** av_dict_parse_string(text, "=", ":"), as the tee, the fifo and its format_opts read their options. */
+function dictionary(text: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (let rest = text; rest; ) {
+    const [key, afterKey] = token(rest, '=');
+    const [value, afterValue] = token(afterKey.slice(1), ':');
+    entries[key] = value;
+    rest = afterValue.slice(1);
+  }
+  return entries;
+}
+
+/** The tee's slaves as it reads them: split at unescaped '|'; each one's `[key=value:...]` (a value ends at an
+ * unescaped ':' or ']'), then its URL. */
+function teeSlaves(text: string): { options: Record<string, string>; url: string }[] {
+  const slaves = [];
+  for (let rest = text; rest; ) {
+    const [slave, after] = token(rest, '|');
+    const options: Record<string, string> = {};
+    let inside = slave.slice(1);
+    for (;;) {
+      const [key, afterKey] = token(inside, '=');
+      const [value, afterValue] = token(afterKey.slice(1), ':]');
+      options[key] = value;
+      inside = afterValue.slice(1);
+      if (afterValue.startsWith(']')) break;
+    }
+    slaves.push({ options, url: inside });
+    rest = after.slice(1);
+  }
+  return slaves;
+}
 
 describe('ffmpeg stderr', () => {
   test('a dropped tee destination is recognised with its index and reason', () => {

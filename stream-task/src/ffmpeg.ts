@@ -26,10 +26,28 @@ export const isFeed = (inputs: FfmpegInputs): inputs is FlvFeed => 'feed' in inp
 /** Read/write timeout for the RTMP connection: a backstop for the stall detection, in microseconds. */
 const RW_TIMEOUT_US = '5000000';
 
-/** Tee slave names use ffmpeg's token syntax: backslash escapes, quotes, and `|` between slaves. */
-const escapeTeeUrl = (url: string) => url.replace(/[\\'|[\]]/g, (c) => `\\${c}`);
+/**
+ * Whom an RTMPS destination's certificate must be signed by. ffmpeg (GnuTLS in Debian's build) verifies the
+ * certificate and that it names the host for every rtmps:// destination (`tls_verify`, off by default in ffmpeg):
+ * against `caFile` when given (the local stack's test CA, locally only), else against the system's trust store
+ * (the container's ca-certificates). A destination whose certificate does not verify is never published to.
+ */
+export interface TlsTrust {
+  caFile?: string;
+}
 
-export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[]): string[] {
+const isRtmps = (url: string) => /^rtmps:/i.test(url);
+
+/** ffmpeg's token syntax (av_get_token), one level of it: a backslash protects the character after it. */
+const escapeToken = (text: string, specials: string) => text.replace(new RegExp(`[\\\\'${specials.replace(/[\]\\^-]/g, '\\$&')}]`, 'g'), (c) => `\\${c}`);
+
+/** Tee slave names use ffmpeg's token syntax: backslash escapes, quotes, and `|` between slaves. */
+const escapeTeeUrl = (url: string) => escapeToken(url, '|[]');
+
+/** The protocol options that make the TLS layer verify the server, as `key=value` pairs. */
+const tlsOptions = (trust: TlsTrust): [string, string][] => [['tls_verify', '1'], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])];
+
+export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}): string[] {
   if (!destinations.length) throw new Error('at least one destination is needed');
   const loopedInput = (path: string) => ['-re', '-stream_loop', '-1', '-i', path];
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'warning', '-nostats', '-progress', 'pipe:1'];
@@ -39,14 +57,18 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
   else args.push(...loopedInput(inputs.videoPath), '-map', '0:v:0', '-map', '0:a:0?');
   args.push('-c', 'copy', '-rw_timeout', RW_TIMEOUT_US);
   if (destinations.length === 1) {
-    return [...args, '-flvflags', 'no_duration_filesize', '-f', 'flv', destinations[0]!.url];
+    const url = destinations[0]!.url;
+    // Output options before the URL reach the protocols it opens (rtmps -> tls). Only for rtmps: an option no
+    // protocol takes fails the output.
+    const tls = isRtmps(url) ? tlsOptions(trust).flatMap(([key, value]) => [`-${key}`, value]) : [];
+    return [...args, ...tls, '-flvflags', 'no_duration_filesize', '-f', 'flv', url];
   }
   // The tee muxer has no codec tag table, so ffmpeg would pass the MP4 tags (avc1, mp4a) on and each FLV slave
   // would refuse them; 7 and 10 are FLV's tags for H.264 and AAC. onfail=ignore: a failing destination is
   // dropped and the others go on (ffmpeg exits only when all have failed). use_fifo: each destination is written
   // by its own thread from its own queue, so one that stops accepting data fills its queue instead of blocking
   // the others (TEE_FIFO_OPTIONS).
-  const slaves = destinations.map((d) => `[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=${TEE_FIFO_OPTIONS}]${escapeTeeUrl(d.url)}`);
+  const slaves = destinations.map((d) => `[${escapeToken(teeSlaveOptions(d.url, trust), '|')}]${escapeTeeUrl(d.url)}`);
   return [...args, '-tag:v', '7', '-tag:a', '10', '-f', 'tee', slaves.join('|')];
 }
 
@@ -54,12 +76,27 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
 export const TEE_QUEUE_PACKETS = 360;
 
 /**
- * The fifo muxer's options for each tee destination. A full queue drops packets rather than blocking ffmpeg (the
- * supervisor then restarts the run without that destination, see teeQueueFull). No attempt_recovery: a failing
- * destination is still dropped by the tee, reported, and retried by the supervisor with its backoff. The `:`
- * between options is escaped twice: once for the slave's option list, once more for the list of slaves.
+ * The options of one tee destination, as the slave's `[...]` list reads them (before the tee's own escaping).
+ * The fifo muxer's: a full queue drops packets rather than blocking ffmpeg (the supervisor then restarts the run
+ * without that destination, see teeQueueFull). No attempt_recovery: a failing destination is still dropped by the
+ * tee, reported, and retried by the supervisor with its backoff. The slave's other options (flvflags, and an RTMPS
+ * destination's TLS verification) are not the tee's: it hands them to the fifo as the `format_opts` the fifo opens
+ * its output and writes its header with, so the TLS layer under rtmps gets them (a global -tls_verify would be
+ * ignored by the tee, and a `format_opts` of our own in fifo_options replaced by the tee). The fifo's option list
+ * is a value of the slave's, so it is escaped for it; a value ends at an unescaped ':' or ']'.
  */
-const TEE_FIFO_OPTIONS = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`].join('\\\\\\:');
+function teeSlaveOptions(url: string, trust: TlsTrust): string {
+  const fifoOptions = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`].join(':');
+  const options: [string, string][] = [
+    ['f', 'flv'],
+    ['onfail', 'ignore'],
+    ['flvflags', 'no_duration_filesize'],
+    ...(isRtmps(url) ? tlsOptions(trust) : []),
+    ['use_fifo', '1'],
+    ['fifo_options', fifoOptions],
+  ];
+  return options.map(([key, value]) => `${key}=${escapeToken(value, ':]')}`).join(':');
+}
 
 /** "[tee @ 0x55d0c3a4e5c0] Slave muxer #1 failed: Connection refused, continuing with 1/2 slaves." */
 const SLAVE_FAILED = /Slave muxer #(\d+) failed: (.*?), continuing with \d+\/\d+ slaves/;

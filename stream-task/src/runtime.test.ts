@@ -1,8 +1,13 @@
 // The task's contact with the network and with ffmpeg (security audit L3, L4): a destination is dialled only
 // when its address is public at the moment of connecting (outside the local stack), and an argument spawn cannot
 // pass ends the run like a process that did not start, without the stream key in any message.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { childProcessRunner, publicAddressesOnly, rtmpHandshakeProbe } from './runtime';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { createTestCa } from '../../local/test-ca';
+import { childProcessRunner, destinationCaFile, publicAddressesOnly, rtmpHandshakeProbe } from './runtime';
 
 /** A server that answers the RTMP handshake's first step (S0 + S1), like nginx-rtmp. */
 async function fakeRtmpServer(): Promise<{ server: Server; port: number }> {
@@ -20,7 +25,7 @@ describe('the handshake probe', () => {
   afterAll(() => rtmp.server.close());
 
   test('in the local stack a loopback destination answers', async () => {
-    expect(await rtmpHandshakeProbe(2000).answers(`rtmp://127.0.0.1:${rtmp.port}/live/key`)).toBe(true);
+    expect((await rtmpHandshakeProbe(2000).probe(`rtmp://127.0.0.1:${rtmp.port}/live/key`)).answers).toBe(true);
   });
 
   test.each([
@@ -32,7 +37,7 @@ describe('the handshake probe', () => {
   ])('outside the local stack %s is never dialled', async (_, url) => {
     let connections = 0;
     rtmp.server.on('connection', () => { connections++; });
-    expect(await rtmpHandshakeProbe(2000, { publicOnly: true }).answers(url(rtmp.port))).toBe(false);
+    expect((await rtmpHandshakeProbe(2000, { publicOnly: true }).probe(url(rtmp.port))).answers).toBe(false);
     expect(connections).toBe(0);
     rtmp.server.removeAllListeners('connection');
     rtmp.server.on('connection', (socket) => {
@@ -43,6 +48,51 @@ describe('the handshake probe', () => {
 
   test('only a deployed stage requires public addresses', () => {
     expect([publicAddressesOnly({ STAGE: 'prod' }), publicAddressesOnly({ STAGE: 'dev' }), publicAddressesOnly({ STAGE: 'local' }), publicAddressesOnly({})]).toEqual([true, true, false, false]);
+  });
+});
+
+describe('the handshake probe over RTMPS', () => {
+  // An RTMPS server as a platform runs one: TLS with a certificate from a CA, then the RTMP handshake inside.
+  let server: Server;
+  let port: number;
+  let caFile: string;
+  let otherCaFile: string;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopcast-probe-tls-'));
+    const ca = await createTestCa(join(dir, 'ca'), 'Probe test CA');
+    const other = await createTestCa(join(dir, 'other'), 'Another CA');
+    const certificate = await ca.issue('server', { ip: ['127.0.0.1'] });
+    caFile = ca.certFile;
+    otherCaFile = other.certFile;
+    server = createTlsServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (socket) => {
+      socket.once('data', () => socket.write(Buffer.alloc(1 + 1536, 3)));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+
+  test('a server whose certificate chains to the trusted CA and names the host answers', async () => {
+    expect(await rtmpHandshakeProbe(2000, { caFile }).probe(`rtmps://127.0.0.1:${port}/live/key`)).toEqual({ answers: true });
+  });
+
+  test('a certificate from another CA is refused, and the probe says why', async () => {
+    const result = await rtmpHandshakeProbe(2000, { caFile: otherCaFile }).probe(`rtmps://127.0.0.1:${port}/live/key`);
+    expect(result).toEqual({ answers: false, certificateRefused: expect.stringMatching(/^the certificate could not be verified \(\w+/) });
+  });
+
+  test('a certificate for another name is refused', async () => {
+    const result = await rtmpHandshakeProbe(2000, { caFile }).probe(`rtmps://localhost:${port}/live/key`);
+    expect(result).toEqual({ answers: false, certificateRefused: expect.stringContaining('not for this server name') });
+  });
+
+  test("without a CA file only the system's trust store counts: a test CA is not in it", async () => {
+    expect((await rtmpHandshakeProbe(2000).probe(`rtmps://127.0.0.1:${port}/live/key`)).certificateRefused).toMatch(/could not be verified/);
+  });
+
+  test('the CA file comes from the environment the local stack gives tasks, and only from there', () => {
+    expect([destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '/d/ca.crt' }), destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '' }), destinationCaFile({})]).toEqual(['/d/ca.crt', undefined, undefined]);
   });
 });
 

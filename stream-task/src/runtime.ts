@@ -6,7 +6,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { connect, isIP, type LookupFunction } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { connect as tlsConnect, getCACertificates } from 'node:tls';
 import { canonicalHost, destinationPort, isPublicAddress } from '../../lambdas/core/channels/destination-address';
 
 export interface Clock {
@@ -84,10 +85,21 @@ export const childProcessRunner: ProcessRunner = {
   },
 };
 
-export interface ReachabilityProbe {
-  /** True when the RTMP server behind the URL answers. */
-  answers(url: string): Promise<boolean>;
+export interface ProbeResult {
+  /** The RTMP server behind the URL answered the handshake. */
+  answers: boolean;
+  /** rtmps: the server's certificate failed verification, and why (it is never published to: ffmpeg verifies the
+   * same way, TlsTrust in ffmpeg.ts). */
+  certificateRefused?: string;
 }
+
+export interface ReachabilityProbe {
+  probe(url: string): Promise<ProbeResult>;
+}
+
+/** The task's trust for RTMPS destinations: locally the stack's test CA (LOOPCAST_DESTINATION_CA_FILE, set by
+ * local/stack.ts only), in AWS the system's trust store. */
+export const destinationCaFile = (env: NodeJS.ProcessEnv): string | undefined => env.LOOPCAST_DESTINATION_CA_FILE || undefined;
 
 /** RTMP's C0 (version 3) and C1 (time, zero, 1528 random bytes); a live server answers with S0 and S1. */
 const handshakeStart = () => Buffer.concat([Buffer.from([3]), Buffer.alloc(8), randomBytes(1528)]);
@@ -116,33 +128,52 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  * up. Accepting TCP is not enough: a frozen server's kernel still accepts connections, and ffmpeg would then wait
  * in the handshake (for ever inside the tee muxer, where -rw_timeout does not reach). Every spawn of ffmpeg
  * follows a probe and gets only the destinations that answered, so with `publicOnly` ffmpeg never gets a
- * destination whose address was not public when it was dialled.
+ * destination whose address was not public when it was dialled. An RTMPS server's certificate is verified as
+ * ffmpeg verifies it (the chain to `caFile`, else to the system's trust store, and the host name); a refused one
+ * is reported with the reason.
  */
-export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: boolean } = {}): ReachabilityProbe {
+export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: boolean; caFile?: string } = {}): ReachabilityProbe {
+  // The same roots as ffmpeg's GnuTLS: the system's store, not Node's bundled one (read once: the probe runs often).
+  let roots: string | string[] | undefined;
+  const trustedRoots = () => (roots ??= options.caFile ? readFileSync(options.caFile, 'utf8') : getCACertificates('system'));
   return {
-    answers: (url) =>
+    probe: (url) =>
       new Promise((resolve) => {
         const target = new URL(url);
         const secure = target.protocol === 'rtmps:';
         const port = destinationPort(target);
         const host = canonicalHost(target.hostname);
-        if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return resolve(false);
+        if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return resolve({ answers: false });
         const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
-        const socket = secure ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), ...lookup }) : connect({ host, port, ...lookup });
+        const socket = secure
+          ? tlsConnect({ host, port, ca: trustedRoots(), rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }), ...lookup })
+          : connect({ host, port, ...lookup });
         let received = 0;
-        const done = (answered: boolean) => {
+        const done = (result: ProbeResult) => {
           clearTimeout(timer);
           socket.destroy();
-          resolve(answered);
+          resolve(result);
         };
-        const timer = setTimeout(() => done(false), timeoutMs);
+        const timer = setTimeout(() => done({ answers: false }), timeoutMs);
         socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(handshakeStart()));
         socket.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received >= S0_S1_BYTES) done(true);
+          if (received >= S0_S1_BYTES) done({ answers: true });
         });
-        socket.once('error', () => done(false));
-        socket.once('close', () => done(false));
+        socket.once('error', (error: NodeJS.ErrnoException) => {
+          const refused = certificateError(error);
+          done(refused ? { answers: false, certificateRefused: refused } : { answers: false });
+        });
+        socket.once('close', () => done({ answers: false }));
       }),
   };
+}
+
+/** OpenSSL's verification failures (CERT_HAS_EXPIRED, UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
+ * ...) and Node's host name check, as one line the creator can read; undefined for any other error. */
+function certificateError(error: NodeJS.ErrnoException): string | undefined {
+  const code = error.code ?? '';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the certificate is not for this server name (${error.message})`;
+  const verification = /CERT|SIGNATURE|ISSUER|SELF_SIGNED|CHAIN|VERIFY/.test(code) && !code.startsWith('ERR_SSL');
+  return verification ? `the certificate could not be verified (${code}: ${error.message})` : undefined;
 }

@@ -1,13 +1,25 @@
 // The imperative shell around the state machine: feeds it events (ffmpeg's progress and exit, a tick every
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
-import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs } from './ffmpeg';
+import type { ErrorKey } from '../../lambdas/core/errors';
+import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs, type TlsTrust } from './ffmpeg';
 import { feedFlv, type JoinReport } from './feeder';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { LogFn } from './log';
 import type { PlaylistPlayback, PreparedMedia } from './media';
 import { ProgressParser } from './progress';
 import type { StartupTimeline } from './startup';
-import { childProcessRunner, publicAddressesOnly, rtmpHandshakeProbe, systemClock, type ChildHandle, type Clock, type ProcessRunner, type ReachabilityProbe } from './runtime';
+import {
+  childProcessRunner,
+  destinationCaFile,
+  publicAddressesOnly,
+  rtmpHandshakeProbe,
+  systemClock,
+  type ChildHandle,
+  type Clock,
+  type ProbeResult,
+  type ProcessRunner,
+  type ReachabilityProbe,
+} from './runtime';
 import { defaultPolicy, initialState, step, type Command, type MachineEvent, type MachineState, type SupervisorPolicy } from './state-machine';
 
 export interface StreamSupervisorOptions {
@@ -31,9 +43,16 @@ export interface StreamSupervisorOptions {
   /** Marked with the first ffmpeg and the first media; logged (`on air`) when media first flows. */
   startup?: StartupTimeline;
   ffmpegPath?: string;
+  /** Whom RTMPS destinations' certificates must be signed by (default: LOOPCAST_DESTINATION_CA_FILE, else the
+   * system's trust store). */
+  tls?: TlsTrust;
   /** A playlist's item began (the bench times the joins). */
   onJoin?(report: JoinReport): void;
 }
+
+/** What a failure reason says when an RTMPS destination's certificate was refused: the catalogue key, which the web
+ * app shows translated (web/src/features/streams/stream-display.ts), and the probe's words. */
+const CERTIFICATE_REFUSED: ErrorKey = 'destination certificate refused';
 
 export class StreamSupervisor {
   private machine: MachineState;
@@ -43,6 +62,9 @@ export class StreamSupervisor {
   private readonly random: () => number;
   private readonly log: LogFn;
   private readonly heartbeats: HeartbeatPublisher;
+  private readonly tls: TlsTrust;
+  /** Destinations whose certificate the last probe refused, and why. */
+  private readonly certificateRefusals = new Map<string, string>();
   private readonly children = new Map<number, ChildHandle>();
   private readonly preparation = new AbortController();
   private files?: FfmpegInputs;
@@ -58,7 +80,9 @@ export class StreamSupervisor {
   constructor(private readonly options: StreamSupervisorOptions) {
     this.clock = options.clock ?? systemClock;
     this.runner = options.runner ?? childProcessRunner;
-    this.probe = options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env) });
+    const caFile = destinationCaFile(process.env);
+    this.tls = options.tls ?? (caFile ? { caFile } : {});
+    this.probe = options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env), ...(this.tls.caFile ? { caFile: this.tls.caFile } : {}) });
     this.random = options.random ?? Math.random;
     this.log = options.log ?? (() => {});
     this.heartbeats = new HeartbeatPublisher(options.sink, this.log);
@@ -135,9 +159,18 @@ export class StreamSupervisor {
         return;
       case 'probe': {
         const probed = this.options.destinations.filter((d) => command.destinationIds.includes(d.id));
-        void Promise.all(probed.map((d) => this.probe.answers(d.url).catch(() => false))).then((answers) =>
-          this.dispatch({ type: 'probed', seq: command.seq, answering: probed.filter((_, i) => answers[i]).map((d) => d.id) }),
-        );
+        void Promise.all(probed.map((d) => this.probe.probe(d.url).catch((): ProbeResult => ({ answers: false })))).then((results) => {
+          probed.forEach((d, i) => {
+            const refused = results[i]!.certificateRefused;
+            if (refused) this.certificateRefusals.set(d.id, refused);
+            else this.certificateRefusals.delete(d.id);
+          });
+          // A server whose certificate is refused is there: it goes to ffmpeg like one that answers, and ffmpeg,
+          // verifying it the same way, refuses it; that failure then carries the probe's reason, so the creator
+          // reads why (the destination's failed state, lastError) and nothing is ever published unverified.
+          const answering = probed.filter((_, i) => results[i]!.answers || results[i]!.certificateRefused).map((d) => d.id);
+          this.dispatch({ type: 'probed', seq: command.seq, answering });
+        });
         return;
       }
       case 'abortPreparation':
@@ -161,7 +194,11 @@ export class StreamSupervisor {
     const parser = new ProgressParser();
     let lastStderr = '';
     let gone = false;
-    const args = ffmpegArgs(this.files!, destinations);
+    const args = ffmpegArgs(this.files!, destinations, this.tls);
+    const refusal = (destination: Destination | undefined) => {
+      const reason = destination && this.certificateRefusals.get(destination.id);
+      return reason ? `${CERTIFICATE_REFUSED} (${reason})` : undefined;
+    };
     const playlist = this.playlist;
     const child = this.runner.spawn(this.options.ffmpegPath ?? 'ffmpeg', args, {
       onStdoutLine: (line) => {
@@ -175,7 +212,7 @@ export class StreamSupervisor {
         this.log(`ffmpeg run ${runId}: ${line}`, 'warn'); // ffmpeg runs with -loglevel warning
         const failure = teeSlaveFailure(line);
         const destination = failure && destinations[failure.index];
-        if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: failure.reason });
+        if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: refusal(destination) ?? failure.reason });
         if (teeQueueFull(line)) this.dispatch({ type: 'destinationBlocked', runId });
       },
       onExit: ({ code, signal, error }) => {
@@ -184,7 +221,8 @@ export class StreamSupervisor {
         this.feeds.get(runId)?.abort();
         this.feeds.delete(runId);
         const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
-        this.dispatch({ type: 'exited', runId, detail: lastStderr ? `${how}: ${lastStderr}` : how });
+        const why = (destinations.length === 1 && code !== 0 && refusal(destinations[0])) || lastStderr;
+        this.dispatch({ type: 'exited', runId, detail: why ? `${how}: ${why}` : how });
       },
     }, playlist ? { stdin: true } : undefined);
     if (!gone) this.children.set(runId, child);

@@ -1,5 +1,5 @@
 // Test doubles for the supervisor's shell: a virtual clock and scriptable child processes.
-import type { ChildHandle, ChildHandlers, Clock, ProcessRunner, ReachabilityProbe } from '../src/runtime';
+import type { ChildHandle, ChildHandlers, Clock, ProcessRunner, ProbeResult, ReachabilityProbe } from '../src/runtime';
 
 export class FakeClock implements Clock {
   private timers: { every: number; next: number; fn: () => void; cancelled: boolean }[] = [];
@@ -96,10 +96,13 @@ export class FakeRunner implements ProcessRunner {
 export class FakeProbe implements ReachabilityProbe {
   /** Whether the destinations answer the RTMP handshake. */
   answering = true;
+  /** Destinations (by URL) whose TLS certificate is refused, and why. */
+  readonly refusing = new Map<string, string>();
   readonly asked: string[] = [];
 
-  async answers(url: string): Promise<boolean> {
+  async probe(url: string): Promise<ProbeResult> {
     this.asked.push(url);
-    return this.answering;
+    const refused = this.refusing.get(url);
+    return refused ? { answers: false, certificateRefused: refused } : { answers: this.answering };
   }
 }

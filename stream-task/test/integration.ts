@@ -45,17 +45,29 @@ export async function makeTestAudio(path: string, seconds: number): Promise<stri
 export class RtmpDestination {
   private constructor(
     private readonly dir: string,
-    private readonly ports: { rtmpPort: number; hlsPort: number },
+    private readonly ports: { rtmpPort: number; rtmpsPort: number; hlsPort: number },
     public server: NginxRtmp,
   ) {}
 
   static async start(dir: string): Promise<RtmpDestination> {
-    const ports = { rtmpPort: await freePort(), hlsPort: await freePort() };
+    const ports = { rtmpPort: await freePort(), rtmpsPort: await freePort(), hlsPort: await freePort() };
     return new RtmpDestination(dir, ports, await startNginxRtmp({ dir, ...ports, logFile: join(dir, 'nginx.log') }));
   }
 
   url(key: string): string {
     return `${this.server.rtmpUrl}/${key}`;
+  }
+
+  /** The same stream key through the TLS front (nginx's stream module, a certificate from the server's own CA). */
+  secureUrl(key: string, host = '127.0.0.1'): string {
+    return `${this.server.rtmpsUrl.replace('//127.0.0.1:', `//${host}:`)}/${key}`;
+  }
+
+  /** Publishing clients nginx-rtmp counts on a stream key (its rtmp_stat page). */
+  async publishers(key: string): Promise<number> {
+    const xml = await (await fetch(`${this.server.hlsUrl.replace(/\/hls$/, '')}/stat`)).text();
+    const stream = [...xml.matchAll(/<stream>([\s\S]*?)<\/stream>/g)].map((match) => match[1]!).find((body) => body.includes(`<name>${key}</name>`));
+    return stream ? [...stream.matchAll(/<client>([\s\S]*?)<\/client>/g)].filter((client) => client[1]!.includes('<publishing/>')).length : 0;
   }
 
   get pid(): number {

@@ -106,9 +106,9 @@ test('the RTMP handshake probe: a live server answers; a silent one and a closed
   const silent = await silentServer();
   try {
     const probe = rtmpHandshakeProbe(500);
-    expect(await probe.answers(destination.url('probe'))).toBe(true);
-    expect(await probe.answers(silent.url('probe'))).toBe(false);
-    expect(await probe.answers('rtmp://127.0.0.1:9/live/probe')).toBe(false);
+    expect((await probe.probe(destination.url('probe'))).answers).toBe(true);
+    expect((await probe.probe(silent.url('probe'))).answers).toBe(false);
+    expect((await probe.probe('rtmp://127.0.0.1:9/live/probe')).answers).toBe(false);
   } finally {
     await silent.close();
   }

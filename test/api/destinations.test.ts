@@ -14,7 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const add = (url: string, key = 'abcd-efgh-ijkl-mnop') => api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'x', url, key } });
+// Every destination its own name and key: a second one with the same name or key is refused as a duplicate.
+let added = 0;
+const add = (url: string, key = `abcd-efgh-ijkl-${String(added).padStart(4, '0')}`) => {
+  added += 1;
+  return api(stack, 'POST', '/channels/rtmp', { token, body: { name: `destination ${added}`, url, key } });
+};
 
 test.each([
   'rtmp://127.0.0.1/x', 'rtmp://169.254.169.254/latest', 'rtmp://169.254.170.2/v2', 'rtmp://10.0.0.1/live', 'rtmp://192.168.1.10/live',

@@ -11,7 +11,7 @@ import {
   tusHeaders,
   type TestOrigin,
   type TestStorage,
-} from '../../lambdas/uploads/test-support';
+} from '../helpers/upload-server';
 
 const EXPIRATION_MS = 1_000;
 let storage: TestStorage;

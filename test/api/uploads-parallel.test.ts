@@ -19,7 +19,7 @@ import {
   type TestHooks,
   type TestOrigin,
   type TestStorage,
-} from '../../lambdas/uploads/test-support';
+} from '../helpers/upload-server';
 
 let storage: TestStorage;
 let hooks: TestHooks;

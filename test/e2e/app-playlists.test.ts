@@ -8,9 +8,10 @@ import { api, signedInUser } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 
+type PlaylistText = 'useIt' | 'add' | 'items' | 'moveUp' | 'moveDown' | 'shuffle' | 'limit_other' | 'summaryShuffled_other' | 'editTitle' | 'playing' | 'applyRestart' | 'save' | 'savedRestart';
 type Catalogue = {
   app: { pages: { streams: { title: string } } };
-  streams: { new: string; form: { title: string; create: string }; playlist: Record<string, string> };
+  streams: { new: string; form: { title: string; create: string }; playlist: Record<PlaylistText, string> };
 };
 const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
 const en = catalogue('en');

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { RTMP_MODULE } from '../../local/nginx-rtmp';
+import { RTMP_MODULE, STREAM_MODULE } from '../../local/nginx-rtmp';
 import { dynamoDbLocalDir, webBuildDir } from '../../local/paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,6 +16,8 @@ export function missingComponents(): string[] {
     [onPath('ffmpeg') && onPath('ffprobe'), 'ffmpeg and ffprobe (Debian: ffmpeg)'],
     [onPath('nginx'), 'nginx (Debian: nginx)'],
     [existsSync(RTMP_MODULE), 'nginx RTMP module (Debian: libnginx-mod-rtmp)'],
+    [existsSync(STREAM_MODULE), 'nginx stream module, TLS in front of the RTMPS test destination (Debian: libnginx-mod-stream)'],
+    [onPath('openssl'), 'openssl, the RTMPS test certificates (Debian: openssl)'],
     [existsSync(CHROMIUM), 'Chromium (Debian: chromium)'],
     [existsSync(join(webBuildDir, 'index.html')), `the web build in ${webBuildDir} (npm run build:web)`],
   ];

@@ -1,7 +1,7 @@
 // Holding back the outcome of a user's transcodes, so a test can act on an item that is certainly still `encoding`.
 // The stack's real transcoder (ffmpeg) still does the work; only its final update (`completed` or `failed`) waits
 // until the test releases it, as a slow MediaConvert job would. Nothing here depends on timing.
-import type { TranscodeUpdate } from '../../lambdas/adapters/transcoder/transcoder';
+import type { TranscodeUpdate } from '../../lambdas/core/media/transcoder';
 import { transcoderOf } from '../../lambdas/wiring/media';
 import type { LocalStack } from '../../local/stack';
 

@@ -43,6 +43,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ports: {
       http: 0, realtime: 0, dynamodb: 0, s3: 0,
       rtmp: options.rtmp ? portOf(previous?.urls.rtmp) ?? await freePort() : 0,
+      rtmps: options.rtmp ? portOf(previous?.urls.rtmps) ?? await freePort() : 0,
       hls: options.rtmp ? portOf(previous?.urls.hls) ?? await freePort() : 0,
     },
     dynamodbEndpoint,

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Subscription } from '../../core/billing/entitlement';
 import type { BillingStore, Payment } from '../../core/billing/ports';
-import { billingAccountKey, billingEventKey, customerIndexKey, noticeKey, paymentKey, subscriptionKey } from './keys';
+import { billingAccountKey, billingEventKey, customerIndexKey, noticeKey, paymentKey, subscriptionKey, userPartition } from './keys';
 
 const EVENT_MEMORY_SECONDS = 60 * 24 * 3600;
 
@@ -63,7 +63,7 @@ export class DynamoBillingStore implements BillingStore {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :payment)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':payment': 'PAYMENT#' },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':payment': 'PAYMENT#' },
     }));
     return Items.map(({ pk: _pk, sk: _sk, entity: _entity, ...payment }) => payment as Payment).sort((a, b) => b.paidAt.localeCompare(a.paidAt));
   }

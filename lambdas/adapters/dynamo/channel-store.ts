@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../../core/channels/channel';
 import type { ChannelStore } from '../../core/streams/ports';
-import { channelKey } from './keys';
+import { channelKey, userPartition } from './keys';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Channel;
 
@@ -26,7 +26,7 @@ export class DynamoChannelStore implements ChannelStore {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :channel)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':channel': 'CHANNEL#' },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':channel': 'CHANNEL#' },
     }));
     return Items.map(strip).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }

@@ -28,39 +28,46 @@
 //                                              the metadata's gsi1: UPLOADS#<userId> / upload key
 //   YOUTUBE_QUOTA#<day>    QUOTA               YouTube API units spent that Pacific-time day
 
-export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
-export const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
-export const sessionKey = (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' });
-export const sessionsOfUser = (userId: string) => `SESSIONS#${userId}`;
-export const emailTokenKey = (tokenHash: string, purpose: string) => ({ pk: `TOKEN#${tokenHash}`, sk: purpose });
-export const emailTokensOfUser = (userId: string) => `TOKENS#${userId}`;
-export const rateKey = (key: string, windowStart: number) => ({ pk: `RATE#${key}`, sk: String(windowStart) });
-export const connectionKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
-export const connectionsOfUser = (userId: string) => `CONNS#${userId}`;
-export const subscriptionKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'SUBSCRIPTION' });
-export const billingAccountKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'BILLING' });
-export const customerIndexKey = (customerId: string) => `CUSTOMER#${customerId}`;
-export const paymentKey = (userId: string, invoiceId: string) => ({ pk: `USER#${userId}`, sk: `PAYMENT#${invoiceId}` });
-export const usageKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USAGE' });
-export const billingEventKey = (eventId: string) => ({ pk: `BILLING_EVENT#${eventId}`, sk: 'EVENT' });
-export const noticeKey = (userId: string, notice: string) => ({ pk: `USER#${userId}`, sk: `NOTICE#${notice}` });
-export const videoKey = (userId: string, videoId: string) => ({ pk: `USER#${userId}`, sk: `VIDEO#${videoId}` });
-export const streamKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}` });
-export const streamLiveKey = (userId: string, streamId: string) => ({ pk: `USER#${userId}`, sk: `STREAM#${streamId}#LIVE` });
-export const streamLogPrefix = (streamId: string) => `STREAMLOG#${streamId}#`;
-export const notifySettingsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'NOTIFY' });
-export const telegramLinkKey = (tokenHash: string) => ({ pk: `TELEGRAM_LINK#${tokenHash}`, sk: 'LINK' });
-export const telegramLinksOfUser = (userId: string) => `TELEGRAM_LINKS#${userId}`;
-export const channelKey = (userId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `CHANNEL#${channelId}` });
+import { indexFamilies as index, itemFamilies as item } from '../../contract/table-access';
 
-export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: `USER#${userId}`, sk: `BROADCAST#${streamId}#${channelId}` });
-export const oauthStateKey = (stateHash: string) => ({ pk: `OAUTH_STATE#${stateHash}`, sk: 'STATE' });
-export const oauthStatesOfUser = (userId: string) => `OAUTH_STATES#${userId}`;
-export const uploadsOfUser = (userId: string) => `UPLOADS#${userId}`;
-export const youtubeQuotaKey = (day: string) => ({ pk: `YOUTUBE_QUOTA#${day}`, sk: 'QUOTA' });
+/** The partition of everything a user owns (profile, media, streams, destinations, ...). */
+export const userPartition = (userId: string) => `${item.user}${userId}`;
+export const userKey = (userId: string) => ({ pk: userPartition(userId), sk: 'PROFILE' });
+export const emailKey = (email: string) => ({ pk: `${item.email}${email}`, sk: 'EMAIL' });
+export const sessionKey = (tokenHash: string) => ({ pk: `${item.session}${tokenHash}`, sk: 'SESSION' });
+export const sessionsOfUser = (userId: string) => `${index.sessionsOfUser}${userId}`;
+export const emailTokenKey = (tokenHash: string, purpose: string) => ({ pk: `${item.emailToken}${tokenHash}`, sk: purpose });
+export const emailTokensOfUser = (userId: string) => `${index.emailTokensOfUser}${userId}`;
+export const rateKey = (key: string, windowStart: number) => ({ pk: `${item.rate}${key}`, sk: String(windowStart) });
+export const connectionKey = (connectionId: string) => ({ pk: `${item.connection}${connectionId}`, sk: 'CONN' });
+export const connectionsOfUser = (userId: string) => `${index.connectionsOfUser}${userId}`;
+export const subscriptionKey = (userId: string) => ({ pk: userPartition(userId), sk: 'SUBSCRIPTION' });
+export const billingAccountKey = (userId: string) => ({ pk: userPartition(userId), sk: 'BILLING' });
+export const customerIndexKey = (customerId: string) => `${index.customer}${customerId}`;
+export const paymentKey = (userId: string, invoiceId: string) => ({ pk: userPartition(userId), sk: `PAYMENT#${invoiceId}` });
+export const usageKey = (userId: string) => ({ pk: userPartition(userId), sk: 'USAGE' });
+export const billingEventKey = (eventId: string) => ({ pk: `${item.billingEvent}${eventId}`, sk: 'EVENT' });
+export const noticeKey = (userId: string, notice: string) => ({ pk: userPartition(userId), sk: `NOTICE#${notice}` });
+export const videoKey = (userId: string, videoId: string) => ({ pk: userPartition(userId), sk: `VIDEO#${videoId}` });
+export const streamKey = (userId: string, streamId: string) => ({ pk: userPartition(userId), sk: `STREAM#${streamId}` });
+export const streamLiveKey = (userId: string, streamId: string) => ({ pk: userPartition(userId), sk: `STREAM#${streamId}#LIVE` });
+export const streamLogPrefix = (streamId: string) => `STREAMLOG#${streamId}#`;
+export const notifySettingsKey = (userId: string) => ({ pk: userPartition(userId), sk: 'NOTIFY' });
+export const telegramLinkKey = (tokenHash: string) => ({ pk: `${item.telegramLink}${tokenHash}`, sk: 'LINK' });
+export const telegramLinksOfUser = (userId: string) => `${index.telegramLinksOfUser}${userId}`;
+export const channelKey = (userId: string, channelId: string) => ({ pk: userPartition(userId), sk: `CHANNEL#${channelId}` });
+
+export const broadcastKey = (userId: string, streamId: string, channelId: string) => ({ pk: userPartition(userId), sk: `BROADCAST#${streamId}#${channelId}` });
+export const oauthStateKey = (stateHash: string) => ({ pk: `${item.oauthState}${stateHash}`, sk: 'STATE' });
+export const oauthStatesOfUser = (userId: string) => `${index.oauthStatesOfUser}${userId}`;
+export const uploadsOfUser = (userId: string) => `${index.uploadsOfUser}${userId}`;
+/** The index partition of the streams that run (set while a stream runs, removed when it stops). */
+export const runningStreamsIndexKey = index.runningStreams;
+export const tusItemKey = (uploadKey: string, kind: 'METADATA' | 'LOCK') => ({ pk: `${item.tus}${uploadKey}`, sk: kind });
+export const youtubeQuotaKey = (day: string) => ({ pk: `${item.youtubeQuota}${day}`, sk: 'QUOTA' });
 
 // Support audit log (lambdas/core/support): outside the account's partition, so it outlives termination.
 //   AUDIT#<userId>         <at>#<entryId>      a support action on an account; gsi1: AUDIT_EMAIL#<e-mail hash> / <at>
-export const auditKey = (userId: string, at: string, entryId: string) => ({ pk: `AUDIT#${userId}`, sk: `${at}#${entryId}` });
-export const auditTrailOf = (userId: string) => `AUDIT#${userId}`;
-export const auditByEmailHash = (emailHash: string) => `AUDIT_EMAIL#${emailHash}`;
+export const auditKey = (userId: string, at: string, entryId: string) => ({ pk: `${item.audit}${userId}`, sk: `${at}#${entryId}` });
+export const auditTrailOf = (userId: string) => `${item.audit}${userId}`;
+export const auditByEmailHash = (emailHash: string) => `${index.auditByEmail}${emailHash}`;

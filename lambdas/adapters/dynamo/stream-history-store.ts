@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HISTORY_RETENTION_DAYS, type StreamEvent, type StreamHistory } from '../../core/streams/history';
-import { streamLogPrefix } from './keys';
+import { streamLogPrefix, userPartition } from './keys';
 
 /** A stream's events in its owner's partition (account closure removes them with everything else), sorted by time,
  * expiring after 90 days (the table's TTL). */
@@ -13,7 +13,7 @@ export class DynamoStreamHistory implements StreamHistory {
     await this.db.send(new PutCommand({
       TableName: this.table,
       // Two events of one millisecond keep their order of arrival closely enough; the suffix keeps both.
-      Item: { pk: `USER#${userId}`, sk: `${streamLogPrefix(streamId)}${event.at}#${randomBytes(3).toString('hex')}`, entity: 'streamEvent', ...event, expiresAt },
+      Item: { pk: userPartition(userId), sk: `${streamLogPrefix(streamId)}${event.at}#${randomBytes(3).toString('hex')}`, entity: 'streamEvent', ...event, expiresAt },
     }));
   }
 
@@ -24,7 +24,7 @@ export class DynamoStreamHistory implements StreamHistory {
       const page = await this.db.send(new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'pk = :user AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':user': `USER#${userId}`, ':from': `${streamLogPrefix(streamId)}${since.toISOString()}`, ':to': `${streamLogPrefix(streamId)}~` },
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':from': `${streamLogPrefix(streamId)}${since.toISOString()}`, ':to': `${streamLogPrefix(streamId)}~` },
         ProjectionExpression: '#at, kind, reason, durationSeconds, expiresAt',
         ExpressionAttributeNames: { '#at': 'at' },
         ExclusiveStartKey: startKey,

@@ -2,7 +2,7 @@ import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-s
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { StreamLinks } from '../../core/media/ports';
 import type { StreamPlaylist } from '../../core/streams/playlist';
-import { streamKey } from './keys';
+import { streamKey, userPartition } from './keys';
 
 /** Streams that are running: the states in which their media may not change (lambdas/core/streams). */
 const RUNNING = new Set(['pending', 'encoding', 'started', 'stopping']);
@@ -29,7 +29,7 @@ export class DynamoStreamLinks implements StreamLinks {
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
       FilterExpression: 'videoId = :media OR audioId = :media OR contains(playlist.videoIds, :media)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':stream': 'STREAM#', ':media': videoId },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#', ':media': videoId },
       ProjectionExpression: 'id, #status, videoId, audioId, playlist',
       ExpressionAttributeNames: { '#status': 'status' },
     }));

@@ -10,11 +10,10 @@ import {
 import type { ClaimOutcome, RunStateChanges, StreamRun, StreamStore, TaskCredentials } from '../../core/streams/ports';
 import type { StreamPlaylist } from '../../core/streams/playlist';
 import type { RunLease, Stream, StreamHealth } from '../../core/streams/stream';
-import { streamKey, streamLiveKey, usageKey } from './keys';
+import { runningStreamsIndexKey, streamKey, streamLiveKey, usageKey, userPartition } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
 
 /** Running streams are also listed in gsi1 under this key, for billing enforcement and the reconciler. */
-const RUNNING_INDEX = 'RUNNING_STREAMS';
 const LIVE_SUFFIX = '#LIVE';
 
 /** The live item: the run's lease and the latest heartbeat, apart from the stream so that the heartbeat's writes
@@ -78,7 +77,7 @@ export class DynamoStreamStore implements StreamStore {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':stream': streamKey(userId, streamId).sk },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': streamKey(userId, streamId).sk },
       ConsistentRead: true,
     }));
     return joined(Items).find((stream) => stream.id === streamId);
@@ -88,7 +87,7 @@ export class DynamoStreamStore implements StreamStore {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':stream': 'STREAM#' },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#' },
     }));
     return joined(Items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -163,7 +162,7 @@ export class DynamoStreamStore implements StreamStore {
                 ':execution': run.executionName,
                 ':zero': 0,
                 ':now': now.toISOString(),
-                ':index': RUNNING_INDEX,
+                ':index': runningStreamsIndexKey,
                 ':entry': `${stream.userId}#${stream.id}`,
               },
             },
@@ -278,7 +277,7 @@ export class DynamoStreamStore implements StreamStore {
         TableName: this.table,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :index',
-        ExpressionAttributeValues: { ':index': RUNNING_INDEX },
+        ExpressionAttributeValues: { ':index': runningStreamsIndexKey },
         ProjectionExpression: 'userId, id',
         ExclusiveStartKey: startKey,
       }));

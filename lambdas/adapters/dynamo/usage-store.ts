@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Usage, UsageStore } from '../../core/billing/ports';
-import { usageKey } from './keys';
+import { usageKey, userPartition } from './keys';
 
 /** Per-user counters in one item: bytes stored, streams running, uploads in the current billing cycle
  * (`uploadsCycle` names the cycle the count belongs to; a new cycle starts from zero). The media and streaming
@@ -15,7 +15,7 @@ export class DynamoUsageStore implements UsageStore {
         TableName: this.table,
         KeyConditionExpression: 'pk = :user AND begins_with(sk, :channel)',
         FilterExpression: 'kind = :youtube',
-        ExpressionAttributeValues: { ':user': `USER#${userId}`, ':channel': 'CHANNEL#', ':youtube': 'youtube' },
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':channel': 'CHANNEL#', ':youtube': 'youtube' },
         Select: 'COUNT',
       })),
     ]);

@@ -8,7 +8,7 @@ import {
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { RegisterOutcome, UploadAllowance, UsageChange, VideoStore } from '../../core/media/ports';
 import type { Video } from '../../core/media/videos';
-import { usageKey, videoKey } from './keys';
+import { usageKey, userPartition, videoKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as unknown as Video;
@@ -75,7 +75,7 @@ export class DynamoVideoStore implements VideoStore {
       const page = await this.db.send(new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'pk = :user AND begins_with(sk, :video)',
-        ExpressionAttributeValues: { ':user': `USER#${userId}`, ':video': 'VIDEO#' },
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':video': 'VIDEO#' },
         ExclusiveStartKey: startKey,
       }));
       videos.push(...(page.Items ?? []).map(strip));

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastRecord, BroadcastStore } from '../../core/youtube/broadcasts';
 import type { OAuthState, OAuthStateStore } from '../../core/youtube/connect';
-import { broadcastKey, oauthStateKey, oauthStatesOfUser, youtubeQuotaKey } from './keys';
+import { broadcastKey, oauthStateKey, oauthStatesOfUser, userPartition, youtubeQuotaKey } from './keys';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -25,7 +25,7 @@ export class DynamoBroadcastStore implements BroadcastStore {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':user': `USER#${userId}`, ':prefix': `BROADCAST#${streamId}#` },
+      ExpressionAttributeValues: { ':user': userPartition(userId), ':prefix': `BROADCAST#${streamId}#` },
     }));
     return Items.map((item) => strip<BroadcastRecord>(item));
   }

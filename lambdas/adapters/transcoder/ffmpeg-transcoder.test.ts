@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { audioOutput, videoOutput, type MediaKind, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
-import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from './test-support';
-import type { TranscodeUpdate } from './transcoder';
+import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from '../../../test/helpers/transcode-fixtures';
+import type { TranscodeUpdate } from '../../core/media/transcoder';
 
 const aacFrameSeconds = 1024 / audioOutput.sampleRate;
 const run = promisify(execFile);

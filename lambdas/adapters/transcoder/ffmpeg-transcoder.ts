@@ -24,7 +24,7 @@ import {
   type TranscodeResult,
   type TranscodeUpdate,
   type Transcoder,
-} from './transcoder';
+} from '../../core/media/transcoder';
 
 export interface FfmpegTranscoderOptions {
   s3: S3Client;

@@ -2,7 +2,7 @@
 // with MediaConvert", with our job's user metadata and output paths).
 import { describe, expect, test } from '@jest/globals';
 import { errorKeyForCode, parseJobStateChange } from './mediaconvert-events';
-import { jobEvent, jobMetadata } from './test-support';
+import { jobEvent, jobMetadata } from '../../../test/helpers/transcode-fixtures';
 
 const job = { jobId: '1671477617078-2886ye', metadata: jobMetadata };
 

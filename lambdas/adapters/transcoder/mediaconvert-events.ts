@@ -3,7 +3,7 @@
 // STATUS_UPDATE, COMPLETE, ERROR, CANCELED; INPUT_INFORMATION, NEW_WARNING and QUEUE_HOP carry nothing we need).
 import { z } from 'zod';
 import type { JobMetadata } from './mediaconvert-job';
-import type { TranscodeErrorKey } from './transcoder';
+import type { TranscodeErrorKey } from '../../core/media/transcoder';
 
 const metadataSchema = z.object({
   userId: z.string().min(1),

@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { planTranscode, type SourceMedia, type TranscodePlan } from '../../core/media-spec';
 import { createJobRequest, remixSettings } from './mediaconvert-job';
-import { roomyLimits } from './test-support';
-import type { TranscodeJob } from './transcoder';
+import { roomyLimits } from '../../../test/helpers/transcode-fixtures';
+import type { TranscodeJob } from '../../core/media/transcoder';
 
 const setup = {
   bucket: 'loopcast-prod-media',

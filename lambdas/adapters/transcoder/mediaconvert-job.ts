@@ -19,7 +19,7 @@ import {
   type StereoMix,
   type TranscodePlan,
 } from '../../core/media-spec';
-import type { TranscodeJob } from './transcoder';
+import type { TranscodeJob } from '../../core/media/transcoder';
 
 export interface MediaConvertSetup {
   /** The media bucket: sources are read from it and outputs written to it by the job's role. */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { MediaConvertTranscoder } from './mediaconvert-transcoder';
-import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from './test-support';
-import type { TranscodeJob, TranscodeUpdate } from './transcoder';
+import { createTestBucket, jobEvent, jobMetadata, roomyLimits } from '../../../test/helpers/transcode-fixtures';
+import type { TranscodeJob, TranscodeUpdate } from '../../core/media/transcoder';
 
 interface Received {
   method: string;

@@ -14,7 +14,7 @@ import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjects
 import { limitRefusal, outputKeys, planTranscode, type SourceMedia } from '../../core/media-spec';
 import { errorKeyForCode, parseJobStateChange, type JobOutput, type JobStateChange } from './mediaconvert-events';
 import { createJobRequest, type MediaConvertSetup } from './mediaconvert-job';
-import { jobRef, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from './transcoder';
+import { jobRef, type TranscodeJob, type TranscodeListener, type TranscodeResult, type TranscodeUpdate, type Transcoder } from '../../core/media/transcoder';
 
 export interface MediaConvertTranscoderOptions extends MediaConvertSetup {
   mediaConvert: MediaConvertClient;

@@ -1,6 +1,6 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoKvStore, metadataItemKey } from './dynamo-kv-store';
-import { createTestTable } from './test-support';
+import { createTestTable } from '../../../test/helpers/test-table';
 
 let db: DynamoDBDocumentClient;
 let table: string;

@@ -7,6 +7,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KvStore } from '@tus/utils';
 import { uploadsOfUser } from '../dynamo/keys';
+import { tusItemKey } from '../dynamo/keys';
 
 export interface DynamoKvStoreOptions {
   db: DynamoDBDocumentClient;
@@ -17,7 +18,7 @@ export interface DynamoKvStoreOptions {
   ownerOf?: (key: string) => string | undefined;
 }
 
-export const metadataItemKey = (uploadId: string) => ({ pk: `TUS#${uploadId}`, sk: 'METADATA' });
+export const metadataItemKey = (uploadId: string) => tusItemKey(uploadId, 'METADATA');
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 

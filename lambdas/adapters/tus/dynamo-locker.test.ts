@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ERRORS } from '@tus/utils';
 import { DynamoLocker, lockItemKey } from './dynamo-locker';
-import { createTestTable } from './test-support';
+import { createTestTable } from '../../../test/helpers/test-table';
 
 let db: DynamoDBDocumentClient;
 let table: string;

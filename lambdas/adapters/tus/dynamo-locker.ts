@@ -10,6 +10,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 import { logger } from '../logger';
+import { tusItemKey } from '../dynamo/keys';
 
 export interface DynamoLockerOptions {
   db: DynamoDBDocumentClient;
@@ -26,7 +27,7 @@ export interface DynamoLockerOptions {
 
 type Settings = Required<DynamoLockerOptions>;
 
-export const lockItemKey = (uploadId: string) => ({ pk: `TUS#${uploadId}`, sk: 'LOCK' });
+export const lockItemKey = (uploadId: string) => tusItemKey(uploadId, 'LOCK');
 
 /** Kept a while after the lease so DynamoDB's TTL only removes locks nobody can hold any more. */
 const TTL_MARGIN_SECONDS = 3600;

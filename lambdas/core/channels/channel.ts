@@ -1,8 +1,10 @@
-// Destinations a stream goes to. This issue: RTMP URL + stream key (any platform: YouTube, Twitch, Facebook,
-// Kick, custom); YouTube OAuth channels come with the YouTube integration.
+// Destinations a stream goes to: an RTMP(S) server URL + stream key on any platform (the presets of
+// lambdas/contract/destination-presets.ts, or a custom server), or a connected YouTube account.
 import { isIP } from 'node:net';
+import type { DestinationPresetId } from '../../contract/destination-presets';
 import { AppError } from '../errors';
 import { canonicalHost } from './destination-address';
+import { presetOfChannel } from './platform-fit';
 
 export type ChannelKind = 'rtmp' | 'youtube';
 
@@ -17,6 +19,9 @@ export interface Channel {
   sealedKey?: string;
   /** RTMP: the key's last characters, so the user can tell keys apart. */
   keyHint?: string;
+  /** The platform the creator picked; absent on destinations saved before platforms were picked (their server
+   * URL's platform applies, presetOfChannel). */
+  preset?: DestinationPresetId;
   /** YouTube: the connected account. Its reusable liveStream's ingestion address and key are `rtmpUrl` and
    * `sealedKey`, so a YouTube destination streams like any RTMP one; broadcasts are bound to it per run. */
   youtube?: YouTubeLink;
@@ -60,6 +65,8 @@ export interface ChannelView {
   id: string;
   kind: ChannelKind;
   name: string;
+  /** Its platform (lambdas/contract/destination-presets.ts). */
+  preset: DestinationPresetId;
   rtmpUrl?: string;
   keyHint?: string;
   youtube?: { channelId: string; avatarUrl?: string; status: YouTubeLink['status'] };
@@ -81,6 +88,7 @@ export function channelView(channel: Channel): ChannelView {
     id: channel.id,
     kind: channel.kind,
     name: channel.name,
+    preset: presetOfChannel(channel),
     ...(channel.rtmpUrl ? { rtmpUrl: channel.rtmpUrl } : {}),
     ...(channel.keyHint ? { keyHint: channel.keyHint } : {}),
     ...(channel.youtube

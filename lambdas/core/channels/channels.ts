@@ -7,7 +7,9 @@ import type { SecretBox } from '../secret-box';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import { runningStatuses } from '../streams/stream';
 import { sealContext } from '../streams/streams';
+import type { DestinationPresetId } from '../../contract/destination-presets';
 import { CHANNEL_NAME_MAX, isStreamKey, keyHintOf, normalizeRtmpUrl, type Channel } from './channel';
+import { assertProtocolFits, presetOfUrl } from './platform-fit';
 
 /** Which servers a destination may name: any in the local stack, the public internet only in AWS. */
 export interface DestinationPolicy {
@@ -43,10 +45,19 @@ async function refuseDuplicates(context: ChannelsContext, userId: string, candid
   }
 }
 
-export async function addRtmpChannel(context: ChannelsContext, userId: string, input: { name: string; url: string; key: string }): Promise<Channel> {
+/** The platform a destination is for: the creator's pick, else the one its server URL belongs to. An rtmp:// server
+ * for a platform that takes RTMPS only is refused. */
+function platformOf(rtmpUrl: string, picked: DestinationPresetId | undefined): DestinationPresetId {
+  const preset = picked ?? presetOfUrl(rtmpUrl);
+  assertProtocolFits(preset, rtmpUrl);
+  return preset;
+}
+
+export async function addRtmpChannel(context: ChannelsContext, userId: string, input: { name: string; url: string; key: string; preset?: DestinationPresetId }): Promise<Channel> {
   const key = cleanKey(input.key);
   const name = cleanName(input.name);
   const rtmpUrl = normalizeRtmpUrl(input.url);
+  const preset = platformOf(rtmpUrl, input.preset);
   await context.destinations.check(rtmpUrl);
   await refuseDuplicates(context, userId, { name, rtmpUrl, key });
   const id = randomUUID();
@@ -55,6 +66,7 @@ export async function addRtmpChannel(context: ChannelsContext, userId: string, i
     userId,
     kind: 'rtmp',
     name,
+    preset,
     rtmpUrl,
     sealedKey: await context.secrets.seal(key, { userId, channelId: id }),
     keyHint: keyHintOf(key),
@@ -65,18 +77,27 @@ export async function addRtmpChannel(context: ChannelsContext, userId: string, i
 }
 
 /**
- * Renames a destination, or (RTMP ones) changes its server URL or stream key. A new address cannot reach a stream
- * that is running (its task has the old one): those streams must be stopped first. A YouTube destination's address
- * comes from YouTube; only its name can change.
+ * Renames a destination, or (RTMP ones) changes its platform, server URL or stream key. A new address cannot reach a
+ * stream that is running (its task has the old one): those streams must be stopped first. A YouTube destination's
+ * address comes from YouTube; only its name can change.
  */
-export async function updateChannel(context: ChannelsContext, userId: string, channelId: string, input: { name?: string; url?: string; key?: string }): Promise<Channel> {
+export async function updateChannel(
+  context: ChannelsContext,
+  userId: string,
+  channelId: string,
+  input: { name?: string; url?: string; key?: string; preset?: DestinationPresetId },
+): Promise<Channel> {
   const channel = await context.channels.get(userId, channelId);
   if (!channel) throw new AppError('not found');
   const newAddress = input.url !== undefined || input.key !== undefined;
-  if (newAddress && channel.kind !== 'rtmp') throw new AppError('invalid request', { fields: { [input.url !== undefined ? 'url' : 'key']: 'a YouTube destination gets its address from YouTube' } });
+  const changed = input.url !== undefined ? 'url' : input.key !== undefined ? 'key' : input.preset !== undefined ? 'preset' : undefined;
+  if (changed && channel.kind !== 'rtmp') throw new AppError('invalid request', { fields: { [changed]: 'a YouTube destination gets its address from YouTube' } });
   const name = input.name !== undefined ? cleanName(input.name) : channel.name;
   const rtmpUrl = input.url !== undefined ? normalizeRtmpUrl(input.url) : channel.rtmpUrl;
   const key = input.key !== undefined ? cleanKey(input.key) : undefined;
+  // The picked platform stays with a new server URL (a regional server of the same platform); one never picked is
+  // read from the URL again.
+  const preset = input.url !== undefined || input.preset !== undefined ? platformOf(rtmpUrl!, input.preset ?? channel.preset) : channel.preset;
   if (input.url !== undefined) await context.destinations.check(rtmpUrl!);
   if (newAddress) {
     const streams = (await context.streams.list(userId)).filter((stream) => stream.channelIds.includes(channelId));
@@ -87,6 +108,7 @@ export async function updateChannel(context: ChannelsContext, userId: string, ch
   const updated: Channel = {
     ...channel,
     name,
+    ...(preset !== undefined ? { preset } : {}),
     ...(rtmpUrl !== undefined ? { rtmpUrl } : {}),
     ...(key !== undefined ? { sealedKey: await context.secrets.seal(key, sealContext(channel)), keyHint: keyHintOf(key) } : {}),
   };

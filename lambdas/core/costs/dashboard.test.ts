@@ -1,8 +1,8 @@
 // The dashboard's metric math, evaluated here as JavaScript (its IF, CEIL, FLOOR and arithmetic mean the same)
 // against the cost model it stands for.
-import { BYTES_PER_GB, DEFAULT_FLEET_STREAMS, HOURS_PER_MONTH, WIRE_OVERHEAD } from './assumptions';
-import { awsEgressUsdExpression, dashboardCostEstimate, hostsUsdSteps, type MathStep } from './dashboard';
-import { egressUsd, gbPerDestinationMonth, hostFleetFor, streamMonthCost } from './model';
+import { BYTES_PER_GB, DEFAULT_FLEET_STREAMS, HOURS_PER_MONTH, WIRE_OVERHEAD, hostOffers } from './assumptions';
+import { awsEgressUsdExpression, dashboardCostEstimate, hostsUsdSteps, mathNumber, type MathStep } from './dashboard';
+import { egressUsd, gbPerDestinationMonth, hostCapacity, hostFleetFor, streamMonthCost } from './model';
 
 /** Runs the steps in order over the inputs; returns every step's value. */
 function evaluate(steps: MathStep[], inputs: Record<string, number>): Record<string, number> {
@@ -12,11 +12,32 @@ function evaluate(steps: MathStep[], inputs: Record<string, number>): Record<str
     expect(expression).toMatch(/^[\w\s.+\-*/<>(),]+$/);
     expect(expression.length).toBeLessThanOrEqual(1024);
     const names = Object.keys(values);
+    // Every word is a known id or function, as CloudWatch checks: "1.06e-9" reads as 1.06, the unknown id e, minus 9.
+    const words = expression.match(/\d+(?:\.\d+)?|[A-Za-z_]\w*/g) ?? [];
+    const unknown = words.filter((word) => /^[A-Za-z_]/.test(word) && !names.includes(word) && !['IF', 'CEIL', 'FLOOR', 'FILL'].includes(word));
+    expect([id, unknown]).toEqual([id, []]);
     const fn = new Function(...names, 'IF', 'CEIL', 'FLOOR', 'FILL', `return ${expression};`) as (...args: unknown[]) => number;
     values[id] = fn(...names.map((name) => values[name]), (c: boolean, a: number, b: number) => (c ? a : b), Math.ceil, Math.floor, (v: number, d: number) => v ?? d);
   }
   return values;
 }
+
+test('numbers are plain decimals: metric math reads no exponent notation', () => {
+  expect(mathNumber(1.06e-9)).toBe('0.00000000106');
+  expect(mathNumber(2.5e-7)).toBe('0.00000025');
+  expect(mathNumber(3e21)).toBe('3000000000000000000000');
+  expect(mathNumber(21990.23255552)).toBe('21990.2325555');
+  expect(mathNumber(0.1 + 0.2)).toBe('0.3');
+  expect(mathNumber(150_000)).toBe('150000');
+  expect(mathNumber(-0)).toBe('0');
+  expect(() => mathNumber(Infinity)).toThrow(RangeError);
+  expect(() => mathNumber(NaN)).toThrow(RangeError);
+  for (const plane of ['fargate', 'external'] as const) {
+    for (const { id, expression } of dashboardCostEstimate(plane).steps) expect([plane, id, expression]).toEqual([plane, id, expect.not.stringMatching(/\d[eE][+-]?\d/)]);
+  }
+  // The wire overhead per byte is 1.06e-9 in JavaScript: the step `cdk synth` warned about (unknown identifier e).
+  expect(dashboardCostEstimate('fargate').steps[0]).toEqual({ id: 'egressGb', expression: 'FILL(bytes, 0) * 0.00000000106' });
+});
 
 test("AWS's egress tiers as metric math cost what the model says", () => {
   const steps = [{ id: 'usd', expression: awsEgressUsdExpression('gb') }];
@@ -28,7 +49,9 @@ test("AWS's egress tiers as metric math cost what the model says", () => {
 test("the external hosts as metric math cost what the model's cheaper offer and packing cost", () => {
   const steps = hostsUsdSteps('gb', 'usd');
   for (const videoMbps of [6]) {
-    for (const streams of [1, 9, 10, 11, 25, 43, 44, 60, 122, 123, 124, 200, 1000]) {
+    // Around each packing's boundary: a cloud server's included traffic (10) and memory (37), a dedicated server's link (123).
+    const cloudMost = hostCapacity(hostOffers['cloud-20tb'], videoMbps).most;
+    for (const streams of [1, 9, 10, 11, 25, cloudMost, cloudMost + 1, 60, 122, 123, 124, 200, 1000]) {
       // A hair below the exact multiple, as real egress is: CEIL and FLOOR then agree with whole loops.
       const gb = streams * gbPerDestinationMonth(videoMbps) * (1 - 1e-9);
       expect([streams, evaluate(steps, { gb }).usd]).toEqual([streams, expect.closeTo(hostFleetFor('auto', streams, videoMbps).usdPerMonth, 4)]);

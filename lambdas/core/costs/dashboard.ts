@@ -5,8 +5,15 @@ import type { DataPlane } from '../../contract/data-planes';
 import { BYTES_PER_GB, DEFAULT_BITRATE_MBPS, DEFAULT_FLEET_STREAMS, HOURS_PER_MONTH, WIRE_OVERHEAD, hostOffers } from './assumptions';
 import { egressTiers, fleetFixedUsdPerMonth, gbPerDestinationMonth, hostCapacity, hostUsdPerMonth, streamMonthCost } from './model';
 
-/** Round figures, so the expressions stay readable and CloudWatch gets plain decimals. */
-const figure = (value: number) => Number(value.toPrecision(12)).toString();
+const plainDecimal = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12, useGrouping: false, signDisplay: 'negative' });
+
+/** A number as metric math reads it: a plain decimal of up to 12 significant digits. Never exponent notation
+ * (JavaScript prints 1.06e-9, which CloudWatch reads as 1.06, the unknown identifier `e`, minus 9) and never a
+ * thousands separator. */
+export function mathNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`metric math has no number for ${value}`);
+  return plainDecimal.format(value);
+}
 
 /** AWS's internet egress tiers on a monthly total in GB, as nested IFs (metric math has no MIN of a series and a
  * number). */
@@ -15,9 +22,9 @@ export function awsEgressUsdExpression(monthGb: string): string {
     .filter((tier) => tier.usdPerGb > 0)
     .map((tier) => {
       const inTier = Number.isFinite(tier.toGb)
-        ? `IF(${monthGb} > ${tier.fromGb}, IF(${monthGb} > ${tier.toGb}, ${tier.toGb - tier.fromGb}, ${monthGb} - ${tier.fromGb}), 0)`
-        : `IF(${monthGb} > ${tier.fromGb}, ${monthGb} - ${tier.fromGb}, 0)`;
-      return `${figure(tier.usdPerGb)} * ${inTier}`;
+        ? `IF(${monthGb} > ${mathNumber(tier.fromGb)}, IF(${monthGb} > ${mathNumber(tier.toGb)}, ${mathNumber(tier.toGb - tier.fromGb)}, ${monthGb} - ${mathNumber(tier.fromGb)}), 0)`
+        : `IF(${monthGb} > ${mathNumber(tier.fromGb)}, ${monthGb} - ${mathNumber(tier.fromGb)}, 0)`;
+      return `${mathNumber(tier.usdPerGb)} * ${inTier}`;
     })
     .join(' + ');
 }
@@ -40,15 +47,15 @@ export function hostsUsdSteps(monthGb: string, id: string, videoMbps = DEFAULT_B
   const offerIds = Object.values(hostOffers).map((offer, o) => {
     const capacity = hostCapacity(offer, videoMbps);
     const packingIds = [...new Set([capacity.withinIncluded, capacity.most])].map((perHost, p) => {
-      const gbPerHost = figure(perHost * gbPerLoop);
-      let expression = `CEIL(${monthGb} / ${gbPerHost}) * ${figure(hostUsdPerMonth(offer))}`;
+      const gbPerHost = mathNumber(perHost * gbPerLoop);
+      let expression = `CEIL(${monthGb} / ${gbPerHost}) * ${mathNumber(hostUsdPerMonth(offer))}`;
       if (offer.overageUsdPerGb > 0 && Number.isFinite(offer.includedGbPerMonth)) {
         // Full hosts each pay for what they carry beyond the included traffic; the last, partly filled one likewise.
         const fullHosts = `FLOOR(${monthGb} / ${gbPerHost})`;
         const lastHostGb = `(${monthGb} - ${fullHosts} * ${gbPerHost})`;
-        const included = figure(offer.includedGbPerMonth);
-        const overageGb = `${fullHosts} * ${figure(Math.max(0, perHost * gbPerLoop - offer.includedGbPerMonth))} + IF(${lastHostGb} > ${included}, ${lastHostGb} - ${included}, 0)`;
-        expression += ` + ${figure(offer.overageUsdPerGb)} * (${overageGb})`;
+        const included = mathNumber(offer.includedGbPerMonth);
+        const overageGb = `${fullHosts} * ${mathNumber(Math.max(0, perHost * gbPerLoop - offer.includedGbPerMonth))} + IF(${lastHostGb} > ${included}, ${lastHostGb} - ${included}, 0)`;
+        expression += ` + ${mathNumber(offer.overageUsdPerGb)} * (${overageGb})`;
       }
       steps.push({ id: `${id}${o}p${p}`, expression });
       return `${id}${o}p${p}`;
@@ -89,10 +96,10 @@ export function dashboardCostEstimate(plane: DataPlane): DashboardCostEstimate {
     perStreamUsd,
     fleetUsd,
     steps: [
-      { id: 'egressGb', expression: `FILL(bytes, 0) * ${figure(WIRE_OVERHEAD / BYTES_PER_GB)}` },
-      { id: 'monthGb', expression: `egressGb * ${HOURS_PER_MONTH}` },
+      { id: 'egressGb', expression: `FILL(bytes, 0) * ${mathNumber(WIRE_OVERHEAD / BYTES_PER_GB)}` },
+      { id: 'monthGb', expression: `egressGb * ${mathNumber(HOURS_PER_MONTH)}` },
       ...(plane === 'fargate' ? [{ id: 'egressUsd', expression: awsEgressUsdExpression('monthGb') }] : hostsUsdSteps('monthGb', 'egressUsd')),
-      { id: 'cost', expression: `IF(${streams} > 0, (egressUsd + ${figure(fleetUsd)}) / ${streams} + ${figure(perStreamUsd)}, 0)` },
+      { id: 'cost', expression: `IF(${streams} > 0, (egressUsd + ${mathNumber(fleetUsd)}) / ${streams} + ${mathNumber(perStreamUsd)}, 0)` },
     ],
   };
 }

@@ -1,6 +1,6 @@
 // The media library use cases: register a finished upload and transcode it, follow the transcoder, rename,
 // delete. Every state change is pushed to the owner's browsers.
-import type { TranscodeUpdate } from '../../adapters/transcoder/transcoder';
+import type { TranscodeUpdate } from './transcoder';
 import type { RealtimePublisher } from '../../contract/realtime-events';
 import type { Entitlement } from '../billing/entitlement';
 import { AppError } from '../errors';

@@ -1,4 +1,4 @@
-import type { TranscodeJob } from '../../adapters/transcoder/transcoder';
+import type { TranscodeJob } from './transcoder';
 import type { Video } from './videos';
 
 export interface UploadAllowance {

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 // Security audit L10: the public pages loaded the tag manager before the visitor accepted cookies, against our own
 // privacy policy. It now loads only after Accept, or at once for a visitor who accepted before.
-import { CONSENT_KEY } from '../features/consent/consent-storage';
+import { CONSENT_KEY } from '../lib/consent-storage';
 import { enhancePublicPage, type PublicPageOptions } from './public-page-behaviour';
 
 const options: PublicPageOptions = { consentKey: CONSENT_KEY, localeCookie: 'i18n_redirected', localeCookieMaxAge: 60, tagManagerId: 'GTM-TEST' };

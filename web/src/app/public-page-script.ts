@@ -1,6 +1,6 @@
 // Public pages are static HTML, not hydrated: their behaviours (public-page-behaviour.ts) are one inline script,
 // serialised here with this build's options.
-import { CONSENT_KEY } from '../features/consent/consent-storage';
+import { CONSENT_KEY } from '../lib/consent-storage';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from '../i18n/locale-cookie';
 import { enhancePublicPage, type PublicPageOptions } from './public-page-behaviour';
 

@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 // Security audit L10, in the app: page views reach the tag manager only after the visitor accepted cookies.
-import { CONSENT_KEY } from '../consent/consent-storage';
+import { CONSENT_KEY } from '../../lib/consent-storage';
 import { reportPageView } from './tag-manager';
 
 const view = { name: 'streams', path: '/app/streams', title: 'Streams' };

@@ -1,7 +1,7 @@
 // The tag manager (spec section 2: page views on every route change), only when a public id is configured
 // (VITE_GTM_ID) and only after the visitor accepted cookies (security audit L10: it loaded before, against our own
 // privacy policy). Nothing is loaded and nothing is sent otherwise.
-import { hasAcceptedCookies } from '../consent/consent-storage';
+import { hasAcceptedCookies } from '../../lib/consent-storage';
 
 type DataLayer = Record<string, unknown>[];
 declare global {

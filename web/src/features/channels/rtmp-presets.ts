@@ -1,16 +1,10 @@
-// Where the common platforms take RTMP streams, so a creator only pastes the stream key. Each platform shows its
-// server URL beside the key in its own studio; these are the addresses for everyone (no per-account host).
+// The platform picker's draft: choosing a platform fills in its server URL (when it has one for everyone) and its
+// name, so a creator only pastes the stream key; a platform that shows each creator their own server URL leaves
+// the field for them to paste. The platforms are the API's own table (lambdas/contract/destination-presets.ts).
+import { destinationPresets, presetById, type DestinationPresetId } from '../../../../lambdas/contract/destination-presets';
+import { presetOfUrl } from '../../../../lambdas/core/channels/platform-fit';
 
-export const rtmpPresets = [
-  { id: 'youtube', name: 'YouTube', url: 'rtmp://a.rtmp.youtube.com/live2' },
-  { id: 'twitch', name: 'Twitch', url: 'rtmp://live.twitch.tv/app' },
-  { id: 'facebook', name: 'Facebook', url: 'rtmps://live-api-s.facebook.com:443/rtmp' },
-  { id: 'kick', name: 'Kick', url: 'rtmps://fa723fc1b171.global-contribute.live-video.net/app' },
-] as const;
-
-export type PlatformId = (typeof rtmpPresets)[number]['id'];
-/** A platform, or 'custom': any other RTMP server the user types in. */
-export type PresetId = PlatformId | 'custom';
+export type PresetId = DestinationPresetId;
 
 export interface RtmpDraft {
   preset: PresetId;
@@ -19,24 +13,36 @@ export interface RtmpDraft {
   key: string;
 }
 
-const presetById = (id: PresetId) => rtmpPresets.find((preset) => preset.id === id);
-const isPresetName = (name: string) => rtmpPresets.some((preset) => preset.name === name);
-const isPresetUrl = (url: string) => rtmpPresets.some((preset) => preset.url === url);
+/** The server URL a platform fills in, when it has one address for everyone. */
+export const fixedUrlOf = (id: PresetId): string | undefined => {
+  const { ingest } = presetById(id);
+  return ingest.kind === 'fixed' ? ingest.url : undefined;
+};
 
-export const emptyRtmpDraft = (): RtmpDraft => ({ preset: 'youtube', name: rtmpPresets[0].name, url: rtmpPresets[0].url, key: '' });
+/** The name a platform fills in (Custom has none: the creator names their server). */
+const nameOf = (id: PresetId) => (id === 'custom' ? '' : presetById(id).name);
+const isPresetName = (name: string) => destinationPresets.some((preset) => preset.id !== 'custom' && preset.name === name);
+const isFixedUrl = (url: string) => destinationPresets.some((preset) => fixedUrlOf(preset.id) === url);
+
+export const emptyRtmpDraft = (): RtmpDraft => ({ preset: 'youtube', name: nameOf('youtube'), url: fixedUrlOf('youtube')!, key: '' });
 
 /**
- * A platform fills in its server URL, and its name unless the user typed a name of their own. 'Custom' clears what
- * a platform filled in and keeps what the user typed.
+ * A platform fills in its server URL when it has one for everyone, and its name unless the user typed a name of
+ * their own. One that shows each creator their own server (and Custom) clears what a platform filled in and keeps
+ * what the user typed.
  */
 export function choosePreset(draft: RtmpDraft, id: PresetId): RtmpDraft {
-  const preset = presetById(id);
-  const nameIsOurs = draft.name.trim() === '' || isPresetName(draft.name);
-  if (!preset) return { ...draft, preset: id, url: isPresetUrl(draft.url) ? '' : draft.url, name: nameIsOurs ? '' : draft.name };
-  return { ...draft, preset: id, url: preset.url, name: nameIsOurs ? preset.name : draft.name };
+  const nameIsOurs = draft.name.trim() === '' || isPresetName(draft.name.trim());
+  const url = fixedUrlOf(id) ?? (isFixedUrl(draft.url.trim()) ? '' : draft.url);
+  return { ...draft, preset: id, url, name: nameIsOurs ? nameOf(id) : draft.name };
 }
 
-/** Typing a server URL selects the platform it belongs to, or 'custom'. */
+/** Typing a server URL: a platform's own address selects it; a server the creator was told to paste stays with the
+ * platform picked; any other is the platform its host belongs to, else Custom. */
 export function editServerUrl(draft: RtmpDraft, url: string): RtmpDraft {
-  return { ...draft, url, preset: rtmpPresets.find((preset) => preset.url === url.trim())?.id ?? 'custom' };
+  const typed = url.trim();
+  const fixedOwner = destinationPresets.find((preset) => fixedUrlOf(preset.id) === typed);
+  if (fixedOwner) return { ...draft, url, preset: fixedOwner.id };
+  if (presetById(draft.preset).ingest.kind === 'per-user' && draft.preset !== 'custom') return { ...draft, url };
+  return { ...draft, url, preset: presetOfUrl(typed) };
 }

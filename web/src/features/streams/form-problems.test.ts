@@ -11,8 +11,9 @@ describe('API refusals on the stream form', () => {
     });
   });
 
-  test('a second destination without multistreaming goes to the destinations', () => {
+  test('a second destination without multistreaming, or a video a destination\'s platform cannot take, goes to the destinations', () => {
     expect(formProblemOf(new ApiError('plan feature unavailable', 403, { feature: 'multistreaming' }))).toEqual({ field: 'channelIds', key: 'plan feature unavailable' });
+    expect(formProblemOf(new ApiError('destination limits exceeded', 422, { channelId: 'c1', preset: 'kick', findings: [] }))).toEqual({ field: 'channelIds', key: 'destination limits exceeded' });
   });
 
   test('schema refusals go to the first field they name, indexes dropped', () => {

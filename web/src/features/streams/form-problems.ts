@@ -20,12 +20,13 @@ const asField = (name: unknown): StreamField | undefined => {
 /**
  * The API names the field of a domain refusal in `details.field` (422 'duplicate restart times', 'invalid number',
  * 404 'not found'), schema refusals in `details.fields` (400 'invalid request'); a second destination without
- * multistreaming is 403 'plan feature unavailable'.
+ * multistreaming is 403 'plan feature unavailable', a video a destination's platform cannot take 422 'destination
+ * limits exceeded'.
  */
 export function formProblemOf(error: unknown): FormProblem {
   if (!(error instanceof ApiError)) return { key: 'internal error' };
   const details = error.details ?? {};
-  if (error.key === 'plan feature unavailable') return { field: 'channelIds', key: error.key };
+  if (error.key === 'plan feature unavailable' || error.key === 'destination limits exceeded') return { field: 'channelIds', key: error.key };
   if (error.key === 'playlist limit') return { field: 'playlist', key: error.key };
   const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
   const field = asField(details.field) ?? asField(fields[0]);

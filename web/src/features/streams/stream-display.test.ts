@@ -30,6 +30,12 @@ describe('stream state on the page', () => {
     expect(lastProblem({ status: 'started', health: health() })).toBeUndefined();
   });
 
+  test("a destination whose TLS certificate was refused: the task's reason quotes the catalogue key, shown translated", () => {
+    const reason = 'destination ch_1 failed: destination certificate refused (the certificate is not for this server name (Host: x))';
+    expect(lastProblem({ status: 'started', health: health({ lastError: reason }) })).toEqual({ key: 'destination certificate refused' });
+    expect(lastProblem({ status: 'started', health: health({ lastError: `ffmpeg exited with code 1: ${reason.slice(24)}` }) })).toEqual({ key: 'destination certificate refused' });
+  });
+
   test('a running stream\'s warning is shown (translated when it is a catalogue key), a stopped one has none', () => {
     expect(streamWarning({ status: 'started', warning: 'Google refresh token error' })).toEqual({ key: 'Google refresh token error' });
     expect(streamWarning({ status: 'pending', warning: 'thumbnail save failed' })).toEqual({ key: 'thumbnail save failed' });

@@ -30,11 +30,17 @@ export function lockReason(status: StreamStatus): ErrorKey | undefined {
 /** A catalogue key is shown translated; anything else is the stream task's own words (ffmpeg's reason). */
 export type Problem = { key: ErrorKey } | { reason: string };
 
+/** Catalogue keys the stream task quotes in its own reasons ("destination d1 failed: destination certificate refused
+ * (...)"): shown translated, with what to do. */
+const quotedKeys: readonly ErrorKey[] = ['destination certificate refused'];
+
 /** Why the stream stopped or cannot run (the stream's `lastError`), else the task's latest trouble while running. */
 export function lastProblem(stream: Pick<Stream, 'status' | 'lastError' | 'health'>): Problem | undefined {
   const text = stream.lastError ?? (isRunning(stream.status) ? stream.health?.lastError : undefined);
   if (!text) return undefined;
-  return isErrorKey(text) ? { key: text } : { reason: text };
+  if (isErrorKey(text)) return { key: text };
+  const quoted = quotedKeys.find((key) => text.includes(key));
+  return quoted ? { key: quoted } : { reason: text };
 }
 
 /** Restarts of this run: the task restarted by the lifecycle plus ffmpeg restarted by the task. */

@@ -38,7 +38,6 @@ export function RegisterForm() {
         formProblemsOf(error, fields, {
           'validation.bad_email': 'email',
           'disposable email': 'email',
-          'already exists': 'email',
           'weak password': 'password',
         }),
       ),

@@ -54,7 +54,6 @@ export function useNextStepText(): (field: AccountField, problem: FieldProblem |
         if (rule === 'distinct') return t('auth.hints.weakDistinct', { minimum: PASSWORD_MIN_DISTINCT });
         return t(rule === 'notEmail' ? 'auth.hints.weakEmail' : 'auth.hints.weakCommon');
       }
-      if (field === 'email' && problem === 'already exists') return t('auth.hints.alreadyExists');
       if (field === 'email' && problem === 'disposable email') return t('auth.hints.disposable');
       return undefined;
     },

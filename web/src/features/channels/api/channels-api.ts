@@ -3,6 +3,7 @@
 // destination choices. ['subscription'] is GET /subscription, shared with the billing pages.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { DestinationPresetId } from '../../../../../lambdas/contract/destination-presets';
 import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
 import type { PlanLimits } from '../../../../../lambdas/core/plans';
 import type { StreamView } from '../../../../../lambdas/core/streams/stream';
@@ -23,6 +24,8 @@ export interface RtmpChannelInput {
   name: string;
   url: string;
   key: string;
+  /** The platform picked (lambdas/contract/destination-presets.ts). */
+  preset: DestinationPresetId;
 }
 
 const channelsQuery = {

@@ -5,13 +5,14 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { useAddRtmpChannel } from '../api/channels-api';
 import { errorKeyOf, fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
-import { choosePreset, editServerUrl, emptyRtmpDraft, rtmpPresets, type PresetId } from '../rtmp-presets';
+import { destinationPresetIds, presetById } from '../../../../../lambdas/contract/destination-presets';
+import { platformName } from '../platform-text';
+import { choosePreset, editServerUrl, emptyRtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';
+import { PlatformNotes } from './platform-notes';
 import { StreamKeyInput } from './stream-key-input';
 
-const presetChoices: readonly PresetId[] = [...rtmpPresets.map((preset) => preset.id), 'custom'];
-
-/** Adds a destination by server URL and stream key (manual mode: any platform that takes RTMP). */
+/** Adds a destination by platform, server URL and stream key (any platform that takes RTMP or RTMPS). */
 export function AddRtmpChannelForm() {
   const { t, errorText } = useI18n();
   const ids = useId();
@@ -21,11 +22,12 @@ export function AddRtmpChannelForm() {
   const adding = useAddRtmpChannel();
   const refused = adding.isError ? fieldRefusals(adding.error) : {};
   const problem = useFieldProblem();
+  const ingest = presetById(draft.preset).ingest;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     adding.mutate(
-      { name: draft.name.trim(), url: draft.url.trim(), key: draft.key.trim() },
+      { name: draft.name.trim(), url: draft.url.trim(), key: draft.key.trim(), preset: draft.preset },
       {
         onSuccess: (channel) => {
           setDraft(emptyRtmpDraft());
@@ -41,15 +43,16 @@ export function AddRtmpChannelForm() {
       <p id={`${ids}-lead`} className="dest-form__lead">
         {t('channels.rtmp.lead')}
       </p>
-      <fieldset className="dest-platforms">
+      <fieldset className="dest-platforms" aria-describedby={`${ids}-platform-notes`}>
         <legend className="dest-label">{t('channels.rtmp.platform')}</legend>
-        {presetChoices.map((id) => (
+        {destinationPresetIds.map((id) => (
           <label key={id} className="dest-platforms__option">
             <input type="radio" name={`${ids}-platform`} value={id} checked={draft.preset === id} onChange={() => setDraft(choosePreset(draft, id))} />
-            <span>{rtmpPresets.find((preset) => preset.id === id)?.name ?? t('channels.rtmp.custom')}</span>
+            <span>{platformName(t, id)}</span>
           </label>
         ))}
       </fieldset>
+      <PlatformNotes id={`${ids}-platform-notes`} preset={draft.preset} />
       <div className="dest-field">
         <label className="dest-label" htmlFor={`${ids}-name`}>
           {t('channels.rtmp.name')}
@@ -77,7 +80,7 @@ export function AddRtmpChannelForm() {
           inputMode="url"
           autoComplete="off"
           spellCheck={false}
-          placeholder="rtmp://"
+          placeholder={ingest.kind === 'per-user' ? ingest.example : 'rtmp://'}
           aria-invalid={refused.url ? true : undefined}
           aria-describedby={`${ids}-url-help`}
           value={draft.url}

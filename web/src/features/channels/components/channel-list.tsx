@@ -7,6 +7,7 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { useChannels, useConnectYouTube, useDeleteChannel, useStreamsUsingChannel, type ChannelView } from '../api/channels-api';
 import { errorKeyOf } from '../api/error-key';
+import { platformName } from '../platform-text';
 import { youtubeChannelUrl } from '../youtube-connect';
 import { ChannelAvatar } from './channel-avatar';
 import { EditChannelForm } from './edit-channel-form';
@@ -72,6 +73,7 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
       <div className="dest-card__heading">
         {youtube && <ChannelAvatar url={youtube.avatarUrl} name={channel.name} />}
         <h3 className="dest-card__name">{channel.name}</h3>
+        {!youtube && <span className="dest-card__platform" data-preset={channel.preset}>{platformName(t, channel.preset)}</span>}
         <span className="dest-card__kind">{t(`channels.kind.${channel.kind}`)}</span>
         {youtube && (
           <span className={`dest-card__status dest-card__status--${youtube.status}`} data-status={youtube.status}>

@@ -13,7 +13,7 @@ import type { ChannelView } from '../api/channels-api';
 import { EditChannelForm } from './edit-channel-form';
 
 const ua = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ua.json'), 'utf8')) as Messages;
-const channel: ChannelView = { id: 'c1', kind: 'rtmp', name: 'Twitch', rtmpUrl: 'rtmp://live.twitch.tv/app', keyHint: '••••WXYZ', createdAt: '2026-01-01T00:00:00.000Z' };
+const channel: ChannelView = { id: 'c1', kind: 'rtmp', name: 'Twitch', preset: 'twitch', rtmpUrl: 'rtmp://live.twitch.tv/app', keyHint: '••••WXYZ', createdAt: '2026-01-01T00:00:00.000Z' };
 
 function answer(status: number, body: unknown) {
   const fetch = jest.fn(async () => ({ ok: status < 300, status, text: async () => JSON.stringify(body) }) as unknown as Response);

@@ -12,6 +12,7 @@ export function useFieldProblem() {
     (field: 'name' | 'url' | 'key', refusal: FieldRefusal | undefined): { problem?: string; next?: string } => {
       if (!refusal) return {};
       if (refusal === 'duplicate') return { problem: errorText('duplicate destination'), next: t(field === 'name' ? 'channels.duplicate.name' : 'channels.duplicate.key') };
+      if (refusal === 'rtmps') return { problem: errorText('platform requires rtmps') };
       if (field === 'url') return { problem: t('channels.rtmp.urlInvalid') };
       if (field === 'key') return { problem: t('channels.rtmp.keyInvalid') };
       return { problem: errorText('invalid request') };

@@ -18,7 +18,7 @@ const capabilities: { key: keyof Messages['landing']['features']; icon: IconName
   { key: 'control', icon: 'trash' },
   { key: 'support', icon: 'chat' },
   { key: 'scheduled', icon: 'calendar', soon: true },
-  { key: 'multiplatform', icon: 'grid', soon: true },
+  { key: 'multiplatform', icon: 'grid' },
 ];
 
 export function FeatureGrid() {

@@ -25,6 +25,9 @@ const mediaQuery = {
 /** Titles of the user's media by id, to name what a stream plays. */
 export const useMediaTitles = () => useQuery({ ...mediaQuery, select: (answer) => new Map(answer.videos.map((item) => [item.id, item.title])) });
 
+/** One item of the library as GET /videos has it (its stream-ready properties, for the platforms' check). */
+export const useMediaItem = (id: string | undefined) => useQuery({ ...mediaQuery, select: (answer) => answer.videos.find((item) => item.id === id) });
+
 export const useReadyMedia = () =>
   useQuery({
     ...mediaQuery,

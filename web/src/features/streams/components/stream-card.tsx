@@ -6,10 +6,11 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { errorKeyOf } from '../api/error-key';
-import { useMediaTitles, useStreamChannels, useStreamPlan } from '../api/stream-sources';
+import { useMediaItem, useMediaTitles, useStreamChannels, useStreamPlan } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
 import { formatRestartTimes, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';
 import { LinkedText } from '../../../components/linked-text';
+import { PlatformFitNotes } from './platform-fit-notes';
 import { StreamAttention } from './stream-attention';
 import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
@@ -55,6 +56,7 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
         {isRunning(stream.status) && <StreamStats stream={stream} />}
       </div>
       <StreamProblems stream={stream} />
+      <StreamPlatformFit stream={stream} />
       <StreamActions stream={stream} onEdit={() => setEditing(true)} onDeleted={onDeleted} historyLink={variant === 'listed' ? pageLink : undefined} />
     </Root>
   );
@@ -138,6 +140,13 @@ function StreamProblems({ stream }: { stream: Stream }) {
       )}
     </>
   );
+}
+
+/** The stream's video against its destinations' platforms (warnings; a refusal if the video changed since). */
+function StreamPlatformFit({ stream }: { stream: Stream }) {
+  const video = useMediaItem(stream.videoId).data;
+  const channels = useStreamChannels().data ?? [];
+  return <PlatformFitNotes video={video} channels={channels.filter((channel) => stream.channelIds.includes(channel.id))} />;
 }
 
 /** A catalogue key translated (with its links), or the stream task's own words. */

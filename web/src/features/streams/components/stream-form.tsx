@@ -12,6 +12,7 @@ import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
 import { PlaylistField } from './playlist-field';
+import { PlatformFitNotes } from './platform-fit-notes';
 import { RestartTimesField } from './restart-times-field';
 import { YouTubeSettingsField } from './youtube-settings-field';
 
@@ -163,6 +164,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         limit={destinationLimit}
         problem={destinationMessage}
       />
+      <PlatformFitNotes video={videos.find((video) => video.id === (draft.playlist.on ? draft.playlist.videoIds[0] : chosenVideo))} channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))} />
       <YouTubeSettingsField
         privacy={draft.privacy}
         onPrivacyChange={(privacy) => change({ privacy })}

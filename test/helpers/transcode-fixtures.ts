@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
-import { createBucket } from '../../../local/provision';
-import type { TranscodeLimits } from '../../core/media-spec';
-import { run } from './child-process';
+import { createBucket } from '../../local/provision';
+import type { TranscodeLimits } from '../../lambdas/core/media-spec';
+import { run } from '../../lambdas/adapters/transcoder/child-process';
 
 export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string }> {
   const endpoint = process.env.LOOPCAST_TEST_S3;

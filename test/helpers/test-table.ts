@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createTable } from '../../../local/provision';
-import { appTable } from '../../contract/tables';
+import { createTable } from '../../local/provision';
+import { appTable } from '../../lambdas/contract/tables';
 
 export async function createTestTable(): Promise<{ db: DynamoDBDocumentClient; table: string }> {
   const endpoint = process.env.LOOPCAST_TEST_DYNAMODB;

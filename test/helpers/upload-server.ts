@@ -9,10 +9,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
 import { createBucket } from '../../local/provision';
 import { uploadsMount } from '../../local/uploads-mount';
-import { localCredentials } from '../adapters/aws-clients';
-import type { OriginVerifyValues } from '../adapters/origin-verify';
-import { createTestTable } from '../adapters/tus/test-support';
-import { AppError } from '../core/errors';
+import { localCredentials } from '../../lambdas/adapters/aws-clients';
+import type { OriginVerifyValues } from '../../lambdas/adapters/origin-verify';
+import { createTestTable } from './test-table';
+import { AppError } from '../../lambdas/core/errors';
 import {
   createUploadServer,
   MAX_CHUNK_BYTES,
@@ -21,7 +21,7 @@ import {
   type UploadHooks,
   type UploadServer,
   type UploadServerOptions,
-} from './tus-server';
+} from '../../lambdas/uploads/tus-server';
 
 export const MiB = 1024 * 1024;
 

@@ -1,6 +1,7 @@
-// "Transcode once" behind one interface: MediaConvert in AWS (mediaconvert-transcoder.ts), ffmpeg in the local
-// stack (ffmpeg-transcoder.ts), both producing lambdas/core/media-spec.ts. docs/transcoding.md has the wiring.
-import type { MediaKind, TranscodeLimits } from '../../core/media-spec';
+// "Transcode once" behind one port: MediaConvert in AWS (adapters/transcoder/mediaconvert-transcoder.ts), ffmpeg in
+// the local stack (adapters/transcoder/ffmpeg-transcoder.ts), both producing lambdas/core/media-spec.ts.
+// docs/transcoding.md has the wiring.
+import type { MediaKind, TranscodeLimits } from '../media-spec';
 
 /** One source object in the media bucket to turn into a stream-ready item. */
 export interface TranscodeJob {

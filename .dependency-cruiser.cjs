@@ -1,0 +1,79 @@
+// The boundaries of the code base (docs/architecture.md, "Rules the linter keeps"). `npm test` runs this first
+// (scripts/run.mjs lint), so a change that crosses a boundary fails before any test runs.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and hides which module owns what.',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'lambdas/core is the domain: plain TypeScript, tested without I/O. It never reaches adapters, handlers, wiring, CDK, the local stack or an AWS SDK.',
+      from: { path: '^lambdas/core/' },
+      to: { path: ['^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/', '^lib/', '^local/', '^test/', '^web/', '^stream-task/', '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/'] },
+    },
+    {
+      name: 'contracts-are-data',
+      severity: 'error',
+      comment: 'lambdas/contract is what crosses a boundary (routes, tables, events, the task spec): data and schemas only, read by CDK, the local stack, the API, the stream task and the web app.',
+      from: { path: '^lambdas/contract/' },
+      to: { path: ['^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/', '^lib/', '^local/', '^test/', '^web/', '^stream-task/', '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/'] },
+    },
+    {
+      name: 'production-never-reaches-tests-or-the-local-stack',
+      severity: 'error',
+      comment: 'What is deployed (lambdas, the stream task, the CDK app) never imports test helpers or the local stack; stand-ins live in local/.',
+      from: { path: '^(lambdas|stream-task/src|lib)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: ['^test/', '^local/', '^bench/'] },
+    },
+    {
+      name: 'handlers-compose-nothing',
+      severity: 'error',
+      comment: 'Handlers parse, authorize, call the domain and map the result; the stores and clients they use come from the composition root (lambdas/wiring).',
+      from: { path: '^lambdas/(http|events|workflow|realtime)/', pathNot: '\\.test\\.tsx?$' },
+      // Logging, metrics and tracing (Powertools) and the origin check are middleware every handler wears.
+      to: { path: '^lambdas/adapters/', pathNot: '^lambdas/adapters/(deps|observability|logger|metrics|origin-verify)\\.ts$' },
+    },
+    {
+      name: 'web-reaches-the-server-only-over-http',
+      severity: 'error',
+      comment: 'The web app shares contracts with the server (routes, errors, plans, response types) and nothing else.',
+      from: { path: '^web/src/' },
+      to: { path: ['^lambdas/', '^lib/', '^local/', '^stream-task/'], pathNot: ['^lambdas/contract/', '^lambdas/core/(errors|plans|languages|media-spec|plain-text)\\.ts$'] },
+    },
+    {
+      name: 'no-cross-feature-imports',
+      severity: 'error',
+      comment: 'A web feature (features/<name>/{api,components,hooks}) uses shared code and its own, never another feature: composition happens in app/.',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'stream-task-stands-alone',
+      severity: 'error',
+      comment: 'The stream task is its own bundle in its own container: it shares contracts and the pure domain, never server code.',
+      from: { path: '^stream-task/src/' },
+      to: { path: ['^lambdas/', '^lib/', '^local/'], pathNot: ['^lambdas/contract/', '^lambdas/core/'] },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      severity: 'error',
+      comment: "Every import resolves ('aws-lambda' is types only, from @types/aws-lambda).",
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^aws-lambda$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|cdk\\.out|\\.build|build|\\.react-router)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
