@@ -1,11 +1,14 @@
 // npm run bench:stream [-- --quick]
 //   BENCH_STREAM_MAX_LOOPS (default 300; quick 60), BENCH_STREAM_STEP (25; quick 20), BENCH_STREAM_FIRST (= the
 //   step), BENCH_STREAM_WINDOW_SECONDS (20; quick 10), BENCH_STREAM_PROFILE_AT (loops at which the supervisors'
-//   process is profiled during the window: the first step by default, 0 for none)
+//   process is profiled during the window: the first step by default, 0 for none), BENCH_STREAM_PARTS (which
+//   parts to run, comma-separated: cpu,ramp,recovery; all by default)
 //
 // The stream-task's costs and recovery on this machine, against a real nginx-rtmp destination:
 //   1. CPU % of one core for one looping 1080p30 stream: stream copy (the real supervisor) and libx264 veryfast
-//      re-encoding, one after the other in this run, also per second of media (re-encoding may not keep up);
+//      re-encoding, one after the other in this run, also per second of media (re-encoding may not keep up); and a
+//      playlist of three items (2, 4 and 6 s of the same source) fed by the supervisor's feeder, next to the
+//      single video, with the time each join takes (the previous item's last tag to the next one's first);
 //   2. how many copy loops at once all hold speed >= 0.99 (ramped up until one does not or restarts, or the
 //      maximum): the knee, with memory per loop (ffmpeg's RSS, the supervisors' process RSS), the supervisors' CPU
 //      and wakeups (context switches) per loop, and a CPU profile of the supervisors' process at one step;
@@ -27,7 +30,8 @@ import { firstMediaAt, makeStreamReadySource } from './first-media';
 import { figure, quick, recordResults } from './results';
 import { InMemoryHeartbeatSink } from '../stream-task/src/heartbeat';
 import { LocalFileFetcher } from '../stream-task/src/inputs';
-import { prepareMedia } from '../stream-task/src/media';
+import type { JoinReport } from '../stream-task/src/feeder';
+import { prepareMedia, type PreparedMedia } from '../stream-task/src/media';
 import { ProgressParser } from '../stream-task/src/progress';
 import { StreamSupervisor } from '../stream-task/src/supervisor';
 
@@ -40,6 +44,7 @@ const FIRST = envNumber('BENCH_STREAM_FIRST', STEP);
 const WINDOW_MS = envNumber('BENCH_STREAM_WINDOW_SECONDS', quick ? 10 : 20) * 1000;
 const PROFILE_AT = envNumber('BENCH_STREAM_PROFILE_AT', FIRST);
 const OUTAGES_SECONDS = quick ? [2, 10] : [2, 10, 30];
+const PARTS = new Set((process.env.BENCH_STREAM_PARTS ?? 'cpu,ramp,recovery').split(','));
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
@@ -51,15 +56,18 @@ interface BenchStream {
   done: Promise<number>;
 }
 
-function startSupervisor(source: string, url: string, workDir: string): BenchStream {
+/** A single video's loop, or (with `playlist`) the playlist of those files. */
+function startSupervisor(source: string, url: string, workDir: string, playlist?: { items: string[]; onJoin(report: JoinReport): void }): BenchStream {
   const sink = new InMemoryHeartbeatSink();
+  const sources = playlist ? { video: source, playlist: { revision: 0, shuffle: false, items: playlist.items.map((path, i) => ({ id: `item-${i + 1}`, url: path })) } } : { video: source };
   const supervisor = new StreamSupervisor({
     streamId: 'bench',
     destinations: [{ id: 'bench', url }],
     restartTimes: [],
     timeZone: 'UTC',
-    prepare: (signal) => prepareMedia({ video: source }, [new LocalFileFetcher()], workDir, signal),
+    prepare: (signal): Promise<PreparedMedia> => prepareMedia(sources, [new LocalFileFetcher()], workDir, signal),
     sink,
+    ...(playlist ? { onJoin: playlist.onJoin } : {}),
   });
   return { supervisor, sink, done: supervisor.run() };
 }
@@ -82,8 +90,8 @@ interface CpuFigure {
   cpuPerMediaSecond: number;
 }
 
-async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
-  const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy`, workDir);
+async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string, playlist?: { items: string[]; onJoin(report: JoinReport): void }): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
+  const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy${playlist ? '-playlist' : ''}`, workDir, playlist);
   try {
     await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
     await sleep(3_000);
@@ -106,6 +114,25 @@ async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string)
   } finally {
     await stopAll([stream]);
   }
+}
+
+/** Three items cut by stream copy at keyframes from the source (2, 4 and 6 s): the playlist of the CPU part. */
+async function playlistItems(source: string, dir: string): Promise<string[]> {
+  return Promise.all([2, 4, 6].map(async (seconds) => {
+    const path = join(dir, `item-${seconds}s.mp4`);
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', source, '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', path]);
+    return path;
+  }));
+}
+
+/** A playlist stream's CPU next to the single video's, and its joins' times. */
+async function measurePlaylistCpu(source: string, nginx: NginxRtmp, dir: string) {
+  const joins: JoinReport[] = [];
+  const items = await playlistItems(source, dir);
+  const cpu = await measureCopyCpu(source, nginx, join(dir, 'work-playlist'), { items, onJoin: (report) => joins.push(report) });
+  const switches = joins.flatMap((report) => (report.switchMs === undefined ? [] : [report.switchMs]));
+  if (!switches.length) throw new Error('the playlist made no join during the measurement');
+  return { ...cpu, joins: switches.length, joinMedianMs: median(switches), joinMaxMs: Math.max(...switches) };
 }
 
 async function measureReencodeCpu(source: string, url: string): Promise<CpuFigure> {
@@ -302,14 +329,34 @@ async function main(): Promise<void> {
     const source = await makeStreamReadySource(join(dir, 'source-1080p30.mp4'));
     out('source: 10 s 1920x1080 30 fps H.264 High, constant 6 Mbit/s, 2 s closed GOP, AAC-LC 128 kbit/s 44.1 kHz');
 
+    if (!PARTS.has('cpu')) throw new Error('the cpu part is always run (the other parts compare with it)');
     out('\n1. CPU per looping 1080p30 stream (% of one core)');
     const copy = await measureCopyCpu(source, nginx, join(dir, 'work-copy'));
     out(`  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
       ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`);
+    const playlist = await measurePlaylistCpu(source, nginx, dir);
+    out(`  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
+      ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`);
+    const singleTotal = copy.corePercent + copy.supervisorCorePercent;
+    const playlistTotal = playlist.corePercent + playlist.supervisorCorePercent;
     const reencode = await measureReencodeCpu(source, `${nginx.rtmpUrl}/cpu-reencode`);
     out(`  re-encode : ffmpeg ${fixed(reencode.corePercent)} % (libx264 veryfast), speed ${fixed(reencode.speed, 3)}, ${fixed(reencode.cpuPerMediaSecond * 1000, 0)} ms CPU per media second`);
     const ratio = reencode.cpuPerMediaSecond / copy.cpuPerMediaSecond;
     out(`  ratio     : re-encoding costs ${fixed(ratio, 0)}x the CPU of stream copy per second of media`);
+
+    const playlistFigures = {
+      playlistCpuPerStream: figure(Number(fixed(playlistTotal, 2)), '% core'),
+      singleVideoCpuPerStream: figure(Number(fixed(singleTotal, 2)), '% core'),
+      playlistJoinMedian: figure(Number(fixed(playlist.joinMedianMs, 2)), 'ms', { op: '<', value: 50 }),
+      playlistJoinLongest: figure(Number(fixed(playlist.joinMaxMs, 2)), 'ms', { op: '<', value: 50 }),
+    };
+    if (!PARTS.has('ramp') || !PARTS.has('recovery')) {
+      out('\nFigures (goal):');
+      out(`  CPU per stream (ffmpeg + supervisor)   single video ${fixed(singleTotal, 2)} %, playlist ${fixed(playlistTotal, 2)} % of one core   (equal within noise)`);
+      out(`  time per join                          ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`);
+      recordResults('stream', { copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }), ...playlistFigures }, { parts: [...PARTS] });
+      return;
+    }
 
     out(`\n2. Concurrent copy loops holding speed >= 0.99 (steps of ${STEP} up to ${MAX_LOOPS}, ${WINDOW_MS / 1000} s windows)`);
     const ramp = await rampConcurrentLoops(source, nginx, join(dir, 'work-ramp'));
@@ -328,6 +375,8 @@ async function main(): Promise<void> {
     const worstRecovery = Math.max(...recovery.map((r) => r.media));
     out('\nFigures (goal):');
     out(`  copy CPU per stream        ${fixed(copy.corePercent, 2)} % of one core   (<= 2 %)  ${copy.corePercent <= 2 ? 'met' : 'MISSED'}`);
+    out(`  playlist CPU per stream    ${fixed(playlistTotal, 2)} % of one core (ffmpeg + supervisor), single video ${fixed(singleTotal, 2)} %   (equal within noise)`);
+    out(`  time per join              ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`);
     out(`  re-encode / copy CPU       ${fixed(ratio, 0)}x                 (>= 50x)  ${ratio >= 50 ? 'met' : 'MISSED'}`);
     out(`  concurrent loops held      ${held}${held === MAX_LOOPS ? ' (the maximum tried)' : ''}                  (>= 150)  ${held >= 150 ? 'met' : 'MISSED'}`);
     out(`  supervisor CPU per loop    ${fixed(knee.supervisorPercentPerLoop, 3)} % of one core at ${knee.loops} loops, ${fixed(marginalPercent, 3)} % for each loop added   (<= 0.2 %)  ${knee.supervisorPercentPerLoop <= 0.2 ? 'met' : 'MISSED'}`);
@@ -344,6 +393,7 @@ async function main(): Promise<void> {
       ffmpegMemoryPerLoop: figure(Number(fixed(knee.ffmpegMiBPerLoop)), 'MiB'),
       supervisorMemoryPerLoopAtKnee: figure(Number(fixed(knee.supervisorMiBPerLoop, 2)), 'MiB'),
       recoveryWorst: figure(Number(fixed(worstRecovery)), 's', { op: '<=', value: 3 }),
+      ...playlistFigures,
     }, {
       maxLoops: MAX_LOOPS,
       ramp: ramp.map(({ profile, ...step }) => ({ ...step, ...(profile ? { profileTop: profile.byFunction.slice(0, 8) } : {}) })),

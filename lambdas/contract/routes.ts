@@ -87,6 +87,7 @@ export const routes = [
   { method: 'DELETE', path: '/streams/{id}', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/start', group: 'streams', auth: 'session' },
   { method: 'POST', path: '/streams/{id}/stop', group: 'streams', auth: 'session' },
+  { method: 'PUT', path: '/streams/{id}/playlist', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'DELETE', path: '/streams/{id}/thumbnail', group: 'streams', auth: 'session' },
   { method: 'PUT', path: '/streams/{id}/schedule', group: 'streams', auth: 'session' },

@@ -5,12 +5,32 @@ import { z } from 'zod';
 
 const source = z.string().min(1).max(4096);
 
+/** More items than any plan allows (lambdas/core/plans.ts, playlistItems): a bound on what a spec may carry. */
+export const PLAYLIST_MAX_ITEMS = 500;
+
+/** When an edit of a running stream's playlist takes effect: at the next join (seamless), or at the next restart. */
+export const playlistApplyModes = ['join', 'restart'] as const;
+export type PlaylistApply = (typeof playlistApplyModes)[number];
+
+/** A playlist (docs/playlists.md): library videos played one after another, in order or shuffled for every pass. */
+export const taskPlaylistSchema = z.object({
+  /** Counts the stream's playlist edits: the task reports the newest it has, and gets newer ones. */
+  revision: z.number().int().min(0),
+  shuffle: z.boolean(),
+  /** The video's id, and its source (fetched like `video`). An item may appear more than once. */
+  items: z.array(z.object({ id: z.string().min(1).max(64), url: source })).min(1).max(PLAYLIST_MAX_ITEMS),
+});
+
+export type TaskPlaylist = z.output<typeof taskPlaylistSchema>;
+
 export const streamTaskSpecSchema = z.object({
   streamId: z.string().min(1).max(64),
   /** `s3://bucket/key`, an `https://` (or locally `http://`) URL such as a presigned S3 URL, or a local path. */
   video: source,
   /** A separate audio track, fetched like the video; the video's own audio is then not used. */
   audio: source.optional(),
+  /** Several videos instead of one (`video` is then the first item's source and not used). */
+  playlist: taskPlaylistSchema.optional(),
   destinations: z
     .array(
       z.object({
@@ -48,6 +68,9 @@ export const heartbeatSchema = z.object({
   nextRestartAt: z.iso.datetime().optional(),
   lastError: text.optional(),
   destinations: z.array(z.object({ id: z.string().min(1).max(64), state: z.enum(['ok', 'failed']) })).max(50),
+  /** A playlist's task: the newest revision it has (playing, or waiting for its moment), the one playing, and the
+   * item playing. */
+  playlist: z.object({ revision: count, applied: count, videoId: z.string().min(1).max(64) }).optional(),
   at: z.iso.datetime(),
 });
 
@@ -98,6 +121,8 @@ export interface LeaseGrant {
  * frames only then (a frame a minute nobody looks at would be most of a stream's control-plane cost). */
 export interface HeartbeatAnswer {
   previews: boolean;
+  /** The stream's playlist was edited since the revision the heartbeat reported: the new one, and when it applies. */
+  playlist?: { playlist: TaskPlaylist; apply: PlaylistApply };
 }
 
 /** The preview frame's query parameters (the body is the JPEG). */

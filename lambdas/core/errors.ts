@@ -68,6 +68,7 @@ export const errorCatalogue = {
   },
   'channel limit': { status: 403, message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
   'duplicate destination': { status: 409, message: 'You already have a destination with this name or stream key' },
+  'playlist limit': { status: 403, message: 'This playlist has more videos than your plan allows. Remove some or upgrade your plan' },
   'video too long': { status: 422, message: 'This video is longer than your plan allows. Upload a shorter one or upgrade your plan' },
   'quality above current': {
     status: 422,

@@ -50,6 +50,8 @@ export interface PlanLimits {
   maxMediaSeconds: number;
   /** The output profiles (lambdas/core/media-spec.ts, the ladder) a video may be transcoded to. */
   outputProfiles: readonly OutputProfileId[];
+  /** Videos one stream's playlist may hold (each is downloaded to the stream task's disk). */
+  playlistItems: number;
 }
 
 export const planIds = ['trial', 'basic', 'pro', 'custom'] as const;
@@ -94,27 +96,27 @@ export const plans: Record<PlanId, Plan> = {
   trial: {
     id: 'trial',
     selfServe: false,
-    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR, outputProfiles: fullHdProfiles },
+    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR, outputProfiles: fullHdProfiles, playlistItems: 5 },
     features: everyPlanHas,
   },
   basic: {
     id: 'basic',
     monthlyPriceCents: 899,
     selfServe: true,
-    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR, outputProfiles: fullHdProfiles },
+    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR, outputProfiles: fullHdProfiles, playlistItems: 20 },
     features: everyPlanHas,
   },
   pro: {
     id: 'pro',
     monthlyPriceCents: 2499,
     selfServe: true,
-    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR, outputProfiles: everyProfile },
+    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR, outputProfiles: everyProfile, playlistItems: 100 },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
   custom: {
     id: 'custom',
     selfServe: false,
-    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR, outputProfiles: everyProfile },
+    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR, outputProfiles: everyProfile, playlistItems: 500 },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
 };

@@ -32,12 +32,12 @@ const heartbeat = taskRoute({
   body: heartbeatRequestSchema,
   async handle(request, deps) {
     const { heartbeat: beat, ...caller } = request.body;
-    const { facts, watched } = await recordHeartbeat(taskSessionContext(deps), caller, runToken(request), beat);
+    const { facts, watched, playlist } = await recordHeartbeat(taskSessionContext(deps), caller, runToken(request), beat);
     countMetric(metricNames.ffmpegRestarts, facts.ffmpegRestarts);
     if (facts.stalled) countMetric(metricNames.streamStalls);
     if (facts.recoverySeconds !== undefined) secondsMetric(metricNames.recoverySeconds, facts.recoverySeconds);
     bytesMetric(metricNames.streamEgressBytes, facts.egressBytes);
-    const answer: HeartbeatAnswer = { previews: watched };
+    const answer: HeartbeatAnswer = { previews: watched, ...(playlist ? { playlist } : {}) };
     return json(200, answer);
   },
 });

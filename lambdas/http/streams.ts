@@ -17,6 +17,7 @@ import { THUMBNAIL_MAX_BYTES } from '../core/streams/thumbnail';
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 import { multiLineText, singleLineText } from './text-fields';
+import { PLAYLIST_MAX_ITEMS, playlistApplyModes } from '../contract/stream-task';
 
 const id = z.string().trim().min(1).max(64);
 /** The shape only; the domain (lambdas/core/streams/schedule.ts) answers bad times with catalogued errors. */
@@ -29,6 +30,8 @@ const fields = {
   description: multiLineText(5000).optional(),
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
+  /** Several videos instead of `videoId`; `null` (PATCH) turns a playlist back into its first video. */
+  playlist: z.object({ videoIds: z.array(id).min(1).max(PLAYLIST_MAX_ITEMS), shuffle: z.boolean().default(false) }).nullable().optional(),
   audioId: id.nullable().optional(),
   channelIds: z.array(id).max(20),
   // "HH:MM" every day or "ddd HH:MM" on a weekday (lambdas/core/restart-schedule.ts).
@@ -36,6 +39,7 @@ const fields = {
   timeZone: z.string().min(1).max(64),
   attentionMinutes: z.number().int().min(1).max(60).optional(),
 };
+const playlistBody = z.object({ videoIds: fields.playlist.unwrap().unwrap().shape.videoIds, shuffle: z.boolean().default(false), apply: z.enum(playlistApplyModes).default('join') });
 const createBody = z.object({ ...fields, schedule: schedule.optional(), channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
 const patchBody = z.object(fields).partial();
 
@@ -89,11 +93,11 @@ const list = userRoute({
 const create = userRoute({
   body: createBody,
   async handle(request, deps) {
-    const { audioId, ...input } = request.body;
-    const advice = await platformAdvice(deps, request.auth.userId, input);
+    const { audioId, playlist, ...input } = request.body;
+    const advice = await platformAdvice(deps, request.auth.userId, { ...input, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) });
     const { schedule: wanted, ...rest } = input;
     const context = schedulingContext(deps);
-    const stream = await streams.createStream(context, request.auth.userId, { ...rest, ...(audioId ? { audioId } : {}), ...(wanted ? { schedule: wanted as StreamSchedule } : {}) });
+    const stream = await streams.createStream(context, request.auth.userId, { ...rest, ...(audioId ? { audioId } : {}), ...(playlist ? { playlist } : {}), ...(wanted ? { schedule: wanted as StreamSchedule } : {}) });
     await scheduling.streamSaved(context, stream);
     return json(201, { ...(await view(deps, stream)), platformAdvice: advice });
   },
@@ -109,10 +113,11 @@ const update = userRoute({
   body: patchBody,
   async handle(request, deps) {
     const current = await owned(deps, request.auth.userId, request.params.id ?? '');
-    const { audioId, ...changes } = request.body;
-    // `audioId: null` removes the separate audio track; absent keeps it.
+    const { audioId, playlist, ...changes } = request.body;
+    // `audioId: null` removes the separate audio track, `playlist: null` the playlist; absent keeps them.
     const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
-    const merged = { ...current, ...changes, audioId: keepAudio };
+    const keepPlaylist = playlist === undefined ? current.playlist : playlist ?? undefined;
+    const merged = { ...current, ...changes, audioId: keepAudio, playlist: keepPlaylist, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) };
     const advice = await platformAdvice(deps, request.auth.userId, merged);
     const context = schedulingContext(deps);
     const stream = await streams.updateStream(context, request.auth.userId, current.id, {
@@ -120,6 +125,7 @@ const update = userRoute({
       ...(merged.description !== undefined ? { description: merged.description } : {}),
       ...(merged.privacy !== undefined ? { privacy: merged.privacy } : {}),
       ...(merged.videoId !== undefined ? { videoId: merged.videoId } : {}),
+      ...(merged.playlist ? { playlist: { videoIds: merged.playlist.videoIds, shuffle: merged.playlist.shuffle } } : {}),
       ...(merged.audioId !== undefined ? { audioId: merged.audioId } : {}),
       channelIds: merged.channelIds,
       restartTimes: merged.restartTimes,
@@ -129,6 +135,15 @@ const update = userRoute({
     // A new time zone moves the schedule's transitions.
     await scheduling.streamSaved(context, stream);
     return json(200, { ...(await view(deps, stream)), platformAdvice: advice });
+  },
+});
+
+/** A running stream's playlist too: applied at the next join or the next restart (`apply`). */
+const putPlaylist = userRoute({
+  body: playlistBody,
+  async handle(request, deps) {
+    const { apply, ...input } = request.body;
+    return json(200, await view(deps, await streams.editPlaylist(streamsContext(deps), request.auth.userId, request.params.id ?? '', input, apply)));
   },
 });
 
@@ -207,6 +222,7 @@ export const createStreamsHandler = (deps: () => Deps | Promise<Deps>): HttpHand
       'DELETE /api/streams/{id}': remove,
       'POST /api/streams/{id}/start': start,
       'POST /api/streams/{id}/stop': stop,
+      'PUT /api/streams/{id}/playlist': putPlaylist,
       'PUT /api/streams/{id}/thumbnail': putThumbnail,
       'DELETE /api/streams/{id}/thumbnail': removeThumbnail,
       'PUT /api/streams/{id}/schedule': putSchedule,

@@ -26,6 +26,13 @@ describe('ffmpeg command', () => {
     );
   });
 
+  test('a playlist: one FLV fed on stdin at native rate, copied like a single video', () => {
+    expect(ffmpegArgs({ feed: 'stdin' }, [yt]).join(' ')).toBe(
+      '-hide_banner -nostdin -loglevel warning -nostats -progress pipe:1 -re -f flv -i pipe:0 ' +
+        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
+    );
+  });
+
   test('one RTMPS destination: the TLS layer verifies the certificate and its name, against the given CA or the system store', () => {
     const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/FB-1' };
     expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-9)).toEqual(

@@ -7,11 +7,21 @@ export interface Destination {
   url: string;
 }
 
-export interface FfmpegInputs {
+/** One video looped by ffmpeg itself (`-stream_loop -1`). */
+export interface LoopedFiles {
   videoPath: string;
   /** A separate audio track, looped on its own; the video file's own audio is then not used. */
   audioPath?: string;
 }
+
+/** A playlist: one endless FLV written into ffmpeg's stdin by the feeder (feeder.ts), soundtrack included. */
+export interface FlvFeed {
+  feed: 'stdin';
+}
+
+export type FfmpegInputs = LoopedFiles | FlvFeed;
+
+export const isFeed = (inputs: FfmpegInputs): inputs is FlvFeed => 'feed' in inputs;
 
 /** Read/write timeout for the RTMP connection: a backstop for the stall detection, in microseconds. */
 const RW_TIMEOUT_US = '5000000';
@@ -40,9 +50,11 @@ const tlsOptions = (trust: TlsTrust): [string, string][] => [['tls_verify', '1']
 export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}): string[] {
   if (!destinations.length) throw new Error('at least one destination is needed');
   const loopedInput = (path: string) => ['-re', '-stream_loop', '-1', '-i', path];
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'warning', '-nostats', '-progress', 'pipe:1', ...loopedInput(inputs.videoPath)];
-  if (inputs.audioPath) args.push(...loopedInput(inputs.audioPath), '-map', '0:v:0', '-map', '1:a:0');
-  else args.push('-map', '0:v:0', '-map', '0:a:0?');
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'warning', '-nostats', '-progress', 'pipe:1'];
+  // -nostdin only stops ffmpeg reading keys from stdin: pipe:0 is still its input.
+  if (isFeed(inputs)) args.push('-re', '-f', 'flv', '-i', 'pipe:0', '-map', '0:v:0', '-map', '0:a:0?');
+  else if (inputs.audioPath) args.push(...loopedInput(inputs.videoPath), ...loopedInput(inputs.audioPath), '-map', '0:v:0', '-map', '1:a:0');
+  else args.push(...loopedInput(inputs.videoPath), '-map', '0:v:0', '-map', '0:a:0?');
   args.push('-c', 'copy', '-rw_timeout', RW_TIMEOUT_US);
   if (destinations.length === 1) {
     const url = destinations[0]!.url;

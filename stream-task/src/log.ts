@@ -9,7 +9,7 @@ import { redactSecrets } from './ffmpeg';
 
 export const STREAM_TASK_SERVICE = 'stream-task';
 
-export type LogLevelName = 'info' | 'warn' | 'error';
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 /** What the supervisor and the entry point log through: a message, its level (info when not given) and keys of
  * its own. */
 export type LogFn = (message: string, level?: LogLevelName, keys?: Record<string, unknown>) => void;

@@ -15,7 +15,8 @@ import { redactSecrets } from './ffmpeg';
 import { JsonLinesHeartbeatSink, type HeartbeatSink } from './heartbeat';
 import { createS3Client, HttpInputFetcher, LocalFileFetcher, S3InputFetcher } from './inputs';
 import { streamTaskLog } from './log';
-import { prepareMedia } from './media';
+import { playingPosition, prepareMedia } from './media';
+import { PlaylistEdits } from './playlist-edits';
 import { PreviewTaker } from './preview';
 import { systemClock } from './runtime';
 import { readStreamTaskSpec, validStreamTaskSpec } from './spec';
@@ -44,6 +45,8 @@ async function main(): Promise<number> {
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
+  const fetchers = [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()];
+  const playlistEdits = new PlaylistEdits(fetchers, workDir, log);
   const previews = managed && new PreviewTaker((jpeg) => managed.api.preview(jpeg), (error) => log(`preview not stored: ${redactSecrets(error.message)}`, 'warn'));
   let supervisor: StreamSupervisor | undefined;
   const lease = managed && new LeaseKeeper(managed.grant.lease, (reason) => {
@@ -57,6 +60,7 @@ async function main(): Promise<number> {
             const answer = await managed.api.heartbeat(heartbeat);
             lease!.renewed();
             previews!.wanted(answer.previews);
+            if (answer.playlist) void playlistEdits.receive(answer.playlist);
           } catch (error) {
             if (error instanceof LeaseLost) lease!.refused(error.message);
             throw error;
@@ -70,9 +74,10 @@ async function main(): Promise<number> {
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
     prepare: async (signal) => {
-      const media = await prepareMedia(spec, [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()], workDir, signal);
+      const media = await prepareMedia(spec, fetchers, workDir, signal);
       startup.mark('inputsReady');
-      previews?.ready(media.files.videoPath, media.loopDurationUs);
+      playlistEdits.ready(media.playlist);
+      previews?.ready(playingPosition(media, Date.now()));
       return media;
     },
     sink,

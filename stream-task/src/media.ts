@@ -4,14 +4,39 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { FfmpegInputs } from './ffmpeg';
+import type { Soundtrack } from './feeder';
 import { fetchInput, type InputFetcher } from './inputs';
 import { loopReadyVideo } from './loop-ready';
+import { PlaylistRuntime, type PlaylistEvents, type StreamProfile } from './playlist';
+import { preparePlaylist, prepareSoundtrack, type PlaylistSpec } from './playlist-media';
+import { loopPosition } from './preview';
 import type { PreparedInputs } from './state-machine';
+
+/** A playlist ready to be fed to ffmpeg (feeder.ts). */
+export interface PlaylistPlayback {
+  runtime: PlaylistRuntime;
+  soundtrack?: Soundtrack;
+  /** The profile every item has (an edit must keep it). */
+  profile: StreamProfile;
+  /** The items carry their own sound (no soundtrack replaces it). */
+  withAudio: boolean;
+}
 
 /** Local files to stream and what the supervisor needs to know about them. */
 export interface PreparedMedia extends PreparedInputs {
   files: FfmpegInputs;
+  /** With `files` a feed: what is fed. */
+  playlist?: PlaylistPlayback;
+}
+
+/** Where the stream is at `now` (a file and a position in it): for preview frames. */
+export function playingPosition(media: PreparedMedia, startedAt: number): (now: number) => { path: string; seconds: number } {
+  if (media.playlist) return (now) => media.playlist!.runtime.position(now);
+  const path = 'videoPath' in media.files ? media.files.videoPath : '';
+  return (now) => ({ path, seconds: loopPosition(now - startedAt, media.loopDurationUs) });
 }
 
 export interface ProbedStream {
@@ -75,11 +100,13 @@ export function describeInputs(video: ProbedMedia, audio?: ProbedMedia): { loopD
 
 /** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run. */
 export async function prepareMedia(
-  sources: { video: string; audio?: string },
+  sources: { video: string; audio?: string; playlist?: PlaylistSpec },
   fetchers: readonly InputFetcher[],
   workDir: string,
   signal?: AbortSignal,
+  playlistOptions: { random?: () => number; events?: PlaylistEvents } = {},
 ): Promise<PreparedMedia> {
+  if (sources.playlist) return preparePlaylistMedia({ ...sources, playlist: sources.playlist }, fetchers, workDir, signal, playlistOptions);
   const [videoPath, audioPath] = await Promise.all([
     fetchInput(fetchers, sources.video, join(workDir, 'video'), signal),
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
@@ -89,4 +116,37 @@ export async function prepareMedia(
   // With a separate audio track the video's own sound is not sent, so its length does not matter.
   const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.durationUs / 1e6, workDir, signal);
   return { files: { videoPath: loopPath, ...(audioPath ? { audioPath } : {}) }, ...described };
+}
+
+/** A playlist's items (and soundtrack) fetched and remuxed, its first pass's order drawn. Items an edit leaves out are
+ * removed from the disk once the edit has taken effect. */
+async function preparePlaylistMedia(
+  sources: { audio?: string; playlist: PlaylistSpec },
+  fetchers: readonly InputFetcher[],
+  workDir: string,
+  signal: AbortSignal | undefined,
+  options: { random?: () => number; events?: PlaylistEvents },
+): Promise<PreparedMedia> {
+  const withAudio = !sources.audio;
+  const [soundtrack, content] = await Promise.all([
+    sources.audio ? prepareSoundtrack(sources.audio, fetchers, workDir, signal) : undefined,
+    preparePlaylist(sources.playlist, fetchers, workDir, { withAudio, ...(signal ? { signal } : {}) }),
+  ]);
+  const runtime = new PlaylistRuntime(content, options.random, {
+    ...options.events,
+    onRetired: (items) => {
+      options.events?.onRetired?.(items);
+      for (const item of items) void rm(dirname(item.path), { recursive: true, force: true });
+    },
+  });
+  const passUs = runtime.passDurationUs;
+  // Bits of a pass over its length: the items' own bitrates (their sound included), or their pictures' and the
+  // soundtrack's (its bitrate, near enough: the items' AAC is the same 128 kbit/s).
+  const itemKbps = content.items.reduce((sum, item) => sum + item.bitrateKbps * item.durationUs, 0) / passUs;
+  return {
+    files: { feed: 'stdin' },
+    loopDurationUs: passUs,
+    inputBitrateKbps: Math.round(itemKbps),
+    playlist: { runtime, ...(soundtrack ? { soundtrack: { path: soundtrack.path, sampleRate: soundtrack.sampleRate } } : {}), profile: content.items[0]!.profile, withAudio },
+  };
 }

@@ -35,7 +35,7 @@ describe('preview frames are taken only while someone watches', () => {
       });
       taker.wanted(true);
       expect(grabbed).toHaveLength(0); // the media is not ready yet
-      taker.ready('/video.mp4', 2_000_000);
+      taker.ready(() => ({ path: '/video.mp4', seconds: 1.5 }));
       await flush();
       expect(stored).toHaveLength(1);
       jest.advanceTimersByTime(PREVIEW_INTERVAL_MS);

@@ -34,7 +34,7 @@ export const loopPosition = (elapsedMs: number, loopDurationUs: number): number 
  * they become wanted, then one every PREVIEW_INTERVAL_MS; none before the media is ready or while nobody watches.
  */
 export class PreviewTaker {
-  private video?: { path: string; loopDurationUs: number; startedAt: number };
+  private locate?: (now: number) => { path: string; seconds: number };
   private timer?: ReturnType<typeof setInterval>;
   private isWanted = false;
 
@@ -44,9 +44,9 @@ export class PreviewTaker {
     private readonly grab: typeof grabFrame = grabFrame,
   ) {}
 
-  /** The media is ready: frames can be taken from now on. */
-  ready(videoPath: string, loopDurationUs: number): void {
-    this.video = { path: videoPath, loopDurationUs, startedAt: Date.now() };
+  /** The media is ready: frames can be taken from now on, at the file and position `locate` says is playing. */
+  ready(locate: (now: number) => { path: string; seconds: number }): void {
+    this.locate = locate;
     this.update();
   }
 
@@ -61,14 +61,14 @@ export class PreviewTaker {
   }
 
   private update(): void {
-    if (!(this.isWanted && this.video)) return this.close();
+    if (!(this.isWanted && this.locate)) return this.close();
     if (this.timer) return;
     this.take();
     this.timer = setInterval(() => this.take(), PREVIEW_INTERVAL_MS);
   }
 
   private take(): void {
-    const video = this.video!;
-    this.grab(video.path, loopPosition(Date.now() - video.startedAt, video.loopDurationUs)).then(this.publish).catch(this.onFailure);
+    const { path, seconds } = this.locate!(Date.now());
+    this.grab(path, seconds).then(this.publish).catch(this.onFailure);
   }
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { connect, isIP, type LookupFunction } from 'node:net';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect, getCACertificates } from 'node:tls';
 import { canonicalHost, destinationPort, isPublicAddress } from '../../lambdas/core/channels/destination-address';
@@ -34,10 +34,12 @@ export interface ChildHandlers {
 export interface ChildHandle {
   readonly pid: number | undefined;
   kill(signal: NodeJS.Signals): void;
+  /** The child's stdin, when it was asked for (a playlist's feed); otherwise the child's stdin is /dev/null. */
+  readonly stdin?: Writable;
 }
 
 export interface ProcessRunner {
-  spawn(command: string, args: readonly string[], handlers: ChildHandlers): ChildHandle;
+  spawn(command: string, args: readonly string[], handlers: ChildHandlers, options?: { stdin?: boolean }): ChildHandle;
 }
 
 /** What ffmpeg needs of the environment: the task's own (its run token above all) is none of its business, and
@@ -50,10 +52,11 @@ const childEnvironment = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '
  * no orphaned ffmpeg keeps publishing to the stream key.
  */
 export const childProcessRunner: ProcessRunner = {
-  spawn(command, args, handlers) {
-    let child: ChildProcessByStdio<null, Readable, Readable>;
+  spawn(command, args, handlers, options = {}) {
+    let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
     try {
-      child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
+      const stdio = [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as const;
+      child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: [...stdio], env: childEnvironment() }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
     } catch (error) {
       // spawn throws at once for arguments it cannot pass (a NUL byte), and its message quotes the argument: the
       // publish URL with the stream key. Reported like a process that could not start, by error code only.
@@ -77,6 +80,7 @@ export const childProcessRunner: ProcessRunner = {
       kill: (signal) => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       },
+      ...(child.stdin ? { stdin: child.stdin } : {}),
     };
   },
 };

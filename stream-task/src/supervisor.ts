@@ -2,9 +2,10 @@
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
 import type { ErrorKey } from '../../lambdas/core/errors';
 import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs, type TlsTrust } from './ffmpeg';
+import { feedFlv, type JoinReport } from './feeder';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { LogFn } from './log';
-import type { PreparedMedia } from './media';
+import type { PlaylistPlayback, PreparedMedia } from './media';
 import { ProgressParser } from './progress';
 import type { StartupTimeline } from './startup';
 import {
@@ -45,6 +46,8 @@ export interface StreamSupervisorOptions {
   /** Whom RTMPS destinations' certificates must be signed by (default: LOOPCAST_DESTINATION_CA_FILE, else the
    * system's trust store). */
   tls?: TlsTrust;
+  /** A playlist's item began (the bench times the joins). */
+  onJoin?(report: JoinReport): void;
 }
 
 /** What a failure reason says when an RTMPS destination's certificate was refused: the catalogue key, which the web
@@ -65,6 +68,9 @@ export class StreamSupervisor {
   private readonly children = new Map<number, ChildHandle>();
   private readonly preparation = new AbortController();
   private files?: FfmpegInputs;
+  private playlist?: PlaylistPlayback;
+  /** The feeds of a playlist's runs, ended with their ffmpeg. */
+  private readonly feeds = new Map<number, AbortController>();
   private readonly queue: MachineEvent[] = [];
   private dispatching = false;
   private stopTimers: (() => void)[] = [];
@@ -113,6 +119,7 @@ export class StreamSupervisor {
     this.options.prepare(this.preparation.signal).then(
       (media) => {
         this.files = media.files;
+        this.playlist = media.playlist;
         this.dispatch({ type: 'prepared', inputs: { loopDurationUs: media.loopDurationUs, inputBitrateKbps: media.inputBitrateKbps } });
       },
       (error: Error) => this.dispatch({ type: 'prepareFailed', error: `inputs not ready: ${error.message}` }),
@@ -192,6 +199,7 @@ export class StreamSupervisor {
       const reason = destination && this.certificateRefusals.get(destination.id);
       return reason ? `${CERTIFICATE_REFUSED} (${reason})` : undefined;
     };
+    const playlist = this.playlist;
     const child = this.runner.spawn(this.options.ffmpegPath ?? 'ffmpeg', args, {
       onStdoutLine: (line) => {
         const block = parser.pushLine(line);
@@ -210,18 +218,45 @@ export class StreamSupervisor {
       onExit: ({ code, signal, error }) => {
         gone = true;
         this.children.delete(runId);
+        this.feeds.get(runId)?.abort();
+        this.feeds.delete(runId);
         const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
         const why = (destinations.length === 1 && code !== 0 && refusal(destinations[0])) || lastStderr;
         this.dispatch({ type: 'exited', runId, detail: why ? `${how}: ${why}` : how });
       },
-    });
+    }, playlist ? { stdin: true } : undefined);
     if (!gone) this.children.set(runId, child);
     this.options.startup?.mark('ffmpegSpawned');
     this.log(`ffmpeg run ${runId} spawned (pid ${child.pid})`);
+    if (playlist && child.stdin && !gone) this.feed(runId, playlist, child);
+  }
+
+  /** Writes the playlist into the run's ffmpeg until it exits. A run starts with the item that was playing (from its
+   * beginning) or with an edit waiting for a restart. */
+  private feed(runId: number, playlist: PlaylistPlayback, child: ChildHandle): void {
+    const controller = new AbortController();
+    this.feeds.set(runId, controller);
+    playlist.runtime.restart();
+    feedFlv({
+      playlist: playlist.runtime,
+      ...(playlist.soundtrack ? { soundtrack: playlist.soundtrack } : {}),
+      out: child.stdin!,
+      signal: controller.signal,
+      onJoin: (report) => {
+        this.log(`ffmpeg run ${runId}: playing ${report.itemId}${report.switchMs === undefined ? '' : ` (joined in ${report.switchMs.toFixed(1)} ms)`}`, 'debug');
+        this.options.onJoin?.(report);
+      },
+      onDroppedAudio: (itemId) => this.log(`ffmpeg run ${runId}: an audio frame of ${itemId} left out at its join`, 'warn'),
+    }).catch((error: Error) => {
+      // An item that cannot be read: ffmpeg is ended, and the run restarted after the backoff like any failed run.
+      this.log(`ffmpeg run ${runId}: the playlist cannot be fed: ${error.message}`, 'error');
+      child.kill('SIGKILL');
+    });
   }
 
   private publishHeartbeat(): void {
-    this.heartbeats.publish(heartbeatOf(this.options.streamId, this.machine, this.clock.now()));
+    const heartbeat = heartbeatOf(this.options.streamId, this.machine, this.clock.now());
+    this.heartbeats.publish(this.playlist ? { ...heartbeat, playlist: this.playlist.runtime.status() } : heartbeat);
   }
 
   private finish(exitCode: number): void {

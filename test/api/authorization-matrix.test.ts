@@ -105,6 +105,7 @@ const otherUser: Record<string, Expected> = {
   'DELETE /api/streams/{id}': [404, 'stream not found'],
   'POST /api/streams/{id}/start': [404, 'stream not found'],
   'POST /api/streams/{id}/stop': [404, 'stream not found'],
+  'PUT /api/streams/{id}/playlist': [404, 'stream not found'],
   'PUT /api/streams/{id}/thumbnail': [404, 'stream not found'],
   'DELETE /api/streams/{id}/thumbnail': [404, 'stream not found'],
   'GET /api/streams/{id}/history': [404, 'stream not found'],
@@ -139,6 +140,7 @@ const ownerAnswers: Record<string, Expected> = {
   'DELETE /api/streams/{id}': [204],
   'POST /api/streams/{id}/start': [400, 'invalid request'],
   'POST /api/streams/{id}/stop': [200],
+  'PUT /api/streams/{id}/playlist': [200],
   'PUT /api/streams/{id}/thumbnail': [200],
   'DELETE /api/streams/{id}/thumbnail': [200],
 };

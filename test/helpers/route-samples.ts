@@ -77,6 +77,7 @@ const samples: Record<string, Sample> = {
   'DELETE /api/streams/{id}': (w) => ({ id: w.streamId }),
   'POST /api/streams/{id}/start': (w) => ({ id: w.streamId }),
   'POST /api/streams/{id}/stop': (w) => ({ id: w.streamId }),
+  'PUT /api/streams/{id}/playlist': (w) => ({ id: w.streamId, body: { videoIds: [w.videoId], shuffle: true, apply: 'join' } }),
   'PUT /api/streams/{id}/thumbnail': (w) => ({ id: w.streamId, raw: { bytes: pngBytes, contentType: 'image/png' } }),
   'DELETE /api/streams/{id}/thumbnail': (w) => ({ id: w.streamId }),
   'GET /api/streams/{id}/history': (w) => ({ id: w.streamId }),

@@ -1,6 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { StreamLinks } from '../../core/media/ports';
+import type { StreamPlaylist } from '../../core/streams/playlist';
 import { streamKey, userPartition } from './keys';
 import { queryAll } from './pages';
 
@@ -12,6 +13,7 @@ interface StreamMediaRef {
   status: string;
   videoId?: string;
   audioId?: string;
+  playlist?: StreamPlaylist;
 }
 
 /** The media library's view of streams (lambdas/core/media/ports.ts), on the streams' items. */
@@ -28,9 +30,9 @@ export class DynamoStreamLinks implements StreamLinks {
     return (await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
-      FilterExpression: 'videoId = :media OR audioId = :media',
+      FilterExpression: 'videoId = :media OR audioId = :media OR contains(playlist.videoIds, :media)',
       ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#', ':media': videoId },
-      ProjectionExpression: 'id, #status, videoId, audioId',
+      ProjectionExpression: 'id, #status, videoId, audioId, playlist',
       ExpressionAttributeNames: { '#status': 'status' },
     })) as unknown as StreamMediaRef[];
   }
@@ -41,6 +43,10 @@ export class DynamoStreamLinks implements StreamLinks {
 
   async forget(userId: string, videoId: string): Promise<void> {
     for (const stream of await this.streamsUsing(userId, videoId)) {
+      if (stream.playlist?.videoIds.includes(videoId)) {
+        await this.leavePlaylist(userId, stream.id, stream.playlist, videoId);
+        continue;
+      }
       const field = stream.videoId === videoId ? 'videoId' : 'audioId';
       try {
         await this.db.send(new UpdateCommand({
@@ -54,6 +60,27 @@ export class DynamoStreamLinks implements StreamLinks {
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
+    }
+  }
+
+  /** A deleted video leaves the stopped stream's playlist (the playlist goes with its last video). */
+  private async leavePlaylist(userId: string, streamId: string, playlist: StreamPlaylist, videoId: string): Promise<void> {
+    const videoIds = playlist.videoIds.filter((id) => id !== videoId);
+    const notRunning = 'playlist.revision = :revision AND NOT #status IN (:pending, :encoding, :started, :stopping)';
+    try {
+      await this.db.send(new UpdateCommand({
+        TableName: this.table,
+        Key: streamKey(userId, streamId),
+        UpdateExpression: videoIds.length ? 'SET playlist = :playlist, videoId = :first' : 'REMOVE playlist, videoId',
+        ConditionExpression: notRunning,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':revision': playlist.revision, ':pending': 'pending', ':encoding': 'encoding', ':started': 'started', ':stopping': 'stopping',
+          ...(videoIds.length ? { ':playlist': { ...playlist, videoIds, revision: playlist.revision + 1 }, ':first': videoIds[0] } : {}),
+        },
+      }));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
 

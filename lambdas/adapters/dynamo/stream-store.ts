@@ -8,6 +8,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { ClaimOutcome, RunStateChanges, StreamRun, StreamStore, TaskCredentials } from '../../core/streams/ports';
+import type { StreamPlaylist } from '../../core/streams/playlist';
 import type { RunLease, Stream, StreamHealth } from '../../core/streams/stream';
 import { runningStreamsIndexKey, streamKey, streamLiveKey, usageKey, userPartition } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
@@ -58,7 +59,7 @@ function joined(items: Record<string, unknown>[]): Stream[] {
   }
   return streams.map((stream) => withLive(stream, live.get(`STREAM#${stream.id}`)));
 }
-const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'updatedAt'] as const;
+const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'playlist', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'updatedAt'] as const;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
@@ -103,6 +104,22 @@ export class DynamoStreamStore implements StreamStore {
         UpdateExpression: `SET ${set.map((f) => `#${f} = :${f}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((f) => `#${f}`).join(', ')}` : ''}`,
         ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(editable.map((f) => [`#${f}`, f])) },
         ExpressionAttributeValues: { ':stopped': 'stopped', ...Object.fromEntries(set.map((f) => [`:${f}`, stream[f]])) },
+      }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async setPlaylist(userId: string, streamId: string, playlist: StreamPlaylist, expectedRevision: number, now: Date): Promise<boolean> {
+    try {
+      await this.db.send(new UpdateCommand({
+        TableName: this.table,
+        Key: streamKey(userId, streamId),
+        ConditionExpression: 'playlist.revision = :expected',
+        UpdateExpression: 'SET playlist = :playlist, videoId = :first, updatedAt = :now',
+        ExpressionAttributeValues: { ':expected': expectedRevision, ':playlist': playlist, ':first': playlist.videoIds[0], ':now': now.toISOString() },
       }));
       return true;
     } catch (error) {

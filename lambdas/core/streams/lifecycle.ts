@@ -14,6 +14,7 @@ import {
 import { hashToken, newToken } from '../accounts/tokens';
 import { publishState, type StreamsContext } from './streams';
 import type { StreamRun } from './ports';
+import { streamVideoIds } from './playlist';
 import { nextExecutionName, type Stream } from './stream';
 
 export type LifecycleContext = Pick<StreamsContext, 'streams' | 'videos' | 'runner' | 'realtime' | 'now' | 'broadcasts' | 'history'> & {
@@ -83,9 +84,10 @@ export function fargateOverridesFor(media: { videoBytes: number; audioBytes?: nu
 
 /** The stream-ready files a task downloads (their sizes as transcoded; an item without one counts what it stores). */
 async function mediaOf(context: LifecycleContext, stream: Stream): Promise<{ videoBytes: number; audioBytes?: number }> {
-  const [video, audio] = await Promise.all([stream.videoId, stream.audioId].map((id) => (id ? context.videos.get(stream.userId, id) : undefined)));
-  const bytes = (item: typeof video) => item?.sizeBytes ?? item?.storedBytes ?? 0;
-  return { videoBytes: bytes(video), ...(audio ? { audioBytes: bytes(audio) } : {}) };
+  // A playlist's items are all on the disk at once.
+  const [audio, ...videos] = await Promise.all([stream.audioId, ...streamVideoIds(stream)].map((id) => (id ? context.videos.get(stream.userId, id) : undefined)));
+  const bytes = (item: typeof audio) => item?.sizeBytes ?? item?.storedBytes ?? 0;
+  return { videoBytes: videos.reduce((sum, video) => sum + bytes(video), 0), ...(audio ? { audioBytes: bytes(audio) } : {}) };
 }
 
 /** PrepareTask: every earlier task of the stream is ended and the lease minted for the next task's token, so the

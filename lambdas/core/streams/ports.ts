@@ -1,4 +1,5 @@
 import type { Channel } from '../channels/channel';
+import type { StreamPlaylist } from './playlist';
 import type { Stream, StreamHealth, StreamStatus } from './stream';
 
 export interface StreamRun {
@@ -83,6 +84,9 @@ export interface StreamStore {
   list(userId: string): Promise<Stream[]>;
   /** Replaces the editable fields while the stream is stopped; false when it is not (anymore). */
   updateStopped(stream: Stream): Promise<boolean>;
+  /** Replaces the playlist of a stream in any state, unless its revision moved from `expectedRevision` meanwhile
+   * (another edit); false then. */
+  setPlaylist(userId: string, streamId: string, playlist: StreamPlaylist, expectedRevision: number, now: Date): Promise<boolean>;
   /** Deletes while stopped; false when it is running. */
   deleteStopped(userId: string, streamId: string): Promise<boolean>;
   /** stopped -> `status` and one running slot taken, in one transaction: exactly `limit` streams run at once. */

@@ -4,6 +4,7 @@
 import { TASK_LEASE } from '../../contract/stream-task';
 import { AppError } from '../errors';
 import { upcoming, type StreamSchedule } from './schedule';
+import type { StreamPlaylist } from './playlist';
 
 /**
  * stopped: not running (the initial state);
@@ -29,6 +30,8 @@ export interface StreamHealth {
   nextRestartAt?: string;
   lastError?: string;
   destinations: { id: string; state: 'ok' | 'failed' }[];
+  /** A playlist's task: the newest revision it has, the one playing, and the video playing. */
+  playlist?: { revision: number; applied: number; videoId: string };
   /** When the task's actual state was entered. */
   since?: string;
   /** When the task last stored a preview frame (streamPreviewKey in lambdas/core/media/media-urls.ts). */
@@ -58,7 +61,10 @@ export interface Stream {
   privacy?: Privacy;
   /** A custom thumbnail for YouTube broadcasts (media bucket key); the video's own otherwise. */
   thumbnailKey?: string;
+  /** The video looped; with a playlist, the playlist's first (its card picture and thumbnail). */
   videoId?: string;
+  /** Several videos played one after another instead of one (playlist.ts). */
+  playlist?: StreamPlaylist;
   audioId?: string;
   channelIds: string[];
   restartTimes: string[];

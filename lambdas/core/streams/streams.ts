@@ -14,7 +14,9 @@ import type { SecretBox } from '../secret-box';
 import type { StreamHistory } from './history';
 import type { BroadcastKeeper, ChannelStore, StreamRun, StreamRunner, StreamStore } from './ports';
 import { assertScheduleAhead, normalizeSchedule, type StreamSchedule } from './schedule';
+import { checkPlaylist, nextPlaylist, streamVideoIds, type PlaylistInput } from './playlist';
 import { assertModifiable, executionNameOf, type Privacy, type Stream } from './stream';
+import type { PlaylistApply } from '../../contract/stream-task';
 import { thumbnailType } from './thumbnail';
 import { streamThumbnailKey } from '../../contract/buckets';
 
@@ -44,6 +46,8 @@ export interface StreamInput {
   description?: string;
   privacy?: Privacy;
   videoId?: string;
+  /** Several videos instead of one (the first becomes `videoId`). */
+  playlist?: PlaylistInput;
   audioId?: string;
   channelIds: string[];
   restartTimes: string[];
@@ -67,6 +71,7 @@ async function checkReferences(context: StreamsContext, userId: string, input: S
     if (!item) throw new AppError('not found', { field });
     if (item.kind !== kind) throw new AppError('invalid request', { fields: { [field]: `must be ${kind === 'video' ? 'a video' : 'an audio track'}` } });
   }
+  if (input.playlist) await checkPlaylist(context.videos, userId, input.playlist, entitlement.limits);
   const unique = new Set(input.channelIds);
   if (unique.size !== input.channelIds.length) throw new AppError('invalid request', { fields: { channelIds: 'each destination once' } });
   for (const channelId of unique) {
@@ -81,7 +86,7 @@ function normalized(input: StreamInput): StreamInput {
     title: input.title.trim(),
     ...(input.description?.trim() ? { description: input.description.trim() } : {}),
     ...(input.privacy ? { privacy: input.privacy } : {}),
-    ...(input.videoId ? { videoId: input.videoId } : {}),
+    ...(input.playlist ? { videoId: input.playlist.videoIds[0], playlist: input.playlist } : input.videoId ? { videoId: input.videoId } : {}),
     ...(input.audioId ? { audioId: input.audioId } : {}),
     channelIds: input.channelIds,
     restartTimes: schedule.times,
@@ -96,7 +101,8 @@ export async function createStream(context: StreamsContext, userId: string, inpu
   if (clean.schedule) assertScheduleAhead(clean.schedule, clean.timeZone, context.now());
   await checkReferences(context, userId, clean, await context.entitlement(userId));
   const now = context.now().toISOString();
-  const stream: Stream = { id: randomUUID(), userId, ...clean, desired: 'stopped', status: 'stopped', restarts: 0, createdAt: now, updatedAt: now };
+  const { playlist, ...fields } = clean;
+  const stream: Stream = { id: randomUUID(), userId, ...fields, ...(playlist ? { playlist: nextPlaylist(undefined, playlist, 'join') } : {}), desired: 'stopped', status: 'stopped', restarts: 0, createdAt: now, updatedAt: now };
   await context.streams.create(stream);
   return stream;
 }
@@ -106,8 +112,9 @@ export async function updateStream(context: StreamsContext, userId: string, stre
   assertModifiable(stream);
   const clean = normalized(input);
   await checkReferences(context, userId, clean, await context.entitlement(userId));
-  const { description: _d, privacy: _p, videoId: _v, audioId: _a, attentionMinutes: _m, ...kept } = stream;
-  const next: Stream = { ...kept, ...clean, updatedAt: context.now().toISOString() };
+  const { description: _d, privacy: _p, videoId: _v, playlist: current, audioId: _a, attentionMinutes: _m, ...kept } = stream;
+  const { playlist, ...fields } = clean;
+  const next: Stream = { ...kept, ...fields, ...(playlist ? { playlist: nextPlaylist(current, playlist, 'join') } : {}), updatedAt: context.now().toISOString() };
   if (!(await context.streams.updateStopped(next))) assertModifiable(await owned(context, userId, streamId));
   return next;
 }
@@ -130,6 +137,33 @@ export interface ThumbnailObjects {
   remove(keys: string[]): Promise<void>;
 }
 
+/**
+ * Replaces a stream's playlist. Stopped: like any edit. Running: stored as the next revision, which the stream task
+ * gets with its next heartbeat and applies at the next join or the next restart (`apply`); every item must then be
+ * ready, and a stream running one video cannot become a playlist until it stops.
+ */
+export async function editPlaylist(context: StreamsContext, userId: string, streamId: string, input: PlaylistInput, apply: PlaylistApply): Promise<Stream> {
+  const stream = await owned(context, userId, streamId);
+  const entitlement = await context.entitlement(userId);
+  const items = await checkPlaylist(context.videos, userId, input, entitlement.limits);
+  if (stream.status === 'stopped' && !stream.playlist) {
+    return updateStream(context, userId, streamId, { ...stream, playlist: input });
+  }
+  if (!stream.playlist) assertModifiable(stream);
+  if (stream.status === 'stopping') throw new AppError('stream pending');
+  // A task plays it soon: its items must be ready (a stream waiting in `encoding` waits for them too).
+  if (stream.status === 'pending' || stream.status === 'started') {
+    if (items.some((video) => video.status === 'encoding')) throw new AppError('video encoding');
+    if (items.some((video) => video.status === 'failed')) throw new AppError('uploader encode error', { field: 'playlist' });
+  }
+  const playlist = nextPlaylist(stream.playlist, input, apply);
+  if (!(await context.streams.setPlaylist(userId, streamId, playlist, stream.playlist!.revision, context.now()))) throw new AppError('updating stream failed');
+  const next: Stream = { ...stream, videoId: playlist.videoIds[0]!, playlist, updatedAt: context.now().toISOString() };
+  // Open pages refetch the stream on stream.state: the new list shows without a reload.
+  await publishState(context, stream, stream.status);
+  return next;
+}
+
 export async function deleteStream(context: StreamsContext, userId: string, streamId: string): Promise<void> {
   const stream = await owned(context, userId, streamId);
   assertModifiable(stream);
@@ -144,7 +178,7 @@ export async function publishState(context: Pick<StreamsContext, 'realtime'>, st
 async function mediaState(context: StreamsContext, stream: Stream): Promise<'ready' | 'encoding' | ErrorKey> {
   if (!stream.videoId) return 'not found';
   let state: 'ready' | 'encoding' = 'ready';
-  for (const id of [stream.videoId, stream.audioId]) {
+  for (const id of [...streamVideoIds(stream), stream.audioId]) {
     if (!id) continue;
     const item = await context.videos.get(stream.userId, id);
     if (!item) return 'not found';

@@ -1,9 +1,10 @@
 // What a stream task may do, through the task API (lambdas/http/stream-tasks.ts), with its run token: take the run's
 // lease and get what to stream, report heartbeats (each renews the lease), store preview frames. A task reaches
 // nothing else: not the table, not the keys, not other users' media (docs/security.md, docs/streams.md).
-import { TASK_LEASE, type Heartbeat, type LeaseGrant, type StreamTaskSpecInput, type TaskCaller } from '../../contract/stream-task';
+import { TASK_LEASE, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type StreamTaskSpecInput, type TaskCaller } from '../../contract/stream-task';
 import { hashToken } from '../accounts/tokens';
 import { egressBytesBetween } from './egress';
+import { pendingEdit, taskPlaylist } from './playlist';
 import { publishUrl } from '../channels/channel';
 import { AppError } from '../errors';
 import type { TaskCredentials } from './ports';
@@ -48,6 +49,7 @@ export async function taskSpec(context: Pick<TaskSessionContext, 'streams' | 'vi
     streamId,
     video: await context.media.downloadUrl(video.outputKey),
     ...(audio?.outputKey ? { audio: await context.media.downloadUrl(audio.outputKey) } : {}),
+    ...(stream.playlist ? { playlist: await taskPlaylist(context.videos, (key) => context.media.downloadUrl(key), userId, stream.playlist) } : {}),
     destinations,
     restartTimes: stream.restartTimes,
     timeZone: stream.timeZone,
@@ -68,6 +70,7 @@ export function healthOf(heartbeat: Heartbeat): StreamHealth {
     ...(heartbeat.nextRestartAt ? { nextRestartAt: heartbeat.nextRestartAt } : {}),
     ...(heartbeat.lastError ? { lastError: heartbeat.lastError } : {}),
     destinations: heartbeat.destinations,
+    ...(heartbeat.playlist ? { playlist: heartbeat.playlist } : {}),
     since: heartbeat.since,
     at: heartbeat.at,
   };
@@ -88,6 +91,8 @@ export interface HeartbeatOutcome {
   facts: HeartbeatFacts;
   /** Someone has the stream's page open: the task should store preview frames. */
   watched: boolean;
+  /** A playlist edit the task does not have yet. */
+  playlist?: HeartbeatAnswer['playlist'];
 }
 
 function factsOf(previous: StreamHealth | undefined, health: StreamHealth): HeartbeatFacts {
@@ -128,7 +133,8 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
     if (current) await context.broadcasts.rotate(current);
   }
   const watchers = await context.realtime.publish(caller.userId, { type: 'stream.heartbeat', streamId: caller.streamId, verdict: healthVerdict({ status, health }, now), health: { ...health } });
-  return { facts: factsOf(previous, health), watched: watchers > 0 };
+  const playlist = heartbeat.playlist && (await pendingEdit(context, caller.userId, caller.streamId, heartbeat.playlist.revision));
+  return { facts: factsOf(previous, health), watched: watchers > 0, ...(playlist ? { playlist } : {}) };
 }
 
 /** A preview frame of where the loop is (stored every minute by the task); the next heartbeat's health says when. */

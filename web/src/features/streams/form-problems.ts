@@ -1,8 +1,8 @@
 // Where the stream form shows an API refusal: next to the field it concerns, or above the buttons. Pure.
 import { ApiError, type ApiErrorKey } from '../../api/client';
 
-export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes' | 'schedule';
-const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'schedule'] satisfies StreamField[];
+export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'playlist' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes' | 'schedule';
+const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'playlist', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'schedule'] satisfies StreamField[];
 
 export interface FormProblem {
   /** The field to show it at; undefined: the form as a whole. */
@@ -29,6 +29,7 @@ export function formProblemOf(error: unknown): FormProblem {
   if (!(error instanceof ApiError)) return { key: 'internal error' };
   const details = error.details ?? {};
   if (error.key === 'plan feature unavailable' || error.key === 'destination limits exceeded') return { field: 'channelIds', key: error.key };
+  if (error.key === 'playlist limit') return { field: 'playlist', key: error.key };
   const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
   const field = asField(details.field) ?? asField(fields[0]);
   const path = typeof details.field === 'string' && details.field.includes('.') ? details.field : undefined;

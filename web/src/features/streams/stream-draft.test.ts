@@ -11,7 +11,7 @@ const stream = streamView(stored, new Date('2025-06-01T00:00:00Z'));
 describe('the stream form\'s draft', () => {
   test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {
     expect(draftOf()).toEqual({
-      title: '', description: '', privacy: 'public', videoId: '', audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, attentionMinutes: '5',
+      title: '', description: '', privacy: 'public', videoId: '', playlist: { on: false, videoIds: [], shuffle: false }, audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, attentionMinutes: '5',
     });
   });
 
@@ -19,8 +19,19 @@ describe('the stream form\'s draft', () => {
     const draft = draftOf(stream);
     expect(draft.restartTimes).toEqual([{ id: 1, day: '', value: '03:00' }, { id: 2, day: '', value: '15:00' }]);
     expect(inputOf(draft)).toEqual({
-      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv', attentionMinutes: 5,
+      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', playlist: null, audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv', attentionMinutes: 5,
     });
+  });
+
+  test('a playlist: its videos and shuffle sent, its first video as the video; turned off, the one video and null', () => {
+    const withPlaylist = streamView({ ...stored, videoId: 'v2', playlist: { videoIds: ['v2', 'v3'], shuffle: true, revision: 4, apply: 'join' } }, new Date('2025-06-01T00:00:00Z'));
+    const draft = draftOf(withPlaylist);
+    expect(draft.playlist).toEqual({ on: true, videoIds: ['v2', 'v3'], shuffle: true });
+    expect(inputOf(draft)).toMatchObject({ videoId: 'v2', playlist: { videoIds: ['v2', 'v3'], shuffle: true } });
+    expect(inputOf({ ...draft, playlist: { ...draft.playlist, videoIds: ['v3', 'v2'] } })).toMatchObject({ videoId: 'v3' });
+    expect(inputOf({ ...draft, playlist: { ...draft.playlist, on: false } })).toMatchObject({ videoId: 'v2', playlist: null });
+    // A one-video stream turned into a playlist starts from its video.
+    expect(draftOf(stream).playlist).toEqual({ on: false, videoIds: ['v1'], shuffle: false });
   });
 
   test('the attention time is the stream\'s own, 5 minutes when it never set one, and is sent as a number', () => {

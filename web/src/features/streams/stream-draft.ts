@@ -8,6 +8,8 @@ export interface StreamDraft {
   /** YouTube broadcasts' privacy; other destinations ignore it. */
   privacy: Privacy;
   videoId: string;
+  /** Several videos played one after another instead of `videoId`, when `on`. */
+  playlist: { on: boolean; videoIds: string[]; shuffle: boolean };
   /** '' plays the video's own sound. */
   audioId: string;
   channelIds: string[];
@@ -31,6 +33,7 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
   description: stream?.description ?? '',
   privacy: stream?.privacy ?? 'public',
   videoId: stream?.videoId ?? '',
+  playlist: { on: !!stream?.playlist, videoIds: stream?.playlist?.videoIds ?? (stream?.videoId ? [stream.videoId] : []), shuffle: stream?.playlist?.shuffle ?? false },
   audioId: stream?.audioId ?? '',
   channelIds: stream?.channelIds ?? [],
   restartTimes: rowsOf(stream?.restartTimes ?? []),
@@ -42,7 +45,8 @@ export const inputOf = (draft: StreamDraft): StreamInput => ({
   title: draft.title.trim(),
   description: draft.description.trim(),
   privacy: draft.privacy,
-  videoId: draft.videoId,
+  videoId: draft.playlist.on ? (draft.playlist.videoIds[0] ?? '') : draft.videoId,
+  playlist: draft.playlist.on ? { videoIds: draft.playlist.videoIds, shuffle: draft.playlist.shuffle } : null,
   audioId: draft.audioId || null,
   channelIds: draft.channelIds,
   restartTimes: timesOf(draft.restartTimes),

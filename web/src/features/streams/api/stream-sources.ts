@@ -35,6 +35,8 @@ export interface StreamPlan {
   destinationsPerStream: number;
   concurrentStreams: number;
   runningStreams: number;
+  /** Videos one playlist may hold. */
+  playlistItems: number;
 }
 
 export const useStreamPlan = () =>
@@ -44,6 +46,7 @@ export const useStreamPlan = () =>
       destinationsPerStream: answer.limits.destinationsPerStream,
       concurrentStreams: answer.limits.concurrentStreams,
       runningStreams: answer.usage.runningStreams,
+      playlistItems: answer.limits.playlistItems,
     }),
   });
 

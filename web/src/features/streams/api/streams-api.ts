@@ -33,6 +33,8 @@ export interface StreamInput {
   description: string;
   privacy: Privacy;
   videoId: string;
+  /** Several videos instead of `videoId`; null turns a playlist back into one video. */
+  playlist: { videoIds: string[]; shuffle: boolean } | null;
   audioId: string | null;
   channelIds: string[];
   restartTimes: string[];
@@ -161,6 +163,18 @@ export function useSaveSchedule(streamId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (schedule: StreamSchedule | null) => putSchedule(streamId, schedule),
+    onSuccess: (stream) => remember(queryClient, stream),
+  });
+}
+
+/** When a running stream's edited playlist takes effect (lambdas/contract/stream-task.ts, playlistApplyModes). */
+export type PlaylistApply = 'join' | 'restart';
+
+/** PUT /streams/{id}/playlist: a stopped stream's playlist, or a running one's, applied at the next join or restart. */
+export function useSavePlaylist(streamId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { videoIds: string[]; shuffle: boolean; apply: PlaylistApply }) => api.put<Stream>(`${streamPath(streamId)}/playlist`, body),
     onSuccess: (stream) => remember(queryClient, stream),
   });
 }

@@ -84,7 +84,11 @@ function StreamSetup({ stream }: { stream: Stream }) {
     <dl className="stream-setup">
       <div>
         <dt>{t('streams.card.video')}</dt>
-        <dd>{stream.videoId ? mediaTitle(stream.videoId) : <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>}</dd>
+        <dd>
+          {stream.playlist
+            ? t(stream.playlist.shuffle ? 'streams.playlist.summaryShuffled' : 'streams.playlist.summary', { count: stream.playlist.videoIds.length, first: mediaTitle(stream.playlist.videoIds[0]) })
+            : stream.videoId ? mediaTitle(stream.videoId) : <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>}
+        </dd>
       </div>
       {output && (
         <div data-quality={output.profile}>

@@ -14,6 +14,7 @@ import { useNow } from '../hooks/use-now';
 import { ScheduleField } from './schedule-field';
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
+import { PlaylistField } from './playlist-field';
 import { PlatformFitNotes } from './platform-fit-notes';
 import { RestartTimesField } from './restart-times-field';
 import { useQualityText } from '../../../lib/use-quality-text';
@@ -119,8 +120,20 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         <textarea id={`${ids}-description`} className="stream-input" rows={3} maxLength={5000} value={draft.description} onChange={(event) => change({ description: event.target.value })} />
         {fieldError('description')}
       </div>
+      <fieldset className="stream-field stream-fieldset">
+        <legend className="stream-label">{t('streams.playlist.title')}</legend>
+        <label className="playlist-field__toggle">
+          <input type="checkbox" checked={draft.playlist.on} onChange={(event) => change({ playlist: { ...draft.playlist, on: event.target.checked, videoIds: draft.playlist.videoIds.length || !chosenVideo ? draft.playlist.videoIds : [chosenVideo] } })} />
+          {t('streams.playlist.useIt')}
+        </label>
+        <p className="stream-field__help">{t('streams.playlist.help')}</p>
+        {draft.playlist.on && (
+          <PlaylistField value={draft.playlist} onChange={(value) => change({ playlist: { ...draft.playlist, ...value } })} videos={videos} limit={plan.data?.playlistItems} />
+        )}
+        {fieldError('playlist')}
+      </fieldset>
       <div className="stream-form__pair">
-        <div className="stream-field">
+        {!draft.playlist.on && <div className="stream-field">
           <label className="stream-label" htmlFor={`${ids}-video`}>
             {t('streams.form.video')}
           </label>
@@ -143,7 +156,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
             </p>
           )}
           {fieldError('videoId')}
-        </div>
+        </div>}
         <div className="stream-field">
           <label className="stream-label" htmlFor={`${ids}-audio`}>
             {t('streams.form.audio')}
@@ -169,7 +182,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         limit={destinationLimit}
         problem={destinationMessage}
       />
-      <PlatformFitNotes video={videos.find((video) => video.id === chosenVideo)} channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))} />
+      <PlatformFitNotes video={videos.find((video) => video.id === (draft.playlist.on ? draft.playlist.videoIds[0] : chosenVideo))} channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))} />
       <YouTubeSettingsField
         privacy={draft.privacy}
         onPrivacyChange={(privacy) => change({ privacy })}

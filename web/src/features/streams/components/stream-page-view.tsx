@@ -10,6 +10,7 @@ import { useStreamHistory } from '../api/history-api';
 import { useStreamById, type Stream } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useNow } from '../hooks/use-now';
+import { PlaylistEditor } from './playlist-editor';
 import { StreamCard } from './stream-card';
 import { StreamTimeline } from './stream-timeline';
 import { StreamUptime } from './stream-uptime';
@@ -49,6 +50,7 @@ export function StreamPageView({ streamId, refetchInterval, onDeleted }: { strea
       {stream.data ? (
         <>
           <StreamCard listed={stream.data} listedAt={stream.dataUpdatedAt} variant="page" onDeleted={onDeleted} />
+          {stream.data.playlist && stream.data.status !== 'stopped' && <PlaylistEditor key={stream.data.playlist.revision} stream={{ ...stream.data, playlist: stream.data.playlist }} />}
           <StreamHistory stream={stream.data} refetchInterval={refetchInterval} />
         </>
       ) : stream.isError ? (

@@ -1,0 +1,65 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/button/button';
+import { showToast } from '../../../components/toasts/toast-store';
+import { useI18n } from '../../../i18n/i18n-context';
+import { useReadyMedia, useStreamPlan } from '../api/stream-sources';
+import { useSavePlaylist, type PlaylistApply, type Stream } from '../api/streams-api';
+import { formProblemOf } from '../form-problems';
+import { PlaylistField, type PlaylistValue } from './playlist-field';
+
+/**
+ * A running stream's playlist, edited while it plays: the creator chooses whether the new list takes over at the next
+ * change of video (seamless) or at the next restart. The video playing now is named, as the task's heartbeat reports.
+ */
+export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNullable<Stream['playlist']> } }) {
+  const { t, errorText } = useI18n();
+  const ids = useId();
+  const media = useReadyMedia();
+  const plan = useStreamPlan();
+  const save = useSavePlaylist(stream.id);
+  const [value, setValue] = useState<PlaylistValue>({ videoIds: stream.playlist.videoIds, shuffle: stream.playlist.shuffle });
+  const [apply, setApply] = useState<PlaylistApply>('join');
+  const videos = media.data?.videos ?? [];
+  const playing = stream.health?.playlist;
+  const titleOf = (id: string) => videos.find((video) => video.id === id)?.title ?? t('streams.card.unknownMedia');
+  const problem = save.isError ? formProblemOf(save.error) : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ ...value, apply }, { onSuccess: () => showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' }) });
+  };
+
+  return (
+    <form className="playlist-editor" onSubmit={submit} aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`} className="playlist-editor__title">
+        {t('streams.playlist.editTitle')}
+      </h2>
+      {playing && (
+        <p className="playlist-editor__playing">
+          {t('streams.playlist.playing', { title: titleOf(playing.videoId) })}
+          {playing.revision > playing.applied && <> · {t('streams.playlist.waiting')}</>}
+        </p>
+      )}
+      <PlaylistField value={value} onChange={setValue} videos={videos} limit={plan.data?.playlistItems} />
+      <fieldset className="stream-fieldset playlist-editor__apply">
+        <legend className="stream-label">{t('streams.playlist.applyTitle')}</legend>
+        {(['join', 'restart'] as const).map((mode) => (
+          <label key={mode} className="playlist-field__shuffle">
+            <input type="radio" name={`${ids}-apply`} value={mode} checked={apply === mode} onChange={() => setApply(mode)} />
+            {t(mode === 'join' ? 'streams.playlist.applyJoin' : 'streams.playlist.applyRestart')}
+          </label>
+        ))}
+      </fieldset>
+      {problem && (
+        <p className="stream-field__error" role="alert">
+          {errorText(problem.key)}
+        </p>
+      )}
+      <div className="stream-form__actions">
+        <Button type="submit" loading={save.isPending} disabled={value.videoIds.length === 0}>
+          {t('streams.playlist.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
