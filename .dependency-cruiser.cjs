@@ -13,16 +13,38 @@ module.exports = {
     {
       name: 'domain-is-pure',
       severity: 'error',
-      comment: 'lambdas/core is the domain: plain TypeScript, tested without I/O. It never reaches adapters, handlers, wiring, CDK, the local stack or an AWS SDK.',
+      comment:
+        'lambdas/core is the domain: plain TypeScript, tested without I/O. It never reaches adapters, handlers, wiring, CDK, the local stack or an AWS SDK.',
       from: { path: '^lambdas/core/' },
-      to: { path: ['^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/', '^lib/', '^local/', '^test/', '^web/', '^stream-task/', '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/'] },
+      to: {
+        path: [
+          '^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/',
+          '^lib/',
+          '^local/',
+          '^test/',
+          '^web/',
+          '^stream-task/',
+          '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/',
+        ],
+      },
     },
     {
       name: 'contracts-are-data',
       severity: 'error',
-      comment: 'lambdas/contract is what crosses a boundary (routes, tables, events, the task spec): data and schemas only, read by CDK, the local stack, the API, the stream task and the web app.',
+      comment:
+        'lambdas/contract is what crosses a boundary (routes, tables, events, the task spec): data and schemas only, read by CDK, the local stack, the API, the stream task and the web app.',
       from: { path: '^lambdas/contract/' },
-      to: { path: ['^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/', '^lib/', '^local/', '^test/', '^web/', '^stream-task/', '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/'] },
+      to: {
+        path: [
+          '^lambdas/(adapters|http|wiring|events|workflow|realtime|uploads|media|support)/',
+          '^lib/',
+          '^local/',
+          '^test/',
+          '^web/',
+          '^stream-task/',
+          '^node_modules/(@aws-sdk|aws-cdk-lib|@aws-lambda-powertools|@middy)/',
+        ],
+      },
     },
     {
       name: 'production-never-reaches-tests-or-the-local-stack',
@@ -34,7 +56,8 @@ module.exports = {
     {
       name: 'handlers-compose-nothing',
       severity: 'error',
-      comment: 'Handlers parse, authorize, call the domain and map the result; the stores and clients they use come from the composition root (lambdas/wiring).',
+      comment:
+        'Handlers parse, authorize, call the domain and map the result; the stores and clients they use come from the composition root (lambdas/wiring).',
       from: { path: '^lambdas/(http|events|workflow|realtime)/', pathNot: '\\.test\\.tsx?$' },
       // Logging, metrics and tracing (Powertools) and the origin check are middleware every handler wears.
       to: { path: '^lambdas/adapters/', pathNot: '^lambdas/adapters/(observability|logger|metrics|origin-verify)\\.ts$' },
@@ -42,14 +65,16 @@ module.exports = {
     {
       name: 'adapters-are-leaves',
       severity: 'error',
-      comment: 'An adapter implements one port with one technology; composing adapters into contexts is lambdas/wiring\'s job, and handlers call adapters only through it.',
+      comment:
+        "An adapter implements one port with one technology; composing adapters into contexts is lambdas/wiring's job, and handlers call adapters only through it.",
       from: { path: '^lambdas/adapters/' },
       to: { path: '^lambdas/(wiring|http|events|workflow|realtime|uploads)/' },
     },
     {
       name: 'web-reaches-the-server-only-over-http',
       severity: 'error',
-      comment: 'The web app shares with the server what crosses the boundary (lambdas/contract) and the pure domain (lambdas/core: the plan table, the error catalogue, the password, schedule and platform rules, the response types; the domain-is-pure rule keeps it free of I/O), and nothing else: no adapter, handler, wiring, CDK or local stack code reaches the browser.',
+      comment:
+        'The web app shares with the server what crosses the boundary (lambdas/contract) and the pure domain (lambdas/core: the plan table, the error catalogue, the password, schedule and platform rules, the response types; the domain-is-pure rule keeps it free of I/O), and nothing else: no adapter, handler, wiring, CDK or local stack code reaches the browser.',
       from: { path: '^web/src/' },
       to: { path: ['^lambdas/', '^lib/', '^local/', '^stream-task/'], pathNot: ['^lambdas/contract/', '^lambdas/core/'] },
     },
@@ -80,7 +105,11 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|cdk\\.out|\\.build|build|\\.react-router)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

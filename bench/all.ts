@@ -28,7 +28,11 @@ for (const bench of chosen) {
     env: { ...process.env, BENCH_QUICK: quick ? '1' : '0' },
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = existsSync(join(RESULTS_DIR, `${bench}.jsonl`)) ? readFileSync(join(RESULTS_DIR, `${bench}.jsonl`), 'utf8').split('\n').filter(Boolean) : [];
+  const lines = existsSync(join(RESULTS_DIR, `${bench}.jsonl`))
+    ? readFileSync(join(RESULTS_DIR, `${bench}.jsonl`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+    : [];
   outcomes.push({ bench, code, seconds: (performance.now() - benchStarted) / 1000, recorded: lines.slice(before) });
 }
 
@@ -38,7 +42,8 @@ for (const { bench, code, seconds, recorded } of outcomes) {
   for (const line of recorded) {
     const { figures } = JSON.parse(line) as { figures: Record<string, { value: number; unit: string; goal?: { op: string; value: number }; met?: boolean }> };
     for (const [name, f] of Object.entries(figures)) {
-      if (f.goal) console.log(`  ${name.padEnd(30)} ${String(f.value).padStart(9)} ${f.unit.padEnd(5)} goal ${f.goal.op} ${f.goal.value}: ${f.met ? 'met' : 'NOT met'}`);
+      if (f.goal)
+        console.log(`  ${name.padEnd(30)} ${String(f.value).padStart(9)} ${f.unit.padEnd(5)} goal ${f.goal.op} ${f.goal.value}: ${f.met ? 'met' : 'NOT met'}`);
     }
   }
   if (recorded.length === 0) console.log('  nothing recorded');

@@ -42,7 +42,10 @@ async function measure(label: string, meter: Awaited<ReturnType<typeof startDyna
   await new Promise((resolve) => setTimeout(resolve, phaseMinutes * 60_000));
   const figures = perHour(meter.usage(), phaseMinutes);
   console.log(`${label}: ${figures.readUnits} read units and ${figures.writeUnits} write units per stream-hour`);
-  for (const row of figures.byOperation) console.log(`  ${row.operation.padEnd(20)} ${String(row.requests).padStart(6)} requests  ${String(row.readUnits).padStart(8)} RRU  ${String(row.writeUnits).padStart(8)} WRU`);
+  for (const row of figures.byOperation)
+    console.log(
+      `  ${row.operation.padEnd(20)} ${String(row.requests).padStart(6)} requests  ${String(row.readUnits).padStart(8)} RRU  ${String(row.writeUnits).padStart(8)} WRU`,
+    );
   return figures;
 }
 
@@ -64,7 +67,10 @@ async function main(): Promise<void> {
     const user = await signedInUser(stack, 'meter');
     const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
     await waitForItem(stack, user.token, videoId);
-    const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local', url: stack.urls.rtmp, key: `meter-${user.userId.slice(0, 8)}` } });
+    const channel = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Local', url: stack.urls.rtmp, key: `meter-${user.userId.slice(0, 8)}` },
+    });
     const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Metered', videoId, channelIds: [channel.body.id] } });
     await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: user.token });
     await waitForStreamStatus(stack, user.token, stream.body.id, 'started', 90_000);
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 30_000));
     const unwatched = await measure('nobody watching', meter, minutes / 2);
     const browser = await listenRealtime(stack, user.token);
-    const watched = await measure('the stream\'s page open', meter, minutes / 2);
+    const watched = await measure("the stream's page open", meter, minutes / 2);
     browser.close();
     console.log(JSON.stringify({ minutes, unwatched, watched }, null, 2));
   } finally {

@@ -49,7 +49,11 @@ export async function profileDuring(during: () => Promise<void>): Promise<Profil
       byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
       byFile.set(file, (byFile.get(file) ?? 0) + ms);
     }
-    const top = (map: Map<string, number>) => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms).slice(0, 15);
+    const top = (map: Map<string, number>) =>
+      [...map]
+        .map(([name, ms]) => ({ name, ms }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 15);
     return { sampledMs, busyMs, byFunction: top(byFunction), byFile: top(byFile) };
   } finally {
     session.disconnect();

@@ -31,7 +31,11 @@ const readBody = async (stream: IncomingMessage): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 
-interface Capacity { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }
+interface Capacity {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
 
 export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
   const target = new URL(upstream);
@@ -54,22 +58,29 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
       if (READS.has(operation) || WRITES.has(operation)) {
         body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString() || '{}'), ReturnConsumedCapacity: 'TOTAL' }));
       }
-      const forwarded = httpRequest({
-        host: target.hostname, port: target.port, method: incoming.method, path: incoming.url,
-        headers: { ...incoming.headers, 'content-length': String(body.length) },
-      }, async (answer) => {
-        const bytes = await readBody(answer);
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        outgoing.end(bytes);
-        if (!operation) return;
-        try {
-          const json = JSON.parse(bytes.toString() || '{}') as { ConsumedCapacity?: Capacity | Capacity[]; __type?: string };
-          const capacities = json.ConsumedCapacity === undefined ? [] : Array.isArray(json.ConsumedCapacity) ? json.ConsumedCapacity : [json.ConsumedCapacity];
-          record(operation, capacities, /ConditionalCheckFailed|TransactionCanceled/.test(json.__type ?? ''));
-        } catch {
-          record(operation, [], false);
-        }
-      });
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, 'content-length': String(body.length) },
+        },
+        async (answer) => {
+          const bytes = await readBody(answer);
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          outgoing.end(bytes);
+          if (!operation) return;
+          try {
+            const json = JSON.parse(bytes.toString() || '{}') as { ConsumedCapacity?: Capacity | Capacity[]; __type?: string };
+            const capacities =
+              json.ConsumedCapacity === undefined ? [] : Array.isArray(json.ConsumedCapacity) ? json.ConsumedCapacity : [json.ConsumedCapacity];
+            record(operation, capacities, /ConditionalCheckFailed|TransactionCanceled/.test(json.__type ?? ''));
+          } catch {
+            record(operation, [], false);
+          }
+        },
+      );
       forwarded.on('error', (error) => outgoing.writeHead(502).end(String(error)));
       forwarded.end(body);
     } catch (error) {
@@ -80,7 +91,13 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     usage: () => structuredClone(usage),
-    reset: () => { usage = {}; },
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    reset: () => {
+      usage = {};
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -8,23 +8,72 @@ const run = promisify(execFile);
 
 /** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC; 10 s. */
 export async function makeStreamReadySource(path: string): Promise<string> {
-  await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30,noise=alls=12:allf=t',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-    '-t', '10', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-b:v', '6M', '-minrate', '6M', '-maxrate', '6M', '-bufsize', '12M', '-x264-params', 'nal-hrd=cbr',
-    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-shortest', '-movflags', '+faststart', path,
-  ], { maxBuffer: 1024 * 1024 });
+  await run(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=30,noise=alls=12:allf=t',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      '10',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-b:v',
+      '6M',
+      '-minrate',
+      '6M',
+      '-maxrate',
+      '6M',
+      '-bufsize',
+      '12M',
+      '-x264-params',
+      'nal-hrd=cbr',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-ac',
+      '2',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      path,
+    ],
+    { maxBuffer: 1024 * 1024 },
+  );
   return path;
 }
 
 /** Resolves with the time a player first receives a media packet from `url` (nginx-rtmp lets it wait for the publisher). */
 export function firstMediaAt(url: string, timeoutMs = 60_000): { at: Promise<number>; reader: ChildProcess } {
-  const reader = spawn('ffprobe', ['-v', 'error', '-probesize', '32', '-analyzeduration', '0', '-read_intervals', '%+1', '-show_entries', 'packet=dts_time', '-of', 'csv=p=0', url], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const reader = spawn(
+    'ffprobe',
+    ['-v', 'error', '-probesize', '32', '-analyzeduration', '0', '-read_intervals', '%+1', '-show_entries', 'packet=dts_time', '-of', 'csv=p=0', url],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const at = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no media at ${url} within ${timeoutMs} ms`)), timeoutMs);
     createInterface({ input: reader.stdout! }).once('line', () => {

@@ -44,10 +44,22 @@ async function main(): Promise<void> {
     await api(stack, 'POST', `/streams/${streamId}/start`, { token: creator.token });
     await waitForStreamStatus(stack, creator.token, streamId, 'started', 90_000);
     const seconds = seams * clipSeconds;
-    console.log(`soak: ${seams} seams of a ${clipSeconds} s clip, ${(seconds / 60).toFixed(1)} minutes, a check every ${checkSeconds} s (load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    console.log(
+      `soak: ${seams} seams of a ${clipSeconds} s clip, ${(seconds / 60).toFixed(1)} minutes, a check every ${checkSeconds} s (load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
     const figures = await soak({
-      stack, token: creator.token, streamId, key: creator.key, seconds, checkEveryMs: checkSeconds * 1000,
-      onCheck: (check) => console.log(`  ${String(check.at).padStart(5)} s  ${check.status}  loops ${check.loops}  restarts ${check.restarts}  tasks ${check.taskPids.length}  ffmpeg ${check.ffmpegPids.length}  publishers ${check.publishers}  supervisor ${mib(check.supervisor?.rss ?? 0)} MiB  ffmpeg ${mib(check.ffmpeg?.rss ?? 0)} MiB`),
+      stack,
+      token: creator.token,
+      streamId,
+      key: creator.key,
+      seconds,
+      checkEveryMs: checkSeconds * 1000,
+      onCheck: (check) =>
+        console.log(
+          `  ${String(check.at).padStart(5)} s  ${check.status}  loops ${check.loops}  restarts ${check.restarts}  tasks ${check.taskPids.length}  ffmpeg ${check.ffmpegPids.length}  publishers ${check.publishers}  supervisor ${mib(check.supervisor?.rss ?? 0)} MiB  ffmpeg ${mib(check.ffmpeg?.rss ?? 0)} MiB`,
+        ),
     });
     const [first, last] = [figures.checks[0]!, figures.checks.at(-1)!];
     const stoppedAt = Date.now();
@@ -66,7 +78,11 @@ async function main(): Promise<void> {
       checksNotStarted: figures.checks.filter((check) => check.status !== 'started').length,
       mostTasksAtOnce: Math.max(...figures.checks.map((check) => check.taskPids.length)),
       mostPublishersAtOnce: Math.max(...figures.checks.map((check) => check.publishers)),
-      supervisorRssMiB: { first: Number(mib(first.supervisor!.rss)), last: Number(mib(last.supervisor!.rss)), change: change(first.supervisor!.rss, last.supervisor!.rss) },
+      supervisorRssMiB: {
+        first: Number(mib(first.supervisor!.rss)),
+        last: Number(mib(last.supervisor!.rss)),
+        change: change(first.supervisor!.rss, last.supervisor!.rss),
+      },
       ffmpegRssMiB: { first: Number(mib(first.ffmpeg!.rss)), last: Number(mib(last.ffmpeg!.rss)), change: change(first.ffmpeg!.rss, last.ffmpeg!.rss) },
       supervisorCpuPercent: cpuPerMinute(figures.checks, (check) => check.supervisor),
       ffmpegCpuPercent: cpuPerMinute(figures.checks, (check) => check.ffmpeg),

@@ -143,7 +143,11 @@ async function creatorsStart(stack: LocalStack, source: string): Promise<ApiStar
       },
     };
     results.push(result);
-    out(`  ${seconds(result.total)} (API answered at ${result.apiAnswer} ms): ${Object.entries(result.phases).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ')} ms`);
+    out(
+      `  ${seconds(result.total)} (API answered at ${result.apiAnswer} ms): ${Object.entries(result.phases)
+        .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+        .join(', ')} ms`,
+    );
     await api(stack, 'POST', `/streams/${streamId}/stop`, { token: user.token });
     await waitForStreamStatus(stack, user.token, streamId, 'stopped');
   }
@@ -153,7 +157,11 @@ async function creatorsStart(stack: LocalStack, source: string): Promise<ApiStar
 // ---- main --------------------------------------------------------------------------------------------------------
 
 const dir = mkdtempSync(join(tmpdir(), 'loopcast-bench-start-'));
-out(`bench:start, ${ATTEMPTS} attempts each; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (the machine is shared; figures move with it)`);
+out(
+  `bench:start, ${ATTEMPTS} attempts each; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (the machine is shared; figures move with it)`,
+);
 try {
   const source = await makeStreamReadySource(join(dir, 'source-1080p30.mp4'));
   out('source: 10 s 1920x1080 30 fps H.264, 6 Mbit/s, 2 s closed GOP, AAC (the stream-ready format)');
@@ -179,12 +187,18 @@ try {
   out('\nFigures (goal):');
   out(`  task alone to first media   ${seconds(median(alone))} median`);
   out(`  Start to first media        ${seconds(total)} median  (<= 1 s)  ${total <= 1000 ? 'met' : 'MISSED'}`);
-  recordResults('start', {
-    taskAloneToMedia: figure(Number((median(alone) / 1000).toFixed(2)), 's'),
-    apiStartToMedia: figure(Number((total / 1000).toFixed(2)), 's', { op: '<=', value: 1 }),
-    apiAnswer: figure(Math.round(median(starts.map((s) => s.apiAnswer))), 'ms'),
-    ...Object.fromEntries(Object.keys(PHASES).map((phase) => [phase, figure(Math.round(median(starts.map((s) => s.phases[phase as keyof ApiStart['phases']]))), 'ms')])),
-  }, { attempts: ATTEMPTS });
+  recordResults(
+    'start',
+    {
+      taskAloneToMedia: figure(Number((median(alone) / 1000).toFixed(2)), 's'),
+      apiStartToMedia: figure(Number((total / 1000).toFixed(2)), 's', { op: '<=', value: 1 }),
+      apiAnswer: figure(Math.round(median(starts.map((s) => s.apiAnswer))), 'ms'),
+      ...Object.fromEntries(
+        Object.keys(PHASES).map((phase) => [phase, figure(Math.round(median(starts.map((s) => s.phases[phase as keyof ApiStart['phases']]))), 'ms')]),
+      ),
+    },
+    { attempts: ATTEMPTS },
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

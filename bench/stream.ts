@@ -59,7 +59,9 @@ interface BenchStream {
 /** A single video's loop, or (with `playlist`) the playlist of those files. */
 function startSupervisor(source: string, url: string, workDir: string, playlist?: { items: string[]; onJoin(report: JoinReport): void }): BenchStream {
   const sink = new InMemoryHeartbeatSink();
-  const sources = playlist ? { video: source, playlist: { revision: 0, shuffle: false, items: playlist.items.map((path, i) => ({ id: `item-${i + 1}`, url: path })) } } : { video: source };
+  const sources = playlist
+    ? { video: source, playlist: { revision: 0, shuffle: false, items: playlist.items.map((path, i) => ({ id: `item-${i + 1}`, url: path })) } }
+    : { video: source };
   const supervisor = new StreamSupervisor({
     streamId: 'bench',
     destinations: [{ id: 'bench', url }],
@@ -90,7 +92,12 @@ interface CpuFigure {
   cpuPerMediaSecond: number;
 }
 
-async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string, playlist?: { items: string[]; onJoin(report: JoinReport): void }): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
+async function measureCopyCpu(
+  source: string,
+  nginx: NginxRtmp,
+  workDir: string,
+  playlist?: { items: string[]; onJoin(report: JoinReport): void },
+): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
   const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy${playlist ? '-playlist' : ''}`, workDir, playlist);
   try {
     await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
@@ -118,11 +125,13 @@ async function measureCopyCpu(source: string, nginx: NginxRtmp, workDir: string,
 
 /** Three items cut by stream copy at keyframes from the source (2, 4 and 6 s): the playlist of the CPU part. */
 async function playlistItems(source: string, dir: string): Promise<string[]> {
-  return Promise.all([2, 4, 6].map(async (seconds) => {
-    const path = join(dir, `item-${seconds}s.mp4`);
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', source, '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', path]);
-    return path;
-  }));
+  return Promise.all(
+    [2, 4, 6].map(async (seconds) => {
+      const path = join(dir, `item-${seconds}s.mp4`);
+      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', source, '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', path]);
+      return path;
+    }),
+  );
 }
 
 /** A playlist stream's CPU next to the single video's, and its joins' times. */
@@ -136,12 +145,53 @@ async function measurePlaylistCpu(source: string, nginx: NginxRtmp, dir: string)
 }
 
 async function measureReencodeCpu(source: string, url: string): Promise<CpuFigure> {
-  const ffmpeg = spawn('ffmpeg', [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
-    '-re', '-stream_loop', '-1', '-i', source, '-map', '0:v:0', '-map', '0:a:0',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-b:v', '6M', '-maxrate', '6M', '-bufsize', '12M',
-    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-c:a', 'aac', '-b:a', '128k', '-f', 'flv', url,
-  ], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const ffmpeg = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-nostats',
+      '-progress',
+      'pipe:1',
+      '-re',
+      '-stream_loop',
+      '-1',
+      '-i',
+      source,
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-b:v',
+      '6M',
+      '-maxrate',
+      '6M',
+      '-bufsize',
+      '12M',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-f',
+      'flv',
+      url,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const parser = new ProgressParser();
   let latest = { at: 0, outTimeUs: 0 };
   createInterface({ input: ffmpeg.stdout! }).on('line', (line) => {
@@ -208,8 +258,23 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
       const started = await Promise.allSettled(streams.map((s) => s.sink.waitFor((h) => h.actual === 'started', 60_000, 'actual started')));
       const notStarted = started.filter((outcome) => outcome.status === 'rejected').length;
       if (notStarted) {
-        steps.push({ loops, minSpeed: 0, medianSpeed: 0, restarts: 0, machinePercent: 0, supervisorPercentPerLoop: 0, wakeupsPerSecondPerLoop: 0, ffmpegMiBPerLoop: 0, supervisorMiBPerLoop: 0, held: false });
-        out(`  ${String(loops).padStart(3)} loops: ${notStarted} did not start within 60 s, load ${loadavg().map((l) => fixed(l, 1)).join(' ')}  NOT held`);
+        steps.push({
+          loops,
+          minSpeed: 0,
+          medianSpeed: 0,
+          restarts: 0,
+          machinePercent: 0,
+          supervisorPercentPerLoop: 0,
+          wakeupsPerSecondPerLoop: 0,
+          ffmpegMiBPerLoop: 0,
+          supervisorMiBPerLoop: 0,
+          held: false,
+        });
+        out(
+          `  ${String(loops).padStart(3)} loops: ${notStarted} did not start within 60 s, load ${loadavg()
+            .map((l) => fixed(l, 1))
+            .join(' ')}  NOT held`,
+        );
         reportErrors(streams);
         break;
       }
@@ -252,10 +317,16 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
         ...(profile ? { profile } : {}),
       };
       steps.push(step);
-      out(`  ${String(loops).padStart(3)} loops: speed min ${fixed(step.minSpeed, 3)} median ${fixed(step.medianSpeed, 3)}, restarts ${restarts}, ` +
-        `machine CPU ${fixed(step.machinePercent)} % (ffmpeg + nginx + supervisors), load ${loadavg().map((l) => fixed(l, 1)).join(' ')}  ${step.held ? 'held' : 'NOT held'}`);
-      out(`       per loop: supervisors ${fixed(step.supervisorPercentPerLoop, 3)} % of a core, ${fixed(step.wakeupsPerSecondPerLoop, 1)} wakeups/s; ` +
-        `memory: ffmpeg ${fixed(step.ffmpegMiBPerLoop)} MiB (PSS), supervisors' process ${fixed(step.supervisorMiBPerLoop, 2)} MiB (RSS / loops)`);
+      out(
+        `  ${String(loops).padStart(3)} loops: speed min ${fixed(step.minSpeed, 3)} median ${fixed(step.medianSpeed, 3)}, restarts ${restarts}, ` +
+          `machine CPU ${fixed(step.machinePercent)} % (ffmpeg + nginx + supervisors), load ${loadavg()
+            .map((l) => fixed(l, 1))
+            .join(' ')}  ${step.held ? 'held' : 'NOT held'}`,
+      );
+      out(
+        `       per loop: supervisors ${fixed(step.supervisorPercentPerLoop, 3)} % of a core, ${fixed(step.wakeupsPerSecondPerLoop, 1)} wakeups/s; ` +
+          `memory: ffmpeg ${fixed(step.ffmpegMiBPerLoop)} MiB (PSS), supervisors' process ${fixed(step.supervisorMiBPerLoop, 2)} MiB (RSS / loops)`,
+      );
       if (profile) printProfile(profile, loops);
       if (!step.held) {
         reportErrors(streams);
@@ -276,8 +347,16 @@ function reportErrors(streams: BenchStream[]): void {
 }
 
 function printProfile(profile: ProfileSummary, loops: number): void {
-  out(`       CPU profile of the supervisors' process at ${loops} loops: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`);
-  out('         by file:     ' + profile.byFile.slice(0, 8).map(({ name, ms }) => `${name} ${fixed((ms / profile.busyMs) * 100, 0)} %`).join(', '));
+  out(
+    `       CPU profile of the supervisors' process at ${loops} loops: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`,
+  );
+  out(
+    '         by file:     ' +
+      profile.byFile
+        .slice(0, 8)
+        .map(({ name, ms }) => `${name} ${fixed((ms / profile.busyMs) * 100, 0)} %`)
+        .join(', '),
+  );
   out('         by function:');
   for (const { name, ms } of profile.byFunction.slice(0, 12)) out(`           ${fixed((ms / profile.busyMs) * 100, 1).padStart(5)} %  ${name}`);
 }
@@ -308,7 +387,9 @@ async function measureRecovery(source: string, dir: string, workDir: string): Pr
         media.reader.kill('SIGKILL');
       }
       const last = results.at(-1)!;
-      out(`  outage ${String(outage).padStart(2)} s: publishing again ${fixed(last.publishing)} s and media at a player ${fixed(last.media)} s after the server is back (restarts ${stream.supervisor.state.restarts})`);
+      out(
+        `  outage ${String(outage).padStart(2)} s: publishing again ${fixed(last.publishing)} s and media at a player ${fixed(last.media)} s after the server is back (restarts ${stream.supervisor.state.restarts})`,
+      );
     }
   } finally {
     await stopAll([stream]);
@@ -323,7 +404,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'loopcast-bench-stream-'));
   const { stdout: version } = await run('ffmpeg', ['-version']);
   out(`bench:stream on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${version.split('\n')[0]}`);
-  out(`load average at start: ${loadavg().map((l) => fixed(l, 2)).join(' ')} (the machine is shared; figures move with it)`);
+  out(
+    `load average at start: ${loadavg()
+      .map((l) => fixed(l, 2))
+      .join(' ')} (the machine is shared; figures move with it)`,
+  );
   const nginx = await startNginxRtmp({ dir: join(dir, 'nginx'), rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
   try {
     const source = await makeStreamReadySource(join(dir, 'source-1080p30.mp4'));
@@ -332,15 +417,21 @@ async function main(): Promise<void> {
     if (!PARTS.has('cpu')) throw new Error('the cpu part is always run (the other parts compare with it)');
     out('\n1. CPU per looping 1080p30 stream (% of one core)');
     const copy = await measureCopyCpu(source, nginx, join(dir, 'work-copy'));
-    out(`  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-      ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`);
+    out(
+      `  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
+        ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`,
+    );
     const playlist = await measurePlaylistCpu(source, nginx, dir);
-    out(`  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-      ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`);
+    out(
+      `  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
+        ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
+    );
     const singleTotal = copy.corePercent + copy.supervisorCorePercent;
     const playlistTotal = playlist.corePercent + playlist.supervisorCorePercent;
     const reencode = await measureReencodeCpu(source, `${nginx.rtmpUrl}/cpu-reencode`);
-    out(`  re-encode : ffmpeg ${fixed(reencode.corePercent)} % (libx264 veryfast), speed ${fixed(reencode.speed, 3)}, ${fixed(reencode.cpuPerMediaSecond * 1000, 0)} ms CPU per media second`);
+    out(
+      `  re-encode : ffmpeg ${fixed(reencode.corePercent)} % (libx264 veryfast), speed ${fixed(reencode.speed, 3)}, ${fixed(reencode.cpuPerMediaSecond * 1000, 0)} ms CPU per media second`,
+    );
     const ratio = reencode.cpuPerMediaSecond / copy.cpuPerMediaSecond;
     out(`  ratio     : re-encoding costs ${fixed(ratio, 0)}x the CPU of stream copy per second of media`);
 
@@ -352,9 +443,17 @@ async function main(): Promise<void> {
     };
     if (!PARTS.has('ramp') || !PARTS.has('recovery')) {
       out('\nFigures (goal):');
-      out(`  CPU per stream (ffmpeg + supervisor)   single video ${fixed(singleTotal, 2)} %, playlist ${fixed(playlistTotal, 2)} % of one core   (equal within noise)`);
-      out(`  time per join                          ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`);
-      recordResults('stream', { copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }), ...playlistFigures }, { parts: [...PARTS] });
+      out(
+        `  CPU per stream (ffmpeg + supervisor)   single video ${fixed(singleTotal, 2)} %, playlist ${fixed(playlistTotal, 2)} % of one core   (equal within noise)`,
+      );
+      out(
+        `  time per join                          ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`,
+      );
+      recordResults(
+        'stream',
+        { copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }), ...playlistFigures },
+        { parts: [...PARTS] },
+      );
       return;
     }
 
@@ -365,9 +464,10 @@ async function main(): Promise<void> {
     // What one more loop costs the supervisors' process: the slope from the first step to the knee (the process's
     // own fixed cost, timers and the bench, drops out).
     const first = ramp[0]!;
-    const marginalPercent = knee.loops > first.loops
-      ? (knee.supervisorPercentPerLoop * knee.loops - first.supervisorPercentPerLoop * first.loops) / (knee.loops - first.loops)
-      : knee.supervisorPercentPerLoop;
+    const marginalPercent =
+      knee.loops > first.loops
+        ? (knee.supervisorPercentPerLoop * knee.loops - first.supervisorPercentPerLoop * first.loops) / (knee.loops - first.loops)
+        : knee.supervisorPercentPerLoop;
 
     out('\n3. Recovery after a destination outage (server killed, kept down, started again)');
     const recovery = await measureRecovery(source, dir, join(dir, 'work-recovery'));
@@ -375,29 +475,41 @@ async function main(): Promise<void> {
     const worstRecovery = Math.max(...recovery.map((r) => r.media));
     out('\nFigures (goal):');
     out(`  copy CPU per stream        ${fixed(copy.corePercent, 2)} % of one core   (<= 2 %)  ${copy.corePercent <= 2 ? 'met' : 'MISSED'}`);
-    out(`  playlist CPU per stream    ${fixed(playlistTotal, 2)} % of one core (ffmpeg + supervisor), single video ${fixed(singleTotal, 2)} %   (equal within noise)`);
-    out(`  time per join              ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`);
+    out(
+      `  playlist CPU per stream    ${fixed(playlistTotal, 2)} % of one core (ffmpeg + supervisor), single video ${fixed(singleTotal, 2)} %   (equal within noise)`,
+    );
+    out(
+      `  time per join              ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest   (< 50 ms)  ${playlist.joinMaxMs < 50 ? 'met' : 'MISSED'}`,
+    );
     out(`  re-encode / copy CPU       ${fixed(ratio, 0)}x                 (>= 50x)  ${ratio >= 50 ? 'met' : 'MISSED'}`);
     out(`  concurrent loops held      ${held}${held === MAX_LOOPS ? ' (the maximum tried)' : ''}                  (>= 150)  ${held >= 150 ? 'met' : 'MISSED'}`);
-    out(`  supervisor CPU per loop    ${fixed(knee.supervisorPercentPerLoop, 3)} % of one core at ${knee.loops} loops, ${fixed(marginalPercent, 3)} % for each loop added   (<= 0.2 %)  ${knee.supervisorPercentPerLoop <= 0.2 ? 'met' : 'MISSED'}`);
-    out(`  memory per loop            ffmpeg ${fixed(knee.ffmpegMiBPerLoop)} MiB + supervisors ${fixed(knee.supervisorMiBPerLoop, 2)} MiB at ${knee.loops} loops`);
+    out(
+      `  supervisor CPU per loop    ${fixed(knee.supervisorPercentPerLoop, 3)} % of one core at ${knee.loops} loops, ${fixed(marginalPercent, 3)} % for each loop added   (<= 0.2 %)  ${knee.supervisorPercentPerLoop <= 0.2 ? 'met' : 'MISSED'}`,
+    );
+    out(
+      `  memory per loop            ffmpeg ${fixed(knee.ffmpegMiBPerLoop)} MiB + supervisors ${fixed(knee.supervisorMiBPerLoop, 2)} MiB at ${knee.loops} loops`,
+    );
     out(`  recovery after an outage   ${fixed(worstRecovery)} s worst to media   (<= 3 s)  ${worstRecovery <= 3 ? 'met' : 'MISSED'}`);
-    recordResults('stream', {
-      copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }),
-      supervisorCpuOneLoop: figure(Number(fixed(copy.supervisorCorePercent, 2)), '% core'),
-      reencodeOverCopy: figure(Number(fixed(ratio, 0)), 'x', { op: '>=', value: 50 }),
-      loopsHeld: figure(held, 'loops', { op: '>=', value: 150 }),
-      supervisorCpuPerLoopAtKnee: figure(Number(fixed(knee.supervisorPercentPerLoop, 3)), '% core', { op: '<=', value: 0.2 }),
-      supervisorCpuPerAddedLoop: figure(Number(fixed(marginalPercent, 3)), '% core'),
-      supervisorWakeupsPerLoopAtKnee: figure(Number(fixed(knee.wakeupsPerSecondPerLoop, 1)), '/s'),
-      ffmpegMemoryPerLoop: figure(Number(fixed(knee.ffmpegMiBPerLoop)), 'MiB'),
-      supervisorMemoryPerLoopAtKnee: figure(Number(fixed(knee.supervisorMiBPerLoop, 2)), 'MiB'),
-      recoveryWorst: figure(Number(fixed(worstRecovery)), 's', { op: '<=', value: 3 }),
-      ...playlistFigures,
-    }, {
-      maxLoops: MAX_LOOPS,
-      ramp: ramp.map(({ profile, ...step }) => ({ ...step, ...(profile ? { profileTop: profile.byFunction.slice(0, 8) } : {}) })),
-    });
+    recordResults(
+      'stream',
+      {
+        copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }),
+        supervisorCpuOneLoop: figure(Number(fixed(copy.supervisorCorePercent, 2)), '% core'),
+        reencodeOverCopy: figure(Number(fixed(ratio, 0)), 'x', { op: '>=', value: 50 }),
+        loopsHeld: figure(held, 'loops', { op: '>=', value: 150 }),
+        supervisorCpuPerLoopAtKnee: figure(Number(fixed(knee.supervisorPercentPerLoop, 3)), '% core', { op: '<=', value: 0.2 }),
+        supervisorCpuPerAddedLoop: figure(Number(fixed(marginalPercent, 3)), '% core'),
+        supervisorWakeupsPerLoopAtKnee: figure(Number(fixed(knee.wakeupsPerSecondPerLoop, 1)), '/s'),
+        ffmpegMemoryPerLoop: figure(Number(fixed(knee.ffmpegMiBPerLoop)), 'MiB'),
+        supervisorMemoryPerLoopAtKnee: figure(Number(fixed(knee.supervisorMiBPerLoop, 2)), 'MiB'),
+        recoveryWorst: figure(Number(fixed(worstRecovery)), 's', { op: '<=', value: 3 }),
+        ...playlistFigures,
+      },
+      {
+        maxLoops: MAX_LOOPS,
+        ramp: ramp.map(({ profile, ...step }) => ({ ...step, ...(profile ? { profileTop: profile.byFunction.slice(0, 8) } : {}) })),
+      },
+    );
   } finally {
     await nginx.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -45,7 +45,10 @@ function parseSize(text: string): number {
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 const gib = (bytes: number) => (bytes / 1024 ** 3).toFixed(2);
-const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 
 // ---- children -------------------------------------------------------------------------------------------------
 
@@ -62,9 +65,7 @@ async function runUploadServerChild(config: UploadConfig): Promise<void> {
   const { localCredentials } = await import('../lambdas/adapters/aws-clients');
   const { createUploadServer } = await import('../lambdas/uploads/tus-server');
   const { uploadsMount } = await import('../local/uploads-mount');
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb!, credentials: localCredentials }),
-  );
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb!, credentials: localCredentials }));
   const hooks: UploadHooks = {
     authenticate: async (token) => (token === BENCH_TOKEN ? { userId: 'bench' } : undefined),
     authorizeCreation: async () => undefined,
@@ -113,8 +114,9 @@ function cpuMeter(pids: Record<string, number>): () => Record<string, number> {
 }
 
 const cpuLine = (used: Record<string, number>, seconds: number) =>
-  `${Object.entries(used).map(([name, cpu]) => `${name} ${cpu.toFixed(1)}`).join(', ')} s; ` +
-  `${((Object.values(used).reduce((sum, cpu) => sum + cpu, 0) / seconds) * 100).toFixed(0)} % of one core on average`;
+  `${Object.entries(used)
+    .map(([name, cpu]) => `${name} ${cpu.toFixed(1)}`)
+    .join(', ')} s; ` + `${((Object.values(used).reduce((sum, cpu) => sum + cpu, 0) / seconds) * 100).toFixed(0)} % of one core on average`;
 
 // ---- the benchmark --------------------------------------------------------------------------------------------
 
@@ -126,7 +128,7 @@ async function writeSource(path: string, size: number, prefixes: number[]): Prom
   const file = createWriteStream(path);
   const hash = createHash('sha256');
   const digests = new Map<number, string>();
-  for (let at = 0; at < size; ) {
+  for (let at = 0; at < size;) {
     const start = at % block.length;
     const nextPrefix = Math.min(...prefixes.filter((prefix) => prefix > at));
     const piece = block.subarray(start, start + Math.min(MiB, block.length - start, size - at, nextPrefix - at));
@@ -209,10 +211,16 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
   resetPeak(rig.serverPid);
   let cpuUsed = cpuMeter(rig.processes);
   let started = performance.now();
-  const url = await tusUpload(tusEndpoint, rig.source, size, rig.sequential, progressPrinter('tus', size, () => {
-    const { now, peak } = residentSet(rig.serverPid);
-    return `, upload server RSS ${mb(now)} MB, peak ${mb(peak)} MB`;
-  }));
+  const url = await tusUpload(
+    tusEndpoint,
+    rig.source,
+    size,
+    rig.sequential,
+    progressPrinter('tus', size, () => {
+      const { now, peak } = residentSet(rig.serverPid);
+      return `, upload server RSS ${mb(now)} MB, peak ${mb(peak)} MB`;
+    }),
+  );
   const tusSeconds = (performance.now() - started) / 1000;
   console.log(`  CPU, tus: ${cpuLine(cpuUsed(), tusSeconds)}`);
   const serverPeak = residentSet(rig.serverPid).peak;
@@ -225,7 +233,10 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
   const client = rig.makeS3Client(s3Endpoint);
   cpuUsed = cpuMeter(rig.processes);
   started = performance.now();
-  const direct = new MultipartUpload({ client, params: { Bucket: rig.bucket, Key: 'direct/bench', Body: createReadStream(rig.source, { start: 0, end: size - 1 }) } });
+  const direct = new MultipartUpload({
+    client,
+    params: { Bucket: rig.bucket, Key: 'direct/bench', Body: createReadStream(rig.source, { start: 0, end: size - 1 }) },
+  });
   const printDirect = progressPrinter('direct', size);
   direct.on('httpUploadProgress', ({ loaded }) => printDirect(loaded ?? 0));
   await direct.done();
@@ -237,7 +248,9 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
 
   console.log(`  tus     ${tusSeconds.toFixed(1)} s   ${mb(size / tusSeconds)} MB/s`);
   console.log(`  direct  ${directSeconds.toFixed(1)} s   ${mb(size / directSeconds)} MB/s`);
-  console.log(`  stored objects byte-exact (sha256): tus ${tusExact ? 'yes' : 'NO'}, direct ${directExact ? 'yes' : 'NO'}; staging objects left by tus: ${left.length ? left.join(', ') : 'none'}`);
+  console.log(
+    `  stored objects byte-exact (sha256): tus ${tusExact ? 'yes' : 'NO'}, direct ${directExact ? 'yes' : 'NO'}; staging objects left by tus: ${left.length ? left.join(', ') : 'none'}`,
+  );
   return { tusSeconds, directSeconds, serverPeak, exact: tusExact && directExact && left.length === 0 };
 }
 
@@ -251,7 +264,13 @@ interface Options {
 function options(): Options {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { quick: { type: 'boolean' }, sequential: { type: 'boolean' }, size: { type: 'string' }, 'link-size': { type: 'string' }, links: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean' },
+      sequential: { type: 'boolean' },
+      size: { type: 'string' },
+      'link-size': { type: 'string' },
+      links: { type: 'string' },
+    },
   });
   const links = values.links ?? process.env.BENCH_UPLOAD_LINKS ?? '50:40,200:40';
   return {
@@ -338,7 +357,13 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
     const lines: string[] = [];
     let exact = true;
 
-    const loopback = await runPair(rig, 'loopback (client, servers and S3 stand-in share 2 cores)', size, uploadsPath(server.ready.port), s3Child.ready.endpoint);
+    const loopback = await runPair(
+      rig,
+      'loopback (client, servers and S3 stand-in share 2 cores)',
+      size,
+      uploadsPath(server.ready.port),
+      s3Child.ready.endpoint,
+    );
     exact &&= loopback.exact;
     figures.loopbackTus = figure(Number(mb(size / loopback.tusSeconds)), 'MB/s');
     figures.loopbackDirect = figure(Number(mb(size / loopback.directSeconds)), 'MB/s');
@@ -353,7 +378,13 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
       const tusUplink = await startUplink({ host: '127.0.0.1', port: server.ready.port }, link);
       const s3Uplink = await startUplink({ host: '127.0.0.1', port: Number(new URL(s3Child.ready.endpoint).port) }, link);
       try {
-        const result = await runPair(rig, `through an uplink of ${describeLink(link)}`, linkSize, uploadsPath(tusUplink.port), `http://127.0.0.1:${s3Uplink.port}`);
+        const result = await runPair(
+          rig,
+          `through an uplink of ${describeLink(link)}`,
+          linkSize,
+          uploadsPath(tusUplink.port),
+          `http://127.0.0.1:${s3Uplink.port}`,
+        );
         exact &&= result.exact;
         const name = `link${link.bitsPerSecond / 1e6}mbit${link.roundTripMs}ms`;
         const linkRate = link.bitsPerSecond / 8;
@@ -370,11 +401,18 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
         await s3Uplink.close();
       }
     }
-    console.log(`\nupload benchmark, tus ${sequential ? 'as one sequential upload (--sequential)' : 'with the web app\'s settings'}`);
+    console.log(`\nupload benchmark, tus ${sequential ? 'as one sequential upload (--sequential)' : "with the web app's settings"}`);
     for (const line of lines) console.log(line);
     console.log(`  every stored object byte-exact, no staging object left: ${exact ? 'yes' : 'NO'}`);
     console.log(`  load average at the end ${load()} (2 cores)`);
-    recordResults('upload', figures, { size, linkSize, links: links.map(describeLink), byteExact: exact, serverFlags: UPLOAD_SERVER_FLAGS, tus: sequential ? 'sequential' : 'web app settings' });
+    recordResults('upload', figures, {
+      size,
+      linkSize,
+      links: links.map(describeLink),
+      byteExact: exact,
+      serverFlags: UPLOAD_SERVER_FLAGS,
+      tus: sequential ? 'sequential' : 'web app settings',
+    });
     if (!exact) process.exitCode = 1;
   } finally {
     for (const stop of stoppers.reverse()) await stop();

@@ -76,8 +76,12 @@ try {
       metrics.TBT!.push(audits['total-blocking-time']?.numericValue ?? NaN);
       metrics.CLS!.push(audits['cumulative-layout-shift']?.numericValue ?? NaN);
       metrics.SI!.push(audits['speed-index']?.numericValue ?? NaN);
-      const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id);
-      console.log(`run ${run}: ${categories.map((c) => `${c} ${scores[c]!.at(-1)}`).join(', ')}${failing.length ? ` (failing audits: ${failing.join(', ')})` : ''}`);
+      const failing = Object.values(audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+        .map((a) => a.id);
+      console.log(
+        `run ${run}: ${categories.map((c) => `${c} ${scores[c]!.at(-1)}`).join(', ')}${failing.length ? ` (failing audits: ${failing.join(', ')})` : ''}`,
+      );
     }
     console.log(`\nLighthouse, mobile preset, median of ${RUNS} runs, ${url}`);
     for (const category of categories) {

@@ -24,17 +24,26 @@ try {
       const event = JSON.parse(String(message.data)) as { health: { sentAt: number } };
       latencies.push(performance.now() + performance.timeOrigin - event.health.sentAt);
     });
-    await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = reject;
+    });
     return socket;
   };
   for (const connections of COUNTS) {
-    while (sockets.length < connections) sockets.push(...(await Promise.all(Array.from({ length: Math.min(OPENING_AT_ONCE, connections - sockets.length) }, open))));
+    while (sockets.length < connections)
+      sockets.push(...(await Promise.all(Array.from({ length: Math.min(OPENING_AT_ONCE, connections - sockets.length) }, open))));
     latencies = [];
     const roundTimes: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const expected = (round + 1) * connections;
       const started = performance.now();
-      await stack.deps.realtime.publish(user.userId, { type: 'stream.heartbeat', streamId: 'bench', verdict: 'healthy', health: { sentAt: performance.now() + performance.timeOrigin } });
+      await stack.deps.realtime.publish(user.userId, {
+        type: 'stream.heartbeat',
+        streamId: 'bench',
+        verdict: 'healthy',
+        health: { sentAt: performance.now() + performance.timeOrigin },
+      });
       while (latencies.length < expected) await new Promise((r) => setTimeout(r, 1));
       roundTimes.push(performance.now() - started);
     }
@@ -47,7 +56,9 @@ try {
     figures[`whole broadcast worst at ${connections}`] = lastServed;
     console.log(`realtime delivery, ${connections} connections x ${ROUNDS} broadcasts (${latencies.length} messages):`);
     console.log(`  per message  p50 ${percentile(sorted, 50).toFixed(1)} ms   p99 ${p99.value} ms ${goalText(p99)}   max ${sorted.at(-1)!.toFixed(1)} ms`);
-    console.log(`  whole broadcast (last connection served)  p50 ${percentile(rounds, 50).toFixed(1)} ms   worst ${lastServed.value} ms ${goalText(lastServed)}`);
+    console.log(
+      `  whole broadcast (last connection served)  p50 ${percentile(rounds, 50).toFixed(1)} ms   worst ${lastServed.value} ms ${goalText(lastServed)}`,
+    );
   }
   for (const socket of sockets) socket.close();
   recordResults('ws', figures, { rounds: ROUNDS });

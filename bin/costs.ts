@@ -50,7 +50,8 @@ function parse(argv: string[]) {
     return value;
   });
   const streams = values.streams === undefined ? DEFAULT_FLEET_STREAMS : Number(values.streams);
-  if (!Number.isInteger(streams) || streams < 1 || streams > 1_000_000) throw new UsageError(`--streams "${values.streams}" is not a whole number from 1 to 1,000,000`);
+  if (!Number.isInteger(streams) || streams < 1 || streams > 1_000_000)
+    throw new UsageError(`--streams "${values.streams}" is not a whole number from 1 to 1,000,000`);
   if (!(hostChoices as readonly string[]).includes(values.host)) throw new UsageError(`--host "${values.host}" is not one of ${hostChoices.join(', ')}`);
   return { help: values.help, showPrices: values.prices, planes: [...new Set(planes)], bitratesMbps, streams, host: values.host as HostId | 'auto' };
 }

@@ -53,7 +53,13 @@ try {
       ? { google: { clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET } }
       : {}),
     ...(process.env.TELEGRAM_BOT_TOKEN && process.env.TELEGRAM_BOT_USERNAME && process.env.TELEGRAM_WEBHOOK_SECRET
-      ? { telegram: { botToken: process.env.TELEGRAM_BOT_TOKEN, botUsername: process.env.TELEGRAM_BOT_USERNAME, webhookSecret: process.env.TELEGRAM_WEBHOOK_SECRET } }
+      ? {
+          telegram: {
+            botToken: process.env.TELEGRAM_BOT_TOKEN,
+            botUsername: process.env.TELEGRAM_BOT_USERNAME,
+            webhookSecret: process.env.TELEGRAM_WEBHOOK_SECRET,
+          },
+        }
       : {}),
     ...(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET
       ? { stripe: { secretKey: process.env.STRIPE_SECRET_KEY, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET } }
@@ -70,8 +76,16 @@ try {
     ['DynamoDB Local', stack.urls.dynamodb],
     ['S3 (s3rver)', stack.urls.s3],
     ['E-mail outbox', stack.outbox],
-    ['YouTube', process.env.GOOGLE_CLIENT_ID ? 'Google OAuth client (GOOGLE_CLIENT_ID)' : 'off: RTMP stream keys only (set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)'],
-    ['Telegram alerts', process.env.TELEGRAM_BOT_TOKEN ? `@${process.env.TELEGRAM_BOT_USERNAME} (TELEGRAM_BOT_TOKEN)` : 'off: e-mail alerts only (set TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME, TELEGRAM_WEBHOOK_SECRET)'],
+    [
+      'YouTube',
+      process.env.GOOGLE_CLIENT_ID ? 'Google OAuth client (GOOGLE_CLIENT_ID)' : 'off: RTMP stream keys only (set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)',
+    ],
+    [
+      'Telegram alerts',
+      process.env.TELEGRAM_BOT_TOKEN
+        ? `@${process.env.TELEGRAM_BOT_USERNAME} (TELEGRAM_BOT_TOKEN)`
+        : 'off: e-mail alerts only (set TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME, TELEGRAM_WEBHOOK_SECRET)',
+    ],
     ['Payments', process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : 'off: free trial only (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET)'],
     ['Stream tasks', `child processes, as the ${dataPlane} data plane's lifecycle runs them (LOOPCAST_DATA_PLANE)`],
     ['Data folder', stack.dataDir],

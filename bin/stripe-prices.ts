@@ -71,9 +71,8 @@ function parse(argv: string[]): Options | 'help' {
   if (values.local === (values.stage !== undefined)) throw new UsageError('give either --stage <stage> or --local');
   if (values.stage === '') throw new UsageError('--stage needs a stage name');
   if (values.local && values.region !== undefined) throw new UsageError('--region goes with --stage');
-  const target: Target = values.stage !== undefined
-    ? { kind: 'stage', stage: values.stage, ...(values.region ? { region: values.region } : {}) }
-    : { kind: 'local' };
+  const target: Target =
+    values.stage !== undefined ? { kind: 'stage', stage: values.stage, ...(values.region ? { region: values.region } : {}) } : { kind: 'local' };
   const { plane } = values;
   if (plane !== undefined && !isDataPlane(plane)) throw new UsageError(`--plane "${plane}" is not one of ${dataPlanes.join(', ')}`);
   const streams = values.streams === undefined ? DEFAULT_FLEET_STREAMS : Number(values.streams);
@@ -87,7 +86,10 @@ function localConnection(env: NodeJS.ProcessEnv): StripeConnection {
   return { secretKey, ...(env.STRIPE_API_URL ? { apiUrl: env.STRIPE_API_URL } : {}) };
 }
 
-const configuration = <T>(step: Promise<T>) => step.catch((error: unknown) => { throw new ConfigurationError((error as Error).message); });
+const configuration = <T>(step: Promise<T>) =>
+  step.catch((error: unknown) => {
+    throw new ConfigurationError((error as Error).message);
+  });
 
 /** The stage's settings as the support tool finds them: the handler environment in SSM (written by the ops stack). */
 const stageSettings = (stage: string, region: string | undefined) => configuration(stageEnvironment(stage, region));
@@ -96,17 +98,23 @@ const stageSettings = (stage: string, region: string | undefined) => configurati
 function stageDataPlane(stage: string, environment: Record<string, string>): DataPlane {
   const plane = environment.DATA_PLANE;
   if (plane === undefined) return DEFAULT_DATA_PLANE;
-  if (!isDataPlane(plane)) throw new ConfigurationError(`the stage "${stage}" names an unknown data plane "${plane}" (DATA_PLANE in ${supportEnvironmentParameterName(stage)})`);
+  if (!isDataPlane(plane))
+    throw new ConfigurationError(`the stage "${stage}" names an unknown data plane "${plane}" (DATA_PLANE in ${supportEnvironmentParameterName(stage)})`);
   return plane;
 }
 
 /** The stage's Stripe secret key: the handler environment names the StripeKeys secret. */
 async function stageConnection(stage: string, environment: Record<string, string>, resolvedRegion: string): Promise<StripeConnection> {
   const secretArn = environment.STRIPE_SECRET_ARN;
-  if (!secretArn) throw new ConfigurationError(`the stage "${stage}" names no StripeKeys secret (STRIPE_SECRET_ARN in ${supportEnvironmentParameterName(stage)}): deploy its Api stack`);
+  if (!secretArn)
+    throw new ConfigurationError(
+      `the stage "${stage}" names no StripeKeys secret (STRIPE_SECRET_ARN in ${supportEnvironmentParameterName(stage)}): deploy its Api stack`,
+    );
   const secretKey = await configuration(stageStripeSecretKey(resolvedRegion, secretArn));
   if (!secretKey) {
-    throw new ConfigurationError(`the StripeKeys secret of stage "${stage}" holds no secretKey yet (${secretArn}): put it there first, docs/deploy.md, Stripe step 4`);
+    throw new ConfigurationError(
+      `the StripeKeys secret of stage "${stage}" holds no secretKey yet (${secretArn}): put it there first, docs/deploy.md, Stripe step 4`,
+    );
   }
   return { secretKey };
 }
@@ -141,12 +149,16 @@ function reportCosts(check: CostCheck, { apply, allowBelowCost }: Options): void
   const below = pricesBelowCost(check);
   const atFullUse = check.prices.filter((price) => !price.belowCost && price.belowCostAtFullUse);
   if (atFullUse.length) {
-    process.stderr.write(`stripe:prices: WARNING: ${atFullUse.length} price${atFullUse.length === 1 ? '' : 's'} lose money when every destination and the whole storage allowance are used on the ${check.plane} data plane: ${atFullUse.map((price) => price.lookupKey).join(', ')}\n`);
+    process.stderr.write(
+      `stripe:prices: WARNING: ${atFullUse.length} price${atFullUse.length === 1 ? '' : 's'} lose money when every destination and the whole storage allowance are used on the ${check.plane} data plane: ${atFullUse.map((price) => price.lookupKey).join(', ')}\n`,
+    );
   }
   if (!below.length) return;
   const what = `${below.length} of ${check.prices.length} prices are below their plan's cost on the ${check.plane} data plane: ${below.map((price) => price.lookupKey).join(', ')}`;
   if (apply && !allowBelowCost) {
-    throw new BelowCostError(`refusing to apply: ${what}. Raise the prices in lambdas/core/plans.ts, run the stage on a cheaper data plane (docs/costs.md), or pass --allow-below-cost to sell at a loss knowingly.`);
+    throw new BelowCostError(
+      `refusing to apply: ${what}. Raise the prices in lambdas/core/plans.ts, run the stage on a cheaper data plane (docs/costs.md), or pass --allow-below-cost to sell at a loss knowingly.`,
+    );
   }
   process.stderr.write(`stripe:prices: WARNING: ${what}${apply ? ' (applied anyway: --allow-below-cost)' : '; --apply will refuse them'}.\n`);
 }
@@ -193,13 +205,13 @@ main(process.argv.slice(2), process.env).then(
       process.stderr.write(`stripe:prices: ${error.message}\n`);
       process.exit(4);
     }
-    const message = error instanceof Stripe.errors.StripeAuthenticationError
-      ? `Stripe refused the key: ${error.message}`
-      : error instanceof Stripe.errors.StripeError
-        ? `Stripe answered ${error.statusCode ?? ''} ${error.type}: ${error.message}`
-        : (error as Error).message;
+    const message =
+      error instanceof Stripe.errors.StripeAuthenticationError
+        ? `Stripe refused the key: ${error.message}`
+        : error instanceof Stripe.errors.StripeError
+          ? `Stripe answered ${error.statusCode ?? ''} ${error.type}: ${error.message}`
+          : (error as Error).message;
     process.stderr.write(`stripe:prices: ${message}\n`);
     process.exit(3);
   },
 );
-

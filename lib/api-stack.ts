@@ -1,13 +1,5 @@
 import { ArnFormat, Duration, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import {
-  CfnStage,
-  HttpApi,
-  HttpMethod,
-  HttpRoute,
-  HttpRouteKey,
-  WebSocketApi,
-  WebSocketStage,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -51,7 +43,15 @@ export const streamScheduleFunctionName = (config: StageConfig) => `loopcast-${c
 export const streamSchedulerRoleName = (config: StageConfig) => `loopcast-${config.stage}-stream-schedules`;
 
 /** Item-level DynamoDB actions on the table and its index: named explicitly, no wildcards. */
-const tableDataActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+const tableDataActions = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:Query',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
 
 const REALTIME_STAGE = 'live';
 
@@ -85,7 +85,12 @@ export class ApiStack extends Stack {
    * believe `x-viewer-address` only beside it (lambdas/http/handler.ts). */
   readonly originVerify: Secret;
 
-  constructor(scope: Construct, id: string, private readonly config: StageConfig, private readonly props: ApiStackProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly config: StageConfig,
+    private readonly props: ApiStackProps,
+  ) {
     super(scope, id, props);
     this.httpApi = new HttpApi(this, 'HttpApi', { description: `Loopcast ${config.stage} API` });
     const httpStage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
@@ -99,7 +104,10 @@ export class ApiStack extends Stack {
       autoDeploy: true,
       throttle: { burstLimit: 500, rateLimit: 200 },
     });
-    this.logAccess(this.realtimeStage.node.defaultChild as CfnStage, 'RealtimeAccessLogs', { eventType: '$context.eventType', connectionId: '$context.connectionId' });
+    this.logAccess(this.realtimeStage.node.defaultChild as CfnStage, 'RealtimeAccessLogs', {
+      eventType: '$context.eventType',
+      connectionId: '$context.connectionId',
+    });
     this.signingKey = new Secret(this, 'SigningKey', {
       description: 'HMAC key of the short-lived realtime tokens (GET /api/ws) and signed media URLs',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -115,19 +123,28 @@ export class ApiStack extends Stack {
       description: 'Stripe secret key and webhook signing secret (JSON)',
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
-    Validations.of(this.stripeKeys).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Stripe keys are rotated in the Stripe dashboard and pasted in by the operator.' });
+    Validations.of(this.stripeKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Stripe keys are rotated in the Stripe dashboard and pasted in by the operator.',
+    });
     this.googleClient = new Secret(this, 'GoogleOAuthClient', {
       description: 'Google OAuth client id and secret (JSON) for connecting YouTube accounts',
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
-    Validations.of(this.googleClient).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The OAuth client secret is rotated in Google Cloud Console and pasted in by the operator.' });
+    Validations.of(this.googleClient).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The OAuth client secret is rotated in Google Cloud Console and pasted in by the operator.',
+    });
     // The operator's Telegram bot (docs/deploy.md): `{ "botToken", "botUsername", "webhookSecret" }`; empty, alerts go
     // by e-mail only.
     this.telegramBot = new Secret(this, 'TelegramBot', {
       description: 'Telegram bot token, username and webhook secret (JSON) for stream alerts',
       secretStringValue: SecretValue.unsafePlainText('{}'),
     });
-    Validations.of(this.telegramBot).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'The bot token is rotated with BotFather and pasted in by the operator, who also sets the webhook secret.' });
+    Validations.of(this.telegramBot).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The bot token is rotated with BotFather and pasted in by the operator, who also sets the webhook secret.',
+    });
 
     // Generated at deploy, never in the repository; CloudFront reads it through a dynamic reference when its
     // distribution deploys, the functions at run time. Rotated by hand (docs/deploy.md).
@@ -137,7 +154,8 @@ export class ApiStack extends Stack {
     });
     Validations.of(this.originVerify).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'CloudFront takes the value only when its distribution deploys, so a rotation schedule cannot reach it; it is rotated by hand with a Web stack deploy (docs/deploy.md).',
+      reason:
+        'CloudFront takes the value only when its distribution deploys, so a rotation schedule cannot reach it; it is rotated by hand with a Web stack deploy (docs/deploy.md).',
     });
 
     this.handlerEnvironment = {
@@ -170,11 +188,21 @@ export class ApiStack extends Stack {
   }
 
   get streamLifecycleArn(): string {
-    return this.formatArn({ service: 'states', resource: 'stateMachine', resourceName: streamLifecycleName(this.config), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    return this.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: streamLifecycleName(this.config),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
   }
 
   get streamScheduleFunctionArn(): string {
-    return this.formatArn({ service: 'lambda', resource: 'function', resourceName: streamScheduleFunctionName(this.config), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    return this.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: streamScheduleFunctionName(this.config),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
   }
 
   get streamSchedulerRoleArn(): string {
@@ -188,12 +216,20 @@ export class ApiStack extends Stack {
 
   /** A Loopcast function with the common environment and the right to read the public URL parameter. */
   handlerFunction(scope: Construct, id: string, entry: string, description: string, timeout?: Duration, functionName?: string): HandlerFunction {
-    const fn = new HandlerFunction(scope, id, { entry, description: `Loopcast ${this.config.stage}: ${description}`, environment: this.handlerEnvironment, ...(timeout ? { timeout } : {}), ...(functionName ? { functionName } : {}) });
+    const fn = new HandlerFunction(scope, id, {
+      entry,
+      description: `Loopcast ${this.config.stage}: ${description}`,
+      environment: this.handlerEnvironment,
+      ...(timeout ? { timeout } : {}),
+      ...(functionName ? { functionName } : {}),
+    });
     if (!this.config.domain) {
-      fn.addToRolePolicy(new PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: publicUrlParameterName(this.config).slice(1) })],
-      }));
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: [this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: publicUrlParameterName(this.config).slice(1) })],
+        }),
+      );
     }
     return fn;
   }
@@ -211,10 +247,14 @@ export class ApiStack extends Stack {
     }
     const leadingKeys = (prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } });
     if (access.items.length) {
-      principal.addToPrincipalPolicy(new PolicyStatement({ actions: tableDataActions, resources: [table], conditions: leadingKeys(access.items.map((family) => itemFamilies[family])) }));
+      principal.addToPrincipalPolicy(
+        new PolicyStatement({ actions: tableDataActions, resources: [table], conditions: leadingKeys(access.items.map((family) => itemFamilies[family])) }),
+      );
     }
     if (access.index.length) {
-      principal.addToPrincipalPolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes, conditions: leadingKeys(access.index.map((family) => indexFamilies[family])) }));
+      principal.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes, conditions: leadingKeys(access.index.map((family) => indexFamilies[family])) }),
+      );
     }
   }
 
@@ -227,10 +267,12 @@ export class ApiStack extends Stack {
 
   private grantSendEmail(fn: HandlerFunction): void {
     const domain = this.config.mailFrom.split('@')[1] ?? this.config.mailFrom;
-    fn.addToRolePolicy(new PolicyStatement({
-      actions: ['ses:SendEmail'],
-      resources: [this.config.mailFrom, domain].map((identity) => this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
-    }));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [this.config.mailFrom, domain].map((identity) => this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
+      }),
+    );
   }
 
   /** What YouTube broadcasts need: the Google client secret, the sealed refresh tokens, and thumbnails to send. */
@@ -242,18 +284,31 @@ export class ApiStack extends Stack {
 
   /** Object actions on prefixes of the media bucket (e.g. `media/*`). */
   grantMedia(grantee: IGrantable, actions: string[], prefixes: string[]): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: prefixes.map((prefix) => this.props.mediaBucket.arnForObjects(prefix)) }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions, resources: prefixes.map((prefix) => this.props.mediaBucket.arnForObjects(prefix)) }),
+    );
     acknowledgeMediaPrefixes(grantee, prefixes);
   }
 
   /** Start and stop the stream lifecycle (its executions are named by run). */
   grantStreamLifecycle(grantee: IGrantable, actions: ('states:StartExecution' | 'states:StopExecution')[]): void {
-    const executions = this.formatArn({ service: 'states', resource: 'execution', resourceName: `${streamLifecycleName(this.config)}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const executions = this.formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${streamLifecycleName(this.config)}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
     const stops = actions.includes('states:StopExecution');
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: stops ? [this.streamLifecycleArn, executions] : [this.streamLifecycleArn] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions, resources: stops ? [this.streamLifecycleArn, executions] : [this.streamLifecycleArn] }),
+    );
     if (stops && grantee instanceof HandlerFunction) {
-      acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Executions are named by run at start time; the grant covers this stage\'s lifecycle only.',
-        new RegExp(`^Resource::arn:.*:execution:${streamLifecycleName(this.config)}:\\*$`));
+      acknowledgeFindings(
+        grantee.role!,
+        'AwsSolutions-IAM5',
+        "Executions are named by run at start time; the grant covers this stage's lifecycle only.",
+        new RegExp(`^Resource::arn:.*:execution:${streamLifecycleName(this.config)}:\\*$`),
+      );
     }
   }
 
@@ -271,28 +326,58 @@ export class ApiStack extends Stack {
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['ecs:ListTasks'], resources: ['*'], conditions: { ArnEquals: { 'ecs:cluster': cluster } } }));
       grantee.addToRolePolicy(new PolicyStatement({ actions: ['states:ListExecutions'], resources: [this.streamLifecycleArn] }));
     }
-    acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs: StopTask and DescribeTasks cover this stage\'s streams cluster only.',
-      new RegExp(`^Resource::arn:.*:ecs:.*:task/${streamClusterName(this.config)}/\\*$`));
-    acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'Hosts register at run time: DescribeContainerInstances covers this stage\'s streams cluster only.',
-      new RegExp(`^Resource::arn:.*:ecs:.*:container-instance/${streamClusterName(this.config)}/\\*$`));
-    if (options.list) acknowledgeFindings(grantee.role!, 'AwsSolutions-IAM5', 'ecs:ListTasks takes no resource; the statement is conditioned on this stage\'s streams cluster.', /^Resource::\*$/);
+    acknowledgeFindings(
+      grantee.role!,
+      'AwsSolutions-IAM5',
+      "Task ids exist only once a task runs: StopTask and DescribeTasks cover this stage's streams cluster only.",
+      new RegExp(`^Resource::arn:.*:ecs:.*:task/${streamClusterName(this.config)}/\\*$`),
+    );
+    acknowledgeFindings(
+      grantee.role!,
+      'AwsSolutions-IAM5',
+      "Hosts register at run time: DescribeContainerInstances covers this stage's streams cluster only.",
+      new RegExp(`^Resource::arn:.*:ecs:.*:container-instance/${streamClusterName(this.config)}/\\*$`),
+    );
+    if (options.list)
+      acknowledgeFindings(
+        grantee.role!,
+        'AwsSolutions-IAM5',
+        "ecs:ListTasks takes no resource; the statement is conditioned on this stage's streams cluster.",
+        /^Resource::\*$/,
+      );
   }
 
   /** Setting streams' wake-ups (lambdas/adapters/scheduler/): their schedules in this stage's group only, passing only
    * Scheduler's role of this stage, to Scheduler only. */
   grantStreamSchedules(fn: HandlerFunction): void {
     const schedules = this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${streamScheduleGroupName(this.config)}/*` });
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], resources: [schedules] }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.streamSchedulerRoleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }));
-    acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'One schedule per stream, named by the stream at run time: the grant covers this stage\'s schedule group only.',
-      new RegExp(`^Resource::arn:.*:scheduler:.*:schedule/${streamScheduleGroupName(this.config)}/\\*$`));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], resources: [schedules] }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.streamSchedulerRoleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+    acknowledgeFindings(
+      fn.role!,
+      'AwsSolutions-IAM5',
+      "One schedule per stream, named by the stream at run time: the grant covers this stage's schedule group only.",
+      new RegExp(`^Resource::arn:.*:scheduler:.*:schedule/${streamScheduleGroupName(this.config)}/\\*$`),
+    );
   }
 
   /** PostToConnection for functions that push realtime events. */
   grantRealtimePublish(fn: HandlerFunction): void {
     this.realtimeStage.grantManagementApiAccess(fn);
-    acknowledgeFindings(fn.role!, 'AwsSolutions-IAM5', 'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
-      new RegExp(`^Resource::arn:.*:execute-api:.*RealtimeApi.*/${REALTIME_STAGE}/\\*/@connections/\\*$`));
+    acknowledgeFindings(
+      fn.role!,
+      'AwsSolutions-IAM5',
+      'Connection ids are created by API Gateway at connect time; the grant is limited to this API and stage.',
+      new RegExp(`^Resource::arn:.*:execute-api:.*RealtimeApi.*/${REALTIME_STAGE}/\\*/@connections/\\*$`),
+    );
   }
 
   /** What each handler group may do beyond logging: least privilege, one place. */
@@ -321,7 +406,13 @@ export class ApiStack extends Stack {
         this.grantStreamTasks(fn);
         this.grantYouTube(fn);
         this.grantMedia(fn, ['s3:DeleteObject', 's3:AbortMultipartUpload'], ['uploads/*', 'media/*']);
-        fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn], conditions: { StringLike: { 's3:prefix': ['uploads/*', 'media/*'] } } }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['s3:ListBucket'],
+            resources: [this.props.mediaBucket.bucketArn],
+            conditions: { StringLike: { 's3:prefix': ['uploads/*', 'media/*'] } },
+          }),
+        );
         // Unfinished uploads (S3UserObjects lists those under the user's prefixes, then aborts them).
         fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [this.props.mediaBucket.bucketArn] }));
         break;
@@ -385,7 +476,8 @@ export class ApiStack extends Stack {
       const route = new HttpRoute(this, id, { httpApi: this.httpApi, routeKey, integration: integrations.get(group)! });
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: 'Routes authenticate in the handler (opaque session tokens checked against DynamoDB, or a Stripe signature), identically in AWS and the local stack.',
+        reason:
+          'Routes authenticate in the handler (opaque session tokens checked against DynamoDB, or a Stripe signature), identically in AWS and the local stack.',
       });
       return route;
     };
@@ -446,10 +538,19 @@ export class ApiStack extends Stack {
   private grantTranscodeStart(fn: HandlerFunction): void {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['mediaconvert:CreateJob'], resources: [this.props.transcodeQueue.attrArn] }));
     fn.addToRolePolicy(new PolicyStatement({ actions: ['mediaconvert:Probe'], resources: ['*'] }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.props.transcodeRole.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'mediaconvert.amazonaws.com' } } }));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.props.transcodeRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'mediaconvert.amazonaws.com' } },
+      }),
+    );
     // Probe reads the source with the caller's own credentials.
     this.grantMedia(fn, ['s3:GetObject'], ['uploads/*']);
-    Validations.of(fn.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'mediaconvert:Probe supports no resource-level permissions; X-Ray neither.' });
+    Validations.of(fn.role!).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'mediaconvert:Probe supports no resource-level permissions; X-Ray neither.',
+    });
   }
 
   /** MediaConvert's job-state events of this stage's queue, applied to the media library. */
@@ -459,14 +560,24 @@ export class ApiStack extends Stack {
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], ['media/*']);
     this.grantMedia(fn, ['s3:DeleteObject'], ['uploads/*']);
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.props.mediaBucket.bucketArn], conditions: { StringLike: { 's3:prefix': ['media/*'] } } }));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [this.props.mediaBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['media/*'] } },
+      }),
+    );
     this.grantStreamLifecycle(fn, ['states:StartExecution']);
     this.grantYouTube(fn);
     this.functions['transcode-events'] = fn;
-    const deadLetters = new Queue(this, 'TranscodeEventsDeadLetters', { enforceSSL: true, retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED });
+    const deadLetters = new Queue(this, 'TranscodeEventsDeadLetters', {
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+    });
     Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue itself.' });
     new Rule(this, 'TranscodeJobStateRule', {
-      description: 'MediaConvert job state changes of this stage\'s queue',
+      description: "MediaConvert job state changes of this stage's queue",
       eventPattern: {
         source: ['aws.mediaconvert'],
         detailType: ['MediaConvert Job State Change'],

@@ -30,8 +30,18 @@ describe('CDK app', () => {
 
   test('stage options from the CDK context: checked values, Fargate-only and external-only settings refused on the other plane', () => {
     const context = (values: Record<string, unknown>) => (key: string) => values[key];
-    expect(stageConfigFromContext(context({}))).toEqual({ stage: 'dev', mailFrom: 'no-reply@loopcast.example.com', domain: undefined, certificateArn: undefined, alarmEmail: undefined });
-    expect(stageConfigFromContext(context({ stage: 'prod', spot: 'true', taskNetwork: 'ipv6-only' }))).toMatchObject({ stage: 'prod', spot: true, taskNetwork: 'ipv6-only' });
+    expect(stageConfigFromContext(context({}))).toEqual({
+      stage: 'dev',
+      mailFrom: 'no-reply@loopcast.example.com',
+      domain: undefined,
+      certificateArn: undefined,
+      alarmEmail: undefined,
+    });
+    expect(stageConfigFromContext(context({ stage: 'prod', spot: 'true', taskNetwork: 'ipv6-only' }))).toMatchObject({
+      stage: 'prod',
+      spot: true,
+      taskNetwork: 'ipv6-only',
+    });
     expect(stageConfigFromContext(context({ spot: true }))).toMatchObject({ spot: true }); // a boolean in cdk.json
     expect(stageConfigFromContext(context({ spot: 'false' }))).toMatchObject({ spot: false });
     expect(stageConfigFromContext(context({ dataPlane: 'external', hostArch: 'arm64' }))).toMatchObject({ dataPlane: 'external', hostArchitecture: 'arm64' });

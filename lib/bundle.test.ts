@@ -11,7 +11,9 @@ import { startTestStack } from '../test/helpers/stack';
 import { HandlerFunction } from './constructs/handler-function';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 function bundleSystemHandler(): string {

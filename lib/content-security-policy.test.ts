@@ -7,7 +7,7 @@ import { buildHasTagManager, contentSecurityPolicy, permissionsPolicy } from '..
 
 const directives = (policy: string) => Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)]));
 
-test('without a tag manager: our origin, the build\'s inline scripts, YouTube pictures and the realtime API only', () => {
+test("without a tag manager: our origin, the build's inline scripts, YouTube pictures and the realtime API only", () => {
   const policy = directives(contentSecurityPolicy(["'sha256-abc'"], { realtimeSources: ['wss://abc.execute-api.eu-west-1.amazonaws.com'] }));
   expect(policy['script-src']).toEqual(["'self'", "'sha256-abc'"]);
   expect(policy['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://yt3.ggpht.com', 'https://yt3.googleusercontent.com']);

@@ -26,7 +26,12 @@ const visibility = (name: string): CfnWebACL.VisibilityConfigProperty => ({ clou
 const path = (searchString: string, positionalConstraint: 'EXACTLY' | 'STARTS_WITH' | 'ENDS_WITH'): CfnWebACL.StatementProperty => ({
   byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint, searchString, textTransformations: [{ priority: 0, type: 'NONE' }] },
 });
-const managed = (name: string, priority: number, extra: Partial<CfnWebACL.ManagedRuleGroupStatementProperty> = {}, scopeDown?: CfnWebACL.StatementProperty): CfnWebACL.RuleProperty => ({
+const managed = (
+  name: string,
+  priority: number,
+  extra: Partial<CfnWebACL.ManagedRuleGroupStatementProperty> = {},
+  scopeDown?: CfnWebACL.StatementProperty,
+): CfnWebACL.RuleProperty => ({
   name,
   priority,
   overrideAction: { none: {} },
@@ -59,9 +64,14 @@ export class EdgeStack extends Stack {
         managed('AWSManagedRulesAmazonIpReputationList', 0),
         // Upload chunks and thumbnails are binary: the body rules would read pictures and video as attacks, and the
         // size rule (8 KB) would refuse them. Their routes check bodies themselves (tus, image decoding).
-        managed('AWSManagedRulesCommonRuleSet', 1, { ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] }, {
-          notStatement: { statement: { orStatement: { statements: [path(`${API_BASE}/uploads`, 'STARTS_WITH'), path('/thumbnail', 'ENDS_WITH')] } } },
-        }),
+        managed(
+          'AWSManagedRulesCommonRuleSet',
+          1,
+          { ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] },
+          {
+            notStatement: { statement: { orStatement: { statements: [path(`${API_BASE}/uploads`, 'STARTS_WITH'), path('/thumbnail', 'ENDS_WITH')] } } },
+          },
+        ),
         managed('AWSManagedRulesKnownBadInputsRuleSet', 2),
         {
           name: 'RateLimitPerIp',

@@ -46,7 +46,9 @@ export class MediaStack extends Stack {
       assumedBy: new ServicePrincipal('mediaconvert.amazonaws.com'),
       description: 'MediaConvert reads uploaded sources and writes stream-ready outputs',
     });
-    this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('uploads/*'), this.bucket.arnForObjects('media/*')] }));
+    this.transcodeRole.addToPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('uploads/*'), this.bucket.arnForObjects('media/*')] }),
+    );
     this.transcodeRole.addToPolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects('media/*')] }));
     acknowledgeMediaPrefixes(this.transcodeRole, ['uploads/*', 'media/*']);
   }

@@ -15,7 +15,10 @@ const resources = (type: string) => Object.values(ops.findResources(type));
 
 /** The Loopcast functions the ops stack must cover, by construct id, with their stack's logical ids. */
 const functions = [stacks.api, stacks.streaming].flatMap((stack) =>
-  stack.node.findAll().filter((c): c is HandlerFunction => c instanceof HandlerFunction).map((fn) => ({ fn, stack })),
+  stack.node
+    .findAll()
+    .filter((c): c is HandlerFunction => c instanceof HandlerFunction)
+    .map((fn) => ({ fn, stack })),
 );
 const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
 
@@ -88,7 +91,11 @@ describe('ops dashboard', () => {
   test('business metrics come from the shared contract, per stage, with the statistics each widget needs', () => {
     const business = (name: string) => [METRICS_NAMESPACE, name, 'service', 'loopcast', 'stage', 'test'];
     expect(metricsOf('Running streams')[0]).toEqual([...business(metricNames.streamsRunning), expect.objectContaining({ stat: 'Maximum' })]);
-    expect(metricsOf('Restarts and stalls per hour').map((m) => m[1])).toEqual([metricNames.streamTaskRestarts, metricNames.ffmpegRestarts, metricNames.streamStalls]);
+    expect(metricsOf('Restarts and stalls per hour').map((m) => m[1])).toEqual([
+      metricNames.streamTaskRestarts,
+      metricNames.ffmpegRestarts,
+      metricNames.streamStalls,
+    ]);
     expect(widget('Restarts and stalls per hour').properties.metrics.every((m: unknown[]) => (m.at(-1) as { period?: number }).period === 3600)).toBe(true);
     expect(metricsOf('Recovery time (s)').map((m) => (m.at(-1) as { stat: string }).stat)).toEqual(['p50', 'p99']);
     const uploadsAndTranscodes = metricsOf('Uploads and transcodes per hour');
@@ -121,12 +128,21 @@ describe('ops dashboard', () => {
   });
 
   test('API, state machine, table (and its index) and dead-letter queue widgets read their AWS metrics', () => {
-    expect(metricsOf('API 4xx and 5xx').map((m) => m.slice(0, 2))).toEqual([['AWS/ApiGateway', '4xx'], ['AWS/ApiGateway', '5xx']]);
+    expect(metricsOf('API 4xx and 5xx').map((m) => m.slice(0, 2))).toEqual([
+      ['AWS/ApiGateway', '4xx'],
+      ['AWS/ApiGateway', '5xx'],
+    ]);
     expect(metricsOf('API latency p99 (ms)')[0]!.at(-1)).toMatchObject({ stat: 'p99' });
-    expect(metricsOf('Lifecycle executions failed').map((m) => m.slice(0, 2))).toEqual([['AWS/States', 'ExecutionsFailed'], ['AWS/States', 'ExecutionsTimedOut']]);
+    expect(metricsOf('Lifecycle executions failed').map((m) => m.slice(0, 2))).toEqual([
+      ['AWS/States', 'ExecutionsFailed'],
+      ['AWS/States', 'ExecutionsTimedOut'],
+    ]);
     const throttles = metricsOf('DynamoDB throttles');
     expect(throttles.map((m) => [m[1], m.includes('GlobalSecondaryIndexName') ? m[m.indexOf('GlobalSecondaryIndexName') + 1] : 'table'])).toEqual([
-      ['ReadThrottleEvents', 'table'], ['WriteThrottleEvents', 'table'], ['ReadThrottleEvents', 'gsi1'], ['WriteThrottleEvents', 'gsi1'],
+      ['ReadThrottleEvents', 'table'],
+      ['WriteThrottleEvents', 'table'],
+      ['ReadThrottleEvents', 'gsi1'],
+      ['WriteThrottleEvents', 'gsi1'],
     ]);
     expect(metricsOf('Transcode events dead letters')[0]!.slice(0, 2)).toEqual(['AWS/SQS', 'ApproximateNumberOfMessagesVisible']);
   });
@@ -135,12 +151,21 @@ describe('ops dashboard', () => {
 describe('the cost widgets', () => {
   /** A widget's metrics by id (the one shown has none): math expressions as their options, metrics as their array. */
   const byId = (metrics: unknown[][]) =>
-    Object.fromEntries(metrics.map((m) => {
-      const options = m.at(-1) as { id?: string; expression?: string };
-      return [options.id ?? 'shown', options.expression !== undefined ? options : m];
-    }));
-  const business = (name: string, stat: Record<string, unknown>) =>
-    [METRICS_NAMESPACE, name, 'service', 'loopcast', 'stage', 'test', { id: expect.any(String), visible: false, period: 3600, ...stat }];
+    Object.fromEntries(
+      metrics.map((m) => {
+        const options = m.at(-1) as { id?: string; expression?: string };
+        return [options.id ?? 'shown', options.expression !== undefined ? options : m];
+      }),
+    );
+  const business = (name: string, stat: Record<string, unknown>) => [
+    METRICS_NAMESPACE,
+    name,
+    'service',
+    'loopcast',
+    'stage',
+    'test',
+    { id: expect.any(String), visible: false, period: 3600, ...stat },
+  ];
   const step = (id: string) => dashboardCostEstimate('fargate').steps.find((each) => each.id === id)!.expression;
 
   test('egress GB and the estimated cost per stream-month come from the egress and running-streams metrics, hourly', () => {
@@ -200,19 +225,43 @@ describe('ops alarms', () => {
     });
     expect(STREAM_RESTARTS_PER_HOUR_ALARM).toBe(20);
     for (const alarm of Object.values(alarms)) {
-      expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', AlarmActions: [topicRef], OKActions: [topicRef] });
+      expect(alarm).toMatchObject({
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [topicRef],
+        OKActions: [topicRef],
+      });
     }
   });
 
   /** What an alarm reads, whether CloudFormation got a single metric or a list (labelled metrics, math). */
-  function watched(name: string): { expression?: string; metrics: { Namespace: string; MetricName: string; Stat: string; Period: number; Dimensions?: unknown }[] } {
+  function watched(name: string): {
+    expression?: string;
+    metrics: { Namespace: string; MetricName: string; Stat: string; Period: number; Dimensions?: unknown }[];
+  } {
     const alarm = alarms[name]!;
-    if (alarm.MetricName) return { metrics: [{ Namespace: alarm.Namespace, MetricName: alarm.MetricName, Stat: alarm.Statistic ?? alarm.ExtendedStatistic, Period: alarm.Period, Dimensions: alarm.Dimensions }] };
-    const entries = alarm.Metrics as { Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions?: unknown }; Stat: string; Period: number } }[];
+    if (alarm.MetricName)
+      return {
+        metrics: [
+          {
+            Namespace: alarm.Namespace,
+            MetricName: alarm.MetricName,
+            Stat: alarm.Statistic ?? alarm.ExtendedStatistic,
+            Period: alarm.Period,
+            Dimensions: alarm.Dimensions,
+          },
+        ],
+      };
+    const entries = alarm.Metrics as {
+      Expression?: string;
+      MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions?: unknown }; Stat: string; Period: number };
+    }[];
     const expression = entries.find((entry) => entry.Expression)?.Expression;
     return {
       ...(expression ? { expression } : {}),
-      metrics: entries.flatMap((entry) => (entry.MetricStat ? [{ ...entry.MetricStat.Metric, Stat: entry.MetricStat.Stat, Period: entry.MetricStat.Period }] : [])),
+      metrics: entries.flatMap((entry) =>
+        entry.MetricStat ? [{ ...entry.MetricStat.Metric, Stat: entry.MetricStat.Stat, Period: entry.MetricStat.Period }] : [],
+      ),
     };
   }
 
@@ -236,16 +285,27 @@ describe('ops alarms', () => {
       expect(JSON.stringify(metric.Dimensions)).toContain(logicalId(stack, fn));
     }
     expect(single('YouTubeQuota')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.youtubeQuotaUsedToday, Stat: 'Maximum', Period: 300 });
-    expect(single('StripeWebhookFailures')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.stripeWebhookFailures, Stat: 'Sum', Period: 3600 });
+    expect(single('StripeWebhookFailures')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: metricNames.stripeWebhookFailures,
+      Stat: 'Sum',
+      Period: 3600,
+    });
     // A crash loop: stream task restarts by the lifecycle, summed over every stream of the stage, per hour.
     const restarts = single('StreamCrashLoop');
     expect(restarts).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: metricNames.streamTaskRestarts, Stat: 'Sum', Period: 3600 });
-    expect(restarts.Dimensions).toEqual([{ Name: 'service', Value: 'loopcast' }, { Name: 'stage', Value: 'test' }]);
+    expect(restarts.Dimensions).toEqual([
+      { Name: 'service', Value: 'loopcast' },
+      { Name: 'stage', Value: 'test' },
+    ]);
     expect(single('TranscodeEventsDeadLetters')).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Stat: 'Maximum' });
 
     const ratio = watched('Loopcast-test-TranscodeFailureRatio');
     expect(ratio.expression).toBe('IF(FILL(f, 0) + FILL(c, 0) >= 5, FILL(f, 0) / (FILL(f, 0) + FILL(c, 0)), 0)');
-    expect(ratio.metrics.map((m) => [m.MetricName, m.Period]).sort()).toEqual([[metricNames.transcodesCompleted, 3600], [metricNames.transcodesFailed, 3600]]);
+    expect(ratio.metrics.map((m) => [m.MetricName, m.Period]).sort()).toEqual([
+      [metricNames.transcodesCompleted, 3600],
+      [metricNames.transcodesFailed, 3600],
+    ]);
     const executions = watched('Loopcast-test-LifecycleExecutionsFailed');
     expect(executions.expression).toBe('FILL(failed, 0) + FILL(timedOut, 0)');
     expect(executions.metrics.map((m) => m.MetricName)).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
@@ -257,7 +317,14 @@ describe('ops alarms', () => {
   test('every alarm links to its section of the runbook, which exists', () => {
     const runbook = readFileSync(join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
     // GitHub's anchors: headings lower-cased, punctuation dropped, spaces to dashes.
-    const anchors = new Set([...runbook.matchAll(/^#{2,4} (.+)$/gm)].map(([, heading]) => heading!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    const anchors = new Set(
+      [...runbook.matchAll(/^#{2,4} (.+)$/gm)].map(([, heading]) =>
+        heading!
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      ),
+    );
     for (const [name, alarm] of Object.entries(alarms)) {
       const [, anchor] = /docs\/operations\.md#([\w-]+)$/.exec(alarm.AlarmDescription as string) ?? [];
       expect([name, anchor && anchors.has(anchor)]).toEqual([name, true]);
@@ -265,7 +332,9 @@ describe('ops alarms', () => {
   });
 
   test('the alarm topic is encrypted with its own key, which goes with the stack', () => {
-    ops.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [stacks.ops.getLogicalId(stacks.ops.node.findChild('AlarmTopicKey').node.defaultChild as never), 'Arn'] } });
+    ops.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [stacks.ops.getLogicalId(stacks.ops.node.findChild('AlarmTopicKey').node.defaultChild as never), 'Arn'] },
+    });
     ops.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Delete', Properties: { EnableKeyRotation: true } });
   });
 
@@ -279,7 +348,11 @@ describe('saved Logs Insights queries', () => {
   const queries = Object.fromEntries(resources('AWS::Logs::QueryDefinition').map((q) => [q.Properties.Name as string, q.Properties]));
 
   test("a user's activity, a stream's history and recent errors", () => {
-    expect(Object.keys(queries).sort()).toEqual(['Loopcast-test/Errors (run over the last hour)', 'Loopcast-test/Stream history (replace STREAM_ID)', 'Loopcast-test/User activity (replace USER_ID)']);
+    expect(Object.keys(queries).sort()).toEqual([
+      'Loopcast-test/Errors (run over the last hour)',
+      'Loopcast-test/Stream history (replace STREAM_ID)',
+      'Loopcast-test/User activity (replace USER_ID)',
+    ]);
     expect(queries['Loopcast-test/User activity (replace USER_ID)']!.QueryString).toContain('| filter userId = "USER_ID" or @message like "USER_ID"');
     expect(queries['Loopcast-test/Stream history (replace STREAM_ID)']!.QueryString).toContain('| filter streamId = "STREAM_ID" or @message like "STREAM_ID"');
     const errors = queries['Loopcast-test/Errors (run over the last hour)']!.QueryString as string;
@@ -302,7 +375,8 @@ test("the support tool finds the stage's settings in SSM: the functions' environ
   const [parameter] = resources('AWS::SSM::Parameter');
   expect(parameter!.Properties.Name).toBe('/loopcast/test/support/environment');
   const value = JSON.stringify(parameter!.Properties.Value);
-  for (const name of ['STAGE', 'APP_TABLE', 'MEDIA_BUCKET', 'STREAM_LIFECYCLE_ARN', 'STRIPE_SECRET_ARN', 'REALTIME_MANAGEMENT_URL']) expect(value).toContain(`\\"${name}\\":`);
+  for (const name of ['STAGE', 'APP_TABLE', 'MEDIA_BUCKET', 'STREAM_LIFECYCLE_ARN', 'STRIPE_SECRET_ARN', 'REALTIME_MANAGEMENT_URL'])
+    expect(value).toContain(`\\"${name}\\":`);
   // The Stripe prices tool checks prices against the stage's data plane.
   expect(value).toContain('\\"DATA_PLANE\\":\\"fargate\\"');
 });

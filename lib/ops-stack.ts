@@ -95,7 +95,14 @@ export class OpsStack extends Stack {
     const taskLogs = streaming.taskLogGroup;
     const deadLetters = api.transcodeDeadLetters;
     const business = (name: MetricName, statistic: string, period: Duration, label?: string) =>
-      new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE, stage: config.stage }, statistic, period, ...(label ? { label } : {}) });
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: METRICS_SERVICE, stage: config.stage },
+        statistic,
+        period,
+        ...(label ? { label } : {}),
+      });
     /** p50 and p99 of a business metric per hour, labelled `<what> p50` (or just `p50`). */
     const percentiles = (name: MetricName, what?: string) =>
       (['p50', 'p99'] as const).map((stat) => business(name, stat, HOUR, what ? `${what} ${stat}` : stat));
@@ -165,14 +172,24 @@ export class OpsStack extends Stack {
         id: 'LifecycleExecutionsFailed',
         runbook: 'lifecycle-executions-failed',
         what: 'Stream lifecycle executions failed or timed out',
-        metric: new MathExpression({ expression: 'FILL(failed, 0) + FILL(timedOut, 0)', usingMetrics: { failed: executionsFailed, timedOut: executionsTimedOut }, period: FIVE_MINUTES, label: 'Failed or timed out' }),
+        metric: new MathExpression({
+          expression: 'FILL(failed, 0) + FILL(timedOut, 0)',
+          usingMetrics: { failed: executionsFailed, timedOut: executionsTimedOut },
+          period: FIVE_MINUTES,
+          label: 'Failed or timed out',
+        }),
         threshold: 1,
       },
       {
         id: 'OrphanTasks',
         runbook: 'orphan-tasks',
         what: 'The reconciler found stream tasks without a live run, or runs without a lifecycle execution',
-        metric: new MathExpression({ expression: 'FILL(orphans, 0) + FILL(relaunched, 0)', usingMetrics: { orphans: reconciled.orphans, relaunched: reconciled.relaunched }, period: FIVE_MINUTES, label: 'Orphans and relaunches' }),
+        metric: new MathExpression({
+          expression: 'FILL(orphans, 0) + FILL(relaunched, 0)',
+          usingMetrics: { orphans: reconciled.orphans, relaunched: reconciled.relaunched },
+          period: FIVE_MINUTES,
+          label: 'Orphans and relaunches',
+        }),
         threshold: 1,
       },
       {
@@ -186,11 +203,30 @@ export class OpsStack extends Stack {
         id: 'TableThrottles',
         runbook: 'dynamodb-throttles',
         what: 'DynamoDB throttled requests to the app table',
-        metric: new MathExpression({ expression: Object.keys(throttleMetrics).map((name) => `FILL(${name}, 0)`).join(' + '), usingMetrics: throttleMetrics, period: FIVE_MINUTES, label: 'Throttle events' }),
+        metric: new MathExpression({
+          expression: Object.keys(throttleMetrics)
+            .map((name) => `FILL(${name}, 0)`)
+            .join(' + '),
+          usingMetrics: throttleMetrics,
+          period: FIVE_MINUTES,
+          label: 'Throttle events',
+        }),
         threshold: 10,
       },
-      { id: 'YouTubeQuota', runbook: 'youtube-quota', what: 'YouTube API quota over 80 % of the daily 10,000 units', metric: quotaToday, threshold: 0.8 * YOUTUBE_DAILY_QUOTA },
-      { id: 'StripeWebhookFailures', runbook: 'stripe-webhook-failures', what: 'Stripe webhooks were refused or failed', metric: webhookFailures, threshold: 3 },
+      {
+        id: 'YouTubeQuota',
+        runbook: 'youtube-quota',
+        what: 'YouTube API quota over 80 % of the daily 10,000 units',
+        metric: quotaToday,
+        threshold: 0.8 * YOUTUBE_DAILY_QUOTA,
+      },
+      {
+        id: 'StripeWebhookFailures',
+        runbook: 'stripe-webhook-failures',
+        what: 'Stripe webhooks were refused or failed',
+        metric: webhookFailures,
+        threshold: 3,
+      },
       {
         id: 'TranscodeFailureRatio',
         runbook: 'transcode-failures',
@@ -203,29 +239,37 @@ export class OpsStack extends Stack {
         }),
         threshold: 0.2,
       },
-      { id: 'TranscodeEventsDeadLetters', runbook: 'transcode-events-dead-letters', what: 'MediaConvert job events could not be applied', metric: deadLetterMessages, threshold: 1 },
+      {
+        id: 'TranscodeEventsDeadLetters',
+        runbook: 'transcode-events-dead-letters',
+        what: 'MediaConvert job events could not be applied',
+        metric: deadLetterMessages,
+        threshold: 1,
+      },
     ]);
 
     // ---- The dashboard ----
     const graph = (title: string, left: IMetric[], width = 8, extra: Partial<GraphWidgetProps> = {}) =>
       new GraphWidget({ title, left, width, height: 6, ...extra });
     const perFunction = (title: string, metricOf: (fn: HandlerFunction) => IMetric) =>
-      graph(title, functions.map((fn) => metricOf(fn)), 8, { height: 8 });
+      graph(
+        title,
+        functions.map((fn) => metricOf(fn)),
+        8,
+        { height: 8 },
+      );
     const rows: IWidget[][] = [
       [
         new TextWidget({
-          markdown: `# Loopcast ${config.stage}\nEvery widget and alarm is explained in **docs/operations.md**, with what to check and how to fix it. ` +
+          markdown:
+            `# Loopcast ${config.stage}\nEvery widget and alarm is explained in **docs/operations.md**, with what to check and how to fix it. ` +
             `Saved Logs Insights queries: *Loopcast-${config.stage}/...*. Support actions: \`npm run support -- --stage ${config.stage} find <email>\`.`,
           width: 24,
           height: 2,
         }),
       ],
       [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 })],
-      [
-        graph('API requests', [requests]),
-        graph('API 4xx and 5xx', [clientErrors, serverErrors]),
-        graph('API latency p99 (ms)', [latencyP99]),
-      ],
+      [graph('API requests', [requests]), graph('API 4xx and 5xx', [clientErrors, serverErrors]), graph('API latency p99 (ms)', [latencyP99])],
       [
         graph('Running streams', [business(metricNames.streamsRunning, 'Maximum', FIVE_MINUTES, 'Streams')]),
         graph('Restarts and stalls per hour', [
@@ -252,15 +296,26 @@ export class OpsStack extends Stack {
           business(metricNames.transcodesCompleted, 'Sum', HOUR, 'Transcodes completed'),
           business(metricNames.transcodesFailed, 'Sum', HOUR, 'Transcodes failed'),
         ]),
-        graph('Upload and transcode duration (s)', [...percentiles(metricNames.uploadSeconds, 'Upload'), ...percentiles(metricNames.transcodeSeconds, 'Transcode')]),
+        graph('Upload and transcode duration (s)', [
+          ...percentiles(metricNames.uploadSeconds, 'Upload'),
+          ...percentiles(metricNames.transcodeSeconds, 'Transcode'),
+        ]),
         graph('Transcode events dead letters', [deadLetterMessages]),
       ],
       [
         graph('Lifecycle executions failed', [executionsFailed, executionsTimedOut], 6),
         graph('DynamoDB throttles', Object.values(throttleMetrics), 6),
-        new SingleValueWidget({ title: `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`, metrics: [quotaToday], width: 3, height: 6 }),
+        new SingleValueWidget({
+          title: `YouTube quota used today (of ${YOUTUBE_DAILY_QUOTA.toLocaleString('en')} units)`,
+          metrics: [quotaToday],
+          width: 3,
+          height: 6,
+        }),
         graph('YouTube quota per day (Pacific day)', [quotaByHour], 3, {
-          leftAnnotations: [{ value: 0.8 * YOUTUBE_DAILY_QUOTA, label: '80 %' }, { value: YOUTUBE_DAILY_QUOTA, label: 'quota' }],
+          leftAnnotations: [
+            { value: 0.8 * YOUTUBE_DAILY_QUOTA, label: '80 %' },
+            { value: YOUTUBE_DAILY_QUOTA, label: 'quota' },
+          ],
         }),
         graph('Stripe webhook failures', [business(metricNames.stripeWebhookFailures, 'Sum', FIVE_MINUTES, 'Failures')], 6),
       ],
@@ -279,29 +334,41 @@ export class OpsStack extends Stack {
     // Powertools JSON lines (the functions' and the stream task's) carry the fields; anything else (Lambda's own
     // START/END/REPORT lines, a crash's stack) only its text: match both.
     const fields = ['@timestamp', '@log', 'level', 'route', 'userId', 'streamId', 'coalesce(message, @message) as entry'];
-    query('UserActivityQuery', 'User activity (replace USER_ID)', new QueryString({
-      fields,
-      filterStatements: ['userId = "USER_ID" or @message like "USER_ID"'],
-      sort: '@timestamp asc',
-      limit: 10_000,
-    }));
-    query('StreamHistoryQuery', 'Stream history (replace STREAM_ID)', new QueryString({
-      fields,
-      filterStatements: ['streamId = "STREAM_ID" or @message like "STREAM_ID"'],
-      sort: '@timestamp asc',
-      limit: 10_000,
-    }));
-    query('ErrorsQuery', 'Errors (run over the last hour)', new QueryString({
-      fields: [...fields, 'error.message', 'error.stack'],
-      // Logger lines by level, Lambda's own timeouts and crashes by status, other text lines (an uncaught crash) by
-      // their words; metric lines (EMF, `_aws`) are left out, their metric names would match.
-      filterStatements: [
-        'level in ["ERROR", "CRITICAL", "FATAL"] or record.status in ["timeout", "failure", "error"]' +
-          ' or (not ispresent(level) and not ispresent(record.status) and not ispresent(_aws.Timestamp) and @message like /(?i)(error|failed|timed out)/)',
-      ],
-      sort: '@timestamp desc',
-      limit: 1_000,
-    }));
+    query(
+      'UserActivityQuery',
+      'User activity (replace USER_ID)',
+      new QueryString({
+        fields,
+        filterStatements: ['userId = "USER_ID" or @message like "USER_ID"'],
+        sort: '@timestamp asc',
+        limit: 10_000,
+      }),
+    );
+    query(
+      'StreamHistoryQuery',
+      'Stream history (replace STREAM_ID)',
+      new QueryString({
+        fields,
+        filterStatements: ['streamId = "STREAM_ID" or @message like "STREAM_ID"'],
+        sort: '@timestamp asc',
+        limit: 10_000,
+      }),
+    );
+    query(
+      'ErrorsQuery',
+      'Errors (run over the last hour)',
+      new QueryString({
+        fields: [...fields, 'error.message', 'error.stack'],
+        // Logger lines by level, Lambda's own timeouts and crashes by status, other text lines (an uncaught crash) by
+        // their words; metric lines (EMF, `_aws`) are left out, their metric names would match.
+        filterStatements: [
+          'level in ["ERROR", "CRITICAL", "FATAL"] or record.status in ["timeout", "failure", "error"]' +
+            ' or (not ispresent(level) and not ispresent(record.status) and not ispresent(_aws.Timestamp) and @message like /(?i)(error|failed|timed out)/)',
+        ],
+        sort: '@timestamp desc',
+        limit: 1_000,
+      }),
+    );
 
     // ---- The support tool's settings ----
     new StringParameter(this, 'SupportEnvironment', {

@@ -23,7 +23,9 @@ describe('AWS WAF in front of CloudFront (L11)', () => {
     const rules = acl!.Properties.Rules as { Name: string; Statement: Record<string, any> }[];
     const managed = rules.flatMap((rule) => (rule.Statement.ManagedRuleGroupStatement ? [rule.Statement.ManagedRuleGroupStatement] : []));
     expect(managed.map((group) => `${group.VendorName}/${group.Name}`)).toEqual([
-      'AWS/AWSManagedRulesAmazonIpReputationList', 'AWS/AWSManagedRulesCommonRuleSet', 'AWS/AWSManagedRulesKnownBadInputsRuleSet',
+      'AWS/AWSManagedRulesAmazonIpReputationList',
+      'AWS/AWSManagedRulesCommonRuleSet',
+      'AWS/AWSManagedRulesKnownBadInputsRuleSet',
     ]);
     const common = managed[1]!;
     expect(common.RuleActionOverrides).toEqual([{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
@@ -38,9 +40,19 @@ describe('AWS WAF in front of CloudFront (L11)', () => {
     const accountRule = rate.RateLimitAccountRoutesPerIp!.Statement.RateBasedStatement;
     expect(accountRule).toMatchObject({ Limit: ACCOUNT_RATE_LIMIT_PER_IP, AggregateKeyType: 'IP' });
     const paths = accountRule.ScopeDownStatement.OrStatement.Statements.map((s: any) => s.ByteMatchStatement.SearchString);
-    expect(paths.sort()).toEqual(['/api/account/close/confirm', '/api/account/email/confirm', '/api/confirm', '/api/confirm/resend', '/api/forgot-password', '/api/login', '/api/register', '/api/reset-password']);
+    expect(paths.sort()).toEqual([
+      '/api/account/close/confirm',
+      '/api/account/email/confirm',
+      '/api/confirm',
+      '/api/confirm/resend',
+      '/api/forgot-password',
+      '/api/login',
+      '/api/register',
+      '/api/reset-password',
+    ]);
     expect(paths.sort()).toEqual([...openPostPaths].sort());
-    for (const rule of Object.values(rate)) expect(rule.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } } });
+    for (const rule of Object.values(rate))
+      expect(rule.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } } });
     expect(JSON.parse(acl!.Properties.CustomResponseBodies.TooManyRequests.Content)).toEqual({ error: 'too many requests', message: expect.any(String) });
   });
 
@@ -49,7 +61,10 @@ describe('AWS WAF in front of CloudFront (L11)', () => {
     expect(distribution!.Properties.DistributionConfig.WebACLId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^WebAclArn/), 'Parameter.Value'] });
     web.hasResourceProperties('Custom::AWS', { Create: Match.stringLikeRegexp(`"region":"${EDGE_REGION}"`) });
     web.hasResourceProperties('Custom::AWS', { Create: Match.stringLikeRegexp(webAclParameterName({ stage: 'test', mailFrom: '' }).replaceAll('/', '\\/')) });
-    edge.hasResourceProperties('AWS::SSM::Parameter', { Name: webAclParameterName({ stage: 'test', mailFrom: '' }), Value: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } });
+    edge.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: webAclParameterName({ stage: 'test', mailFrom: '' }),
+      Value: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] },
+    });
     expect(stacks.web.dependencies).toContain(stacks.edge);
   });
 });
@@ -104,7 +119,7 @@ describe('each function reaches only its own families of table items (L12)', () 
     expect(statements.map(leadingKeys)).toEqual([['CONN#*']]);
   });
 
-  test('billing: users, rate limits, the caller\'s session and the customer index; never e-mail links, connections or uploads', () => {
+  test("billing: users, rate limits, the caller's session and the customer index; never e-mail links, connections or uploads", () => {
     const keys = tableStatements('BillingFunction').map(leadingKeys);
     expect(keys).toEqual([['USER#*', 'RATE#*', 'SESSION#*'], ['CUSTOMER#*']]);
   });
@@ -112,7 +127,9 @@ describe('each function reaches only its own families of table items (L12)', () 
   test('every function but the account page (closing an account erases all of it) is held to key families; none may scan', () => {
     const functions = templates.flatMap((template) => Object.keys(template.findResources('AWS::Lambda::Function')));
     const unconditioned = functions.filter((id) => tableStatements(id).some((statement) => !leadingKeys(statement)));
-    expect(unconditioned.filter((id) => !id.startsWith('CustomResource') && !id.includes('LogRetention')).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['AccountFunction']);
+    expect(unconditioned.filter((id) => !id.startsWith('CustomResource') && !id.includes('LogRetention')).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+      'AccountFunction',
+    ]);
     for (const template of templates) expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('dynamodb:Scan');
   });
 });

@@ -69,7 +69,8 @@ export function stageConfigFromContext(context: (key: string) => unknown): Stage
   if (taskNetwork) config.taskNetwork = taskNetwork;
   if (hostArchitecture) config.hostArchitecture = hostArchitecture;
   const external = dataPlaneOf(config) === 'external';
-  if (external && (spot || taskNetwork)) throw new Error('spot and taskNetwork are settings of the fargate data plane: the external one runs on your own hosts');
+  if (external && (spot || taskNetwork))
+    throw new Error('spot and taskNetwork are settings of the fargate data plane: the external one runs on your own hosts');
   if (!external && hostArchitecture) throw new Error('hostArch is a setting of the external data plane (-c dataPlane=external)');
   return config;
 }
@@ -77,8 +78,7 @@ export function stageConfigFromContext(context: (key: string) => unknown): Stage
 export const isProduction = (config: StageConfig): boolean => config.stage === 'prod';
 
 /** Data (tables, media) is kept when a production stack is deleted; other stages clean up after themselves. */
-export const dataRemovalPolicy = (config: StageConfig): RemovalPolicy =>
-  isProduction(config) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+export const dataRemovalPolicy = (config: StageConfig): RemovalPolicy => (isProduction(config) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
 
 /** Name of the SSM parameter holding the public URL, written by the web stack and read by the handlers. */
 export const publicUrlParameterName = (config: StageConfig): string => `/loopcast/${config.stage}/public-url`;

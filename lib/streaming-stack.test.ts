@@ -21,14 +21,24 @@ describe('streaming stack', () => {
     const definition = definitionOf(streaming);
     expect(definition.StartAt).toBe(STATES.prepareTask);
     expect(definition.TimeoutSeconds).toBe(LIFECYCLE_TIMEOUTS.executionSeconds);
-    expect(definition.States[STATES.prepareTask]).toMatchObject({ Resource: 'arn:aws:states:::lambda:invoke', TimeoutSeconds: LIFECYCLE_TIMEOUTS.prepareSeconds });
-    expect(definition.States[STATES.runTask]).toMatchObject({ Resource: 'arn:aws:states:::ecs:runTask.sync', Next: STATES.taskEnded, TimeoutSeconds: LIFECYCLE_TIMEOUTS.taskSeconds });
+    expect(definition.States[STATES.prepareTask]).toMatchObject({
+      Resource: 'arn:aws:states:::lambda:invoke',
+      TimeoutSeconds: LIFECYCLE_TIMEOUTS.prepareSeconds,
+    });
+    expect(definition.States[STATES.runTask]).toMatchObject({
+      Resource: 'arn:aws:states:::ecs:runTask.sync',
+      Next: STATES.taskEnded,
+      TimeoutSeconds: LIFECYCLE_TIMEOUTS.taskSeconds,
+    });
     for (const state of Object.values(definition.States) as { Type: string; TimeoutSeconds?: number }[]) {
       if (state.Type === 'Task') expect(state.TimeoutSeconds).toEqual(expect.any(Number));
     }
     // The run token reaches the task only through its container's environment, from PrepareTask's decision; on
     // Fargate the disk PrepareTask decided is merged in.
-    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({ Name: 'LOOPCAST_TASK_TOKEN', 'Value.$': '$.prepared.decision.token' });
+    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({
+      Name: 'LOOPCAST_TASK_TOKEN',
+      'Value.$': '$.prepared.decision.token',
+    });
     expect(definition.States[STATES.runTask].Parameters).toMatchObject({
       'Overrides.$': 'States.JsonMerge($.task.overrides, $.prepared.decision.fargateOverrides, false)',
       CapacityProviderStrategy: [{ CapacityProvider: 'FARGATE', Weight: 1 }],
@@ -41,10 +51,14 @@ describe('streaming stack', () => {
     expect(definition.States[STATES.runTask].Parameters.TaskDefinition).toBe('loopcast-test-stream-task');
     streaming.hasResourceProperties('AWS::ECS::TaskDefinition', { Family: 'loopcast-test-stream-task' });
     streaming.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Action: 'ecs:RunTask',
-        Resource: { 'Fn::Join': ['', Match.arrayWith([':task-definition/loopcast-test-stream-task:*'])] },
-      })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 'ecs:RunTask',
+            Resource: { 'Fn::Join': ['', Match.arrayWith([':task-definition/loopcast-test-stream-task:*'])] },
+          }),
+        ]),
+      },
     });
     streaming.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineName: 'loopcast-test-stream-lifecycle',
@@ -74,7 +88,9 @@ describe('streaming stack', () => {
     const role = streaming.findResources('AWS::IAM::Role')[taskRoleId]!;
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     expect(role.Properties.Policies).toBeUndefined();
-    const attached = Object.values(streaming.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(taskRoleId));
+    const attached = Object.values(streaming.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes(taskRoleId),
+    );
     expect(attached).toEqual([]);
   });
 
@@ -82,10 +98,14 @@ describe('streaming stack', () => {
     const taskApi = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('StreamTasksFunction'));
     expect(taskApi).toBeDefined();
     streaming.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Action: ['ecs:StopTask', 'ecs:DescribeTasks'],
-        Resource: { 'Fn::Join': ['', Match.arrayWith([':task/loopcast-test-streams/*'])] },
-      })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['ecs:StopTask', 'ecs:DescribeTasks'],
+            Resource: { 'Fn::Join': ['', Match.arrayWith([':task/loopcast-test-streams/*'])] },
+          }),
+        ]),
+      },
     });
   });
 
@@ -100,41 +120,54 @@ describe('streaming stack', () => {
     streaming.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
   });
 
-  test('the reconciler may list this cluster\'s tasks (ListTasks conditioned on the cluster) and this lifecycle\'s executions', () => {
+  test("the reconciler may list this cluster's tasks (ListTasks conditioned on the cluster) and this lifecycle's executions", () => {
     streaming.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([
-        Match.objectLike({ Action: 'ecs:ListTasks', Resource: '*', Condition: { ArnEquals: { 'ecs:cluster': Match.anyValue() } } }),
-        Match.objectLike({ Action: 'states:ListExecutions' }),
-      ]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'ecs:ListTasks', Resource: '*', Condition: { ArnEquals: { 'ecs:cluster': Match.anyValue() } } }),
+          Match.objectLike({ Action: 'states:ListExecutions' }),
+        ]),
+      },
     });
   });
 });
 
-  test('streams\' schedules: one EventBridge Scheduler group per stage, a role Scheduler alone may assume (this account, this group) to invoke the schedule function only; no polling rule', () => {
-    streaming.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'loopcast-test-streams' });
-    streaming.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'loopcast-test-stream-schedule', Timeout: 240 });
-    streaming.hasResourceProperties('AWS::IAM::Role', {
-      RoleName: 'loopcast-test-stream-schedules',
-      AssumeRolePolicyDocument: { Statement: [Match.objectLike({
-        Principal: { Service: 'scheduler.amazonaws.com' },
-        Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
-      })] },
-    });
-    const roles = streaming.findResources('AWS::IAM::Role', { Properties: { RoleName: 'loopcast-test-stream-schedules' } });
-    const [roleId] = Object.keys(roles);
-    const policies = Object.values(streaming.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId!));
-    expect(policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement.map((statement: { Action: unknown }) => statement.Action))).toEqual(['lambda:InvokeFunction']);
-    // The schedule function and the streams routes set schedules of this stage's group only, passing that role only.
-    for (const template of [streaming, api]) {
-      template.hasResourceProperties('AWS::IAM::Policy', {
-        PolicyDocument: { Statement: Match.arrayWith([
-          Match.objectLike({ Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], Resource: { 'Fn::Join': ['', Match.arrayWith([':schedule/loopcast-test-streams/*'])] } }),
-          Match.objectLike({ Action: 'iam:PassRole', Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
-        ]) },
-      });
-    }
-    expect(Object.keys(streaming.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } }))).toHaveLength(1);
+test("streams' schedules: one EventBridge Scheduler group per stage, a role Scheduler alone may assume (this account, this group) to invoke the schedule function only; no polling rule", () => {
+  streaming.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'loopcast-test-streams' });
+  streaming.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'loopcast-test-stream-schedule', Timeout: 240 });
+  streaming.hasResourceProperties('AWS::IAM::Role', {
+    RoleName: 'loopcast-test-stream-schedules',
+    AssumeRolePolicyDocument: {
+      Statement: [
+        Match.objectLike({
+          Principal: { Service: 'scheduler.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+        }),
+      ],
+    },
   });
+  const roles = streaming.findResources('AWS::IAM::Role', { Properties: { RoleName: 'loopcast-test-stream-schedules' } });
+  const [roleId] = Object.keys(roles);
+  const policies = Object.values(streaming.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId!));
+  expect(policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement.map((statement: { Action: unknown }) => statement.Action))).toEqual([
+    'lambda:InvokeFunction',
+  ]);
+  // The schedule function and the streams routes set schedules of this stage's group only, passing that role only.
+  for (const template of [streaming, api]) {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+            Resource: { 'Fn::Join': ['', Match.arrayWith([':schedule/loopcast-test-streams/*'])] },
+          }),
+          Match.objectLike({ Action: 'iam:PassRole', Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+        ]),
+      },
+    });
+  }
+  expect(Object.keys(streaming.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } }))).toHaveLength(1);
+});
 
 describe('Fargate options', () => {
   test('-c spot=true: every task on Fargate Spot', () => {
@@ -147,7 +180,13 @@ describe('Fargate options', () => {
     const subnets = Object.values(template.findResources('AWS::EC2::Subnet'));
     expect(subnets).toHaveLength(2);
     for (const subnet of subnets) {
-      expect(subnet.Properties).toMatchObject({ Ipv6Native: true, AssignIpv6AddressOnCreation: true, EnableDns64: false, MapPublicIpOnLaunch: false, Ipv6CidrBlock: expect.anything() });
+      expect(subnet.Properties).toMatchObject({
+        Ipv6Native: true,
+        AssignIpv6AddressOnCreation: true,
+        EnableDns64: false,
+        MapPublicIpOnLaunch: false,
+        Ipv6CidrBlock: expect.anything(),
+      });
       expect(subnet.Properties.CidrBlock).toBeUndefined();
     }
     template.hasResourceProperties('AWS::EC2::VPCCidrBlock', { AmazonProvidedIpv6CidrBlock: true });
@@ -159,8 +198,11 @@ describe('Fargate options', () => {
     expect(definition.States[STATES.runTask].Parameters.NetworkConfiguration.AwsvpcConfiguration.AssignPublicIp).toBe('DISABLED');
     // The image through ECR's dual-stack registry endpoint, which ECS requires of IPv6-only tasks.
     const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
-    const joined = (value: { 'Fn::Join': [string, unknown[]] }) => value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
-    expect(joined(task.Properties.ContainerDefinitions[0].Image)).toMatch(/^\{"Ref":"AWS::AccountId"\}\.dkr-ecr\.\{"Ref":"AWS::Region"\}\.on\.aws\/\{"Fn::Sub":"cdk-[a-z0-9]+-container-assets-/);
+    const joined = (value: { 'Fn::Join': [string, unknown[]] }) =>
+      value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
+    expect(joined(task.Properties.ContainerDefinitions[0].Image)).toMatch(
+      /^\{"Ref":"AWS::AccountId"\}\.dkr-ecr\.\{"Ref":"AWS::Region"\}\.on\.aws\/\{"Fn::Sub":"cdk-[a-z0-9]+-container-assets-/,
+    );
     const defaults = Object.values(streaming.findResources('AWS::ECS::TaskDefinition'))[0]!;
     expect(JSON.stringify(defaults.Properties.ContainerDefinitions[0].Image)).toContain('.dkr.ecr.');
   });
@@ -169,7 +211,9 @@ describe('Fargate options', () => {
 /** The platforms the stack's container images are built for, from its asset manifest (what `cdk deploy` builds). */
 function imagePlatforms(synthesized: ReturnType<typeof synthesizeForTest>): string[] {
   const assembly = synthesized.app.synth();
-  const manifest = JSON.parse(readFileSync(join(assembly.directory, `${synthesized.stacks.streaming.artifactId}.assets.json`), 'utf8')) as { dockerImages: Record<string, { source: { platform?: string } }> };
+  const manifest = JSON.parse(readFileSync(join(assembly.directory, `${synthesized.stacks.streaming.artifactId}.assets.json`), 'utf8')) as {
+    dockerImages: Record<string, { source: { platform?: string } }>;
+  };
   return Object.values(manifest.dockerImages).map((image) => image.source.platform ?? 'none');
 }
 
@@ -181,10 +225,18 @@ describe('external data plane (ECS Anywhere)', () => {
     const definition = definitionOf(template);
     expect(definition.States[STATES.runTask].Resource).toBe('arn:aws:states:::ecs:runTask.sync');
     const parameters = definition.States[STATES.runTask].Parameters;
-    expect(parameters).toMatchObject({ LaunchType: 'EXTERNAL', TaskDefinition: 'loopcast-test-stream-task', PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }], 'Overrides.$': '$.task.overrides' });
+    expect(parameters).toMatchObject({
+      LaunchType: 'EXTERNAL',
+      TaskDefinition: 'loopcast-test-stream-task',
+      PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }],
+      'Overrides.$': '$.task.overrides',
+    });
     expect(parameters.CapacityProviderStrategy).toBeUndefined();
     expect(parameters.NetworkConfiguration).toBeUndefined();
-    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({ Name: 'LOOPCAST_TASK_TOKEN', 'Value.$': '$.prepared.decision.token' });
+    expect(definition.States[STATES.taskOverrides].Parameters.overrides.ContainerOverrides[0].Environment).toContainEqual({
+      Name: 'LOOPCAST_TASK_TOKEN',
+      'Value.$': '$.prepared.decision.token',
+    });
   });
 
   test('an external task definition whose reservations pack copy loops: 20 CPU units and 192 MiB reserved, 512 MiB at most, bridge networking, amd64 image', () => {
@@ -192,7 +244,16 @@ describe('external data plane (ECS Anywhere)', () => {
       Family: 'loopcast-test-stream-task',
       RequiresCompatibilities: ['EXTERNAL'],
       NetworkMode: 'bridge',
-      ContainerDefinitions: [Match.objectLike({ Name: 'stream-task', Cpu: 20, MemoryReservation: 192, Memory: 512, StopTimeout: 15, LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }) })],
+      ContainerDefinitions: [
+        Match.objectLike({
+          Name: 'stream-task',
+          Cpu: 20,
+          MemoryReservation: 192,
+          Memory: 512,
+          StopTimeout: 15,
+          LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }),
+        }),
+      ],
     });
     const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
     expect(task.Properties.Cpu).toBeUndefined();
@@ -207,17 +268,24 @@ describe('external data plane (ECS Anywhere)', () => {
 
   test('no VPC, no subnet, no security group, no NAT: hosts join the cluster from anywhere; the cluster has Container Insights', () => {
     for (const type of ['AWS::EC2::VPC', 'AWS::EC2::Subnet', 'AWS::EC2::SecurityGroup', 'AWS::EC2::NatGateway']) template.resourceCountIs(type, 0);
-    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'loopcast-test-streams', ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+    template.hasResourceProperties('AWS::ECS::Cluster', {
+      ClusterName: 'loopcast-test-streams',
+      ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+    });
     template.resourceCountIs('AWS::ECS::ClusterCapacityProviderAssociations', 0);
   });
 
-  test('the hosts\' role, as AWS documents for ECS Anywhere: trusted by SSM of this account, the SSM and ECS agents\' managed policies; an output makes the activation', () => {
+  test("the hosts' role, as AWS documents for ECS Anywhere: trusted by SSM of this account, the SSM and ECS agents' managed policies; an output makes the activation", () => {
     template.hasResourceProperties('AWS::IAM::Role', {
       RoleName: 'loopcast-test-stream-hosts',
-      AssumeRolePolicyDocument: { Statement: [Match.objectLike({
-        Principal: { Service: 'ssm.amazonaws.com' },
-        Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
-      })] },
+      AssumeRolePolicyDocument: {
+        Statement: [
+          Match.objectLike({
+            Principal: { Service: 'ssm.amazonaws.com' },
+            Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+          }),
+        ],
+      },
       ManagedPolicyArns: [
         { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/AmazonSSMManagedInstanceCore']] },
         { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role']] },
@@ -257,7 +325,7 @@ describe('media pipeline in AWS', () => {
     api.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED' });
   });
 
-  test('MediaConvert may only be handed the transcode role, Scheduler only the stream schedules\' role', () => {
+  test("MediaConvert may only be handed the transcode role, Scheduler only the stream schedules' role", () => {
     const policies = Object.values(api.findResources('AWS::IAM::Policy'));
     const passRoles = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).filter((s: { Action: string }) => s.Action === 'iam:PassRole');
     const byService = (service: string) => passRoles.filter((statement) => statement.Condition?.StringEquals?.['iam:PassedToService'] === service);

@@ -27,7 +27,15 @@ import { IgnoreMode } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { externalStreamTask, fargateStreamTask } from '../lambdas/contract/data-planes';
 import { STREAM_TASK_CONTAINER, streamLifecycleDefinition, type TaskLaunch } from '../lambdas/contract/stream-lifecycle';
-import { streamClusterName, streamLifecycleName, streamScheduleFunctionName, streamScheduleGroupName, streamSchedulerRoleName, streamTaskFamily, type ApiStack } from './api-stack';
+import {
+  streamClusterName,
+  streamLifecycleName,
+  streamScheduleFunctionName,
+  streamScheduleGroupName,
+  streamSchedulerRoleName,
+  streamTaskFamily,
+  type ApiStack,
+} from './api-stack';
 import { repoRoot } from './constructs/handler-function';
 import type { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings } from './constructs/nag';
@@ -83,11 +91,20 @@ export class StreamingStack extends Stack {
     // The task role gets no permission at all: no table, no key, no bucket, no secret. A compromised task (ffmpeg
     // talks to servers creators choose) holds only its own run token, which the task API honours for its own run's
     // lease, spec, heartbeat and preview frame while it holds the lease (docs/security.md).
-    acknowledgeFindings(this.taskDefinition, 'AwsSolutions-IAM5', 'The execution role pulls this task\'s image and writes its log group (CDK grants).');
-    Validations.of(this.taskDefinition).acknowledge({ id: 'AwsSolutions-ECS2', reason: 'The only variable is the log level; the run token comes per task from the lifecycle.' });
+    acknowledgeFindings(this.taskDefinition, 'AwsSolutions-IAM5', "The execution role pulls this task's image and writes its log group (CDK grants).");
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason: 'The only variable is the log level; the run token comes per task from the lifecycle.',
+    });
 
     // PrepareTask waits up to 30 s for an earlier task to stop (ECS stopTimeout 15 s); its state allows 120 s.
-    const lifecycle = this.lifecycleFunction = api.handlerFunction(this, 'LifecycleFunction', 'workflow/lifecycle.ts', 'stream lifecycle decisions', Duration.seconds(90));
+    const lifecycle = (this.lifecycleFunction = api.handlerFunction(
+      this,
+      'LifecycleFunction',
+      'workflow/lifecycle.ts',
+      'stream lifecycle decisions',
+      Duration.seconds(90),
+    ));
     api.grantTableData(lifecycle, 'lifecycle');
     api.grantRealtimePublish(lifecycle);
     api.grantStreamTasks(lifecycle);
@@ -95,19 +112,33 @@ export class StreamingStack extends Stack {
 
     this.stateMachine = new StateMachine(this, 'StreamLifecycle', {
       stateMachineName: streamLifecycleName(config),
-      definitionBody: DefinitionBody.fromString(Stack.of(this).toJsonString(streamLifecycleDefinition({
-        clusterArn: plane.clusterArn,
-        taskDefinitionFamily: this.taskDefinition.family,
-        launch: plane.launch,
-        lifecycleFunctionArn: lifecycle.functionArn,
-      }))),
+      definitionBody: DefinitionBody.fromString(
+        Stack.of(this).toJsonString(
+          streamLifecycleDefinition({
+            clusterArn: plane.clusterArn,
+            taskDefinitionFamily: this.taskDefinition.family,
+            launch: plane.launch,
+            lifecycleFunctionArn: lifecycle.functionArn,
+          }),
+        ),
+      ),
       tracingEnabled: true,
-      logs: { destination: new LogGroup(this, 'StreamLifecycleLogs', { retention: RetentionDays.THREE_MONTHS }), level: LogLevel.ALL, includeExecutionData: false },
+      logs: {
+        destination: new LogGroup(this, 'StreamLifecycleLogs', { retention: RetentionDays.THREE_MONTHS }),
+        level: LogLevel.ALL,
+        includeExecutionData: false,
+      },
     });
     this.grantLifecycle(lifecycle.functionArn, api.streamLifecycleArn);
 
     // A failed execution (not a failed task) would leave its stream `pending`: stop it with the reason.
-    const failed = this.lifecycleFailedFunction = api.handlerFunction(this, 'LifecycleFailedFunction', 'events/lifecycle-failed.ts', 'stops streams whose lifecycle failed', Duration.seconds(60));
+    const failed = (this.lifecycleFailedFunction = api.handlerFunction(
+      this,
+      'LifecycleFailedFunction',
+      'events/lifecycle-failed.ts',
+      'stops streams whose lifecycle failed',
+      Duration.seconds(60),
+    ));
     api.grantTableData(failed, 'lifecycle-failed');
     api.grantRealtimePublish(failed);
     api.grantStreamTasks(failed);
@@ -125,20 +156,32 @@ export class StreamingStack extends Stack {
 
     // Every 5 minutes: streams stop when the plan ended or a failed payment outlived its grace; YouTube broadcasts
     // that YouTube ended are made again.
-    const upkeep = api.handlerFunction(this, 'StreamUpkeepFunction', 'events/stream-upkeep.ts', 'billing enforcement and broadcast checks', Duration.minutes(4));
+    const upkeep = api.handlerFunction(
+      this,
+      'StreamUpkeepFunction',
+      'events/stream-upkeep.ts',
+      'billing enforcement and broadcast checks',
+      Duration.minutes(4),
+    );
     api.grantTableData(upkeep, 'stream-upkeep');
     api.grantRealtimePublish(upkeep);
     api.grantStreamLifecycle(upkeep, ['states:StopExecution']);
     api.grantStreamTasks(upkeep);
     api.grantYouTube(upkeep);
     api.grantAlerts(upkeep);
-    acknowledgeFindings(upkeep.role!, 'AwsSolutions-IAM5', 'It stops any running execution of this stage\'s lifecycle; realtime connection ids are dynamic.');
+    acknowledgeFindings(upkeep.role!, 'AwsSolutions-IAM5', "It stops any running execution of this stage's lifecycle; realtime connection ids are dynamic.");
     new Rule(this, 'StreamUpkeepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(upkeep)] });
 
     // Every minute: orphaned tasks ended, runs whose execution is gone relaunched, silent tasks restarted (a task
     // that hangs, or whose host died), cut-short stops finished (lambdas/core/streams/reconcile.ts). One at a time: a
     // run is moved by a conditional write anyway.
-    const reconciler = this.reconcilerFunction = api.handlerFunction(this, 'StreamReconcilerFunction', 'events/stream-reconciler.ts', 'desired vs actual stream tasks', Duration.seconds(55));
+    const reconciler = (this.reconcilerFunction = api.handlerFunction(
+      this,
+      'StreamReconcilerFunction',
+      'events/stream-reconciler.ts',
+      'desired vs actual stream tasks',
+      Duration.seconds(55),
+    ));
     api.grantTableData(reconciler, 'stream-reconciler');
     api.grantRealtimePublish(reconciler);
     api.grantStreamLifecycle(reconciler, ['states:StartExecution', 'states:StopExecution']);
@@ -159,7 +202,14 @@ export class StreamingStack extends Stack {
    */
   private streamSchedules(config: StageConfig, api: ApiStack): [ScheduleGroup, Role, HandlerFunction] {
     const group = new ScheduleGroup(this, 'StreamSchedules', { scheduleGroupName: streamScheduleGroupName(config), removalPolicy: RemovalPolicy.DESTROY });
-    const fn = api.handlerFunction(this, 'StreamScheduleFunction', 'events/stream-schedule.ts', 'starts and stops streams by their schedules', Duration.minutes(4), streamScheduleFunctionName(config));
+    const fn = api.handlerFunction(
+      this,
+      'StreamScheduleFunction',
+      'events/stream-schedule.ts',
+      'starts and stops streams by their schedules',
+      Duration.minutes(4),
+      streamScheduleFunctionName(config),
+    );
     api.grantTableData(fn, 'stream-schedule');
     api.grantRealtimePublish(fn);
     api.grantStreamLifecycle(fn, ['states:StartExecution', 'states:StopExecution']);
@@ -301,7 +351,11 @@ export class StreamingStack extends Stack {
         ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonEC2ContainerServiceforEC2Role'),
       ],
     });
-    acknowledgeFindings(hostRole, 'AwsSolutions-IAM4', 'ECS Anywhere hosts take exactly these two AWS managed policies, as AWS documents for external instances: the SSM agent (AmazonSSMManagedInstanceCore) and the ECS agent (AmazonEC2ContainerServiceforEC2Role); they follow the agents as AWS changes them.');
+    acknowledgeFindings(
+      hostRole,
+      'AwsSolutions-IAM4',
+      'ECS Anywhere hosts take exactly these two AWS managed policies, as AWS documents for external instances: the SSM agent (AmazonSSMManagedInstanceCore) and the ECS agent (AmazonEC2ContainerServiceforEC2Role); they follow the agents as AWS changes them.',
+    );
     // CloudFormation has no SSM activation: an activation expires (30 days at most) and its code is a credential, so
     // one is made per host when it is installed, for this role (docs/deploy.md, "Stream hosts").
     new CfnOutput(this, 'StreamHostActivation', {
@@ -309,7 +363,7 @@ export class StreamingStack extends Stack {
       value: `aws ssm create-activation --region ${this.region} --iam-role ${streamHostRoleName(config)} --registration-limit 1 --default-instance-name ${this.clusterName}-host --tags Key=project,Value=loopcast Key=stage,Value=${config.stage}`,
     });
     new CfnOutput(this, 'StreamHostInstall', {
-      description: 'Run on the host as root with the activation\'s id and code (stream-task/host/install.sh)',
+      description: "Run on the host as root with the activation's id and code (stream-task/host/install.sh)",
       value: `./install.sh --region ${this.region} --cluster ${this.clusterName} --activation-id <id> --activation-code <code> --max-streams <n>`,
     });
     const launch: TaskLaunch = { dataPlane: 'external' };
@@ -321,24 +375,36 @@ export class StreamingStack extends Stack {
   private grantLifecycle(lifecycleFunctionArn: string, ownArn: string): void {
     const role = this.stateMachine.role;
     // By family (the latest active revision, see LifecycleResources): any revision of this task definition.
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['ecs:RunTask'],
-      resources: [this.formatArn({ service: 'ecs', resource: 'task-definition', resourceName: `${this.taskDefinition.family}:*` })],
-    }));
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['ecs:StopTask', 'ecs:DescribeTasks'],
-      resources: [this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${this.clusterName}/*` })],
-    }));
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.taskDefinition.taskRole.roleArn, this.taskDefinition.executionRole!.roleArn] }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ecs:RunTask'],
+        resources: [this.formatArn({ service: 'ecs', resource: 'task-definition', resourceName: `${this.taskDefinition.family}:*` })],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ecs:StopTask', 'ecs:DescribeTasks'],
+        resources: [this.formatArn({ service: 'ecs', resource: 'task', resourceName: `${this.clusterName}/*` })],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.taskDefinition.taskRole.roleArn, this.taskDefinition.executionRole!.roleArn] }),
+    );
     // The .sync integration waits for the task through this managed EventBridge rule.
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['events:PutTargets', 'events:PutRule', 'events:DescribeRule'],
-      resources: [this.formatArn({ service: 'events', resource: 'rule', resourceName: 'StepFunctionsGetEventsForECSTaskRule' })],
-    }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['events:PutTargets', 'events:PutRule', 'events:DescribeRule'],
+        resources: [this.formatArn({ service: 'events', resource: 'rule', resourceName: 'StepFunctionsGetEventsForECSTaskRule' })],
+      }),
+    );
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [lifecycleFunctionArn] }));
     // Its own ARN by name: a reference to the machine from its own role's policy would be circular.
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [ownArn] }));
-    acknowledgeFindings(role, 'AwsSolutions-IAM5', 'Task ids exist only once a task runs (StopTask/DescribeTasks on this cluster\'s tasks); RunTask takes any revision of this one task definition family; X-Ray and log delivery have no resource-level permissions.');
+    acknowledgeFindings(
+      role,
+      'AwsSolutions-IAM5',
+      "Task ids exist only once a task runs (StopTask/DescribeTasks on this cluster's tasks); RunTask takes any revision of this one task definition family; X-Ray and log delivery have no resource-level permissions.",
+    );
   }
 }
 

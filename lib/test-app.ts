@@ -3,7 +3,10 @@ import { App, type Environment } from 'aws-cdk-lib';
 import { createLoopcastStacks, type LoopcastStacks } from './loopcast-app';
 import type { StageConfig } from './stage';
 
-export function synthesizeForTest(config: Partial<StageConfig> = {}, options: { bundle?: boolean; env?: Environment } = {}): { app: App; stacks: LoopcastStacks } {
+export function synthesizeForTest(
+  config: Partial<StageConfig> = {},
+  options: { bundle?: boolean; env?: Environment } = {},
+): { app: App; stacks: LoopcastStacks } {
   const app = new App({
     context: {
       '@aws-cdk/core:defaultCrossStackReferences': 'strong',

@@ -5,9 +5,24 @@ import { languages } from '../web/src/i18n/languages';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from '../web/src/i18n/locale-cookie';
 import { apiViewerRequestFunctionFile, viewerRequestFunctionFile } from './web-stack';
 
-interface Value { value: string; attributes?: string; multiValue?: Value[] }
-interface Request { method: string; uri: string; querystring: Record<string, Value>; headers: Record<string, Value>; cookies: Record<string, Value> }
-interface Response { statusCode: number; statusDescription?: string; headers?: Record<string, Value>; cookies?: Record<string, Value> }
+interface Value {
+  value: string;
+  attributes?: string;
+  multiValue?: Value[];
+}
+interface Request {
+  method: string;
+  uri: string;
+  querystring: Record<string, Value>;
+  headers: Record<string, Value>;
+  cookies: Record<string, Value>;
+}
+interface Response {
+  statusCode: number;
+  statusDescription?: string;
+  headers?: Record<string, Value>;
+  cookies?: Record<string, Value>;
+}
 type Event = { context: { eventType: string }; request: Request; response?: Response };
 
 const source = readFileSync(viewerRequestFunctionFile, 'utf8');
@@ -36,7 +51,13 @@ const answer = (uri: string, options?: Parameters<typeof viewerRequest>[1]) => {
   return { status: result.statusCode, location: result.headers?.location?.value, cookies: result.cookies };
 };
 const responseStatus = (uri: string) =>
-  (handler({ context: { eventType: 'viewer-response' }, request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} }, response: { statusCode: 200 } }) as Response).statusCode;
+  (
+    handler({
+      context: { eventType: 'viewer-response' },
+      request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} },
+      response: { statusCode: 200 },
+    }) as Response
+  ).statusCode;
 
 const prefixes = languages.filter((l) => l.prefix).map((l) => l.prefix);
 
@@ -67,13 +88,20 @@ describe('CloudFront function', () => {
 
   // Security audit M2: `//evil.example/` answered `301 Location: //evil.example`, which browsers follow off-site (as
   // they do `/\evil.example` and, with the tab removed, `/<TAB>/evil.example`).
-  test.each(['//evil.example/', '//evil.example', '///evil.example/', '/\\evil.example/', '/\t/evil.example/', '/\n//evil.example/', '/es//evil.example/', '/app//evil.example', '/pricing\u0000/'])(
-    '%j is no page: the not-found page with status 404, never a redirect',
-    (uri) => {
-      expect(rewrite(uri)).toBe('/404.html');
-      expect(responseStatus(uri)).toBe(404);
-    },
-  );
+  test.each([
+    '//evil.example/',
+    '//evil.example',
+    '///evil.example/',
+    '/\\evil.example/',
+    '/\t/evil.example/',
+    '/\n//evil.example/',
+    '/es//evil.example/',
+    '/app//evil.example',
+    '/pricing\u0000/',
+  ])('%j is no page: the not-found page with status 404, never a redirect', (uri) => {
+    expect(rewrite(uri)).toBe('/404.html');
+    expect(responseStatus(uri)).toBe(404);
+  });
 
   test('every redirect stays on this site: its location starts with one slash and no backslash', () => {
     const uris = ['/pricing/', '/es/', '/ru/offer', '/a/b/c/', '/x//', '/%2Fevil.example/', '/%5Cevil.example/'];
@@ -161,7 +189,9 @@ describe('CloudFront function', () => {
 });
 
 describe('CloudFront API viewer-request function', () => {
-  const apiHandler = new Function(`${readFileSync(apiViewerRequestFunctionFile, 'utf8')}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+  const apiHandler = new Function(`${readFileSync(apiViewerRequestFunctionFile, 'utf8')}; return handler;`)() as (event: unknown) => {
+    headers: Record<string, { value: string }>;
+  };
 
   test("sets x-viewer-address to the viewer's IP, overwriting what the client sent", () => {
     const request = apiHandler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/login', headers: { 'x-viewer-address': { value: '1.2.3.4' } } } });

@@ -29,9 +29,7 @@ describe('web stack', () => {
     });
     web.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Action: ['s3:GetObject', 's3:ListBucket'], Principal: { Service: 'cloudfront.amazonaws.com' } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Action: ['s3:GetObject', 's3:ListBucket'], Principal: { Service: 'cloudfront.amazonaws.com' } })]),
       },
     });
   });
@@ -109,15 +107,22 @@ describe('web stack', () => {
     const secretId = stacks.api.getLogicalId(stacks.api.originVerify.node.defaultChild as never);
     const originOf = (id: string) => (distribution().Origins as { Id: string; OriginCustomHeaders?: unknown }[]).find((o) => o.Id === id);
 
-    test('both API origins send x-origin-verify as a dynamic reference to the Api stack\'s generated secret; the site origin does not', () => {
+    test("both API origins send x-origin-verify as a dynamic reference to the Api stack's generated secret; the site origin does not", () => {
       const config = distribution();
       const apiOrigins = (config.CacheBehaviors as { TargetOriginId: string }[]).map((b) => originOf(b.TargetOriginId));
       expect(apiOrigins).toHaveLength(2);
       for (const origin of apiOrigins) {
-        expect(origin?.OriginCustomHeaders).toEqual([{
-          HeaderName: 'x-origin-verify',
-          HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { 'Fn::ImportValue': expect.stringContaining(`ExportsOutputRef${secretId}`) }, ':SecretString:::}}']] },
-        }]);
+        expect(origin?.OriginCustomHeaders).toEqual([
+          {
+            HeaderName: 'x-origin-verify',
+            HeaderValue: {
+              'Fn::Join': [
+                '',
+                ['{{resolve:secretsmanager:', { 'Fn::ImportValue': expect.stringContaining(`ExportsOutputRef${secretId}`) }, ':SecretString:::}}'],
+              ],
+            },
+          },
+        ]);
       }
       expect(originOf(config.DefaultCacheBehavior.TargetOriginId)?.OriginCustomHeaders).toBeUndefined();
       api.hasResourceProperties('AWS::SecretsManager::Secret', {
@@ -126,7 +131,7 @@ describe('web stack', () => {
       });
     });
 
-    test('every HTTP API function has the secret\'s ARN and may read it', () => {
+    test("every HTTP API function has the secret's ARN and may read it", () => {
       const policies = Object.values(api.findResources('AWS::IAM::Policy'));
       for (const group of handlerGroups()) {
         const fn = stacks.api.functions[group]!;
@@ -137,21 +142,28 @@ describe('web stack', () => {
         const statements = policies
           .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
           .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-        expect(statements).toContainEqual(expect.objectContaining({
-          Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
-          Resource: { Ref: secretId },
-        }));
+        expect(statements).toContainEqual(
+          expect.objectContaining({
+            Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+            Resource: { Ref: secretId },
+          }),
+        );
       }
     });
 
     test('a new originVerifyRotation context value changes the distribution, so CloudFront reads the rotated value', () => {
-      const rotated = new App({ context: { '@aws-cdk/core:defaultCrossStackReferences': 'strong', 'aws:cdk:bundling-stacks': [], [originVerifyRotationContext]: '2' } });
+      const rotated = new App({
+        context: { '@aws-cdk/core:defaultCrossStackReferences': 'strong', 'aws:cdk:bundling-stacks': [], [originVerifyRotationContext]: '2' },
+      });
       const { web: rotatedWeb } = createLoopcastStacks(rotated, { stage: 'test', mailFrom: 'no-reply@loopcast.test' });
       const config = Object.values(Template.fromStack(rotatedWeb).findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
       const headers = (config.Origins as { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[])
         .flatMap((origin) => origin.OriginCustomHeaders ?? [])
         .filter((header) => header.HeaderName === 'x-origin-verify-rotation');
-      expect(headers).toEqual([{ HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' }, { HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' }]);
+      expect(headers).toEqual([
+        { HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' },
+        { HeaderName: 'x-origin-verify-rotation', HeaderValue: '2' },
+      ]);
       expect(config.Comment).toBe('Loopcast test'); // docs/deploy.md finds the distribution by it
     });
   });

@@ -102,7 +102,10 @@ export class WebStack extends Stack {
         // No 'unsafe-inline': the build's few inline scripts are allowed by hash (web/edge/content-security-policy.ts).
         contentSecurityPolicy: {
           override: true,
-          contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir), { tagManager: buildHasTagManager(webBuildDir), realtimeSources: [props.realtimeOrigin] }),
+          contentSecurityPolicy: contentSecurityPolicy(inlineScriptHashes(webBuildDir), {
+            tagManager: buildHasTagManager(webBuildDir),
+            realtimeSources: [props.realtimeOrigin],
+          }),
         },
         strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true },
         contentTypeOptions: { override: true },
@@ -190,7 +193,8 @@ export class WebStack extends Stack {
     }
     Validations.of(this.distribution).acknowledge({
       id: 'Annotation::@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
-      reason: 'No default root object is needed: the viewer-request function maps / and every page path to its index.html, and the bucket holds only the public site.',
+      reason:
+        'No default root object is needed: the viewer-request function maps / and every page path to its index.html, and the bucket holds only the public site.',
     });
     Validations.of(this.distribution).acknowledge({ id: 'AwsSolutions-CFR1', reason: 'A global creator product: no geo restriction.' });
 
@@ -223,7 +227,11 @@ export class WebStack extends Stack {
     const deployer = this.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
     if (deployer) {
       acknowledgeFindings(deployer, 'AwsSolutions-IAM4', "CDK's BucketDeployment handler logs with the basic execution role; it runs only during deploys.");
-      acknowledgeFindings(deployer, 'AwsSolutions-IAM5', "CDK's BucketDeployment needs object wildcards on the CDK asset bucket and on the site bucket it syncs.");
+      acknowledgeFindings(
+        deployer,
+        'AwsSolutions-IAM5',
+        "CDK's BucketDeployment needs object wildcards on the CDK asset bucket and on the site bucket it syncs.",
+      );
       Validations.of(deployer).acknowledge({ id: 'AwsSolutions-L1', reason: 'CDK pins the BucketDeployment handler runtime; it moves with aws-cdk-lib.' });
     }
 

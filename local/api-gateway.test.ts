@@ -36,7 +36,7 @@ describe('local API Gateway', () => {
     expect(event.requestContext.http.userAgent).toBe('jest');
   });
 
-  test('as the API\'s own endpoint, headers pass as the client sent them; playing CloudFront, the viewer IP and origin-verify value overwrite them', () => {
+  test("as the API's own endpoint, headers pass as the client sent them; playing CloudFront, the viewer IP and origin-verify value overwrite them", () => {
     const forged = { 'x-viewer-address': '203.0.113.9', 'x-origin-verify': 'guessed' };
     const direct = buildEvent(fakeRequest('POST', '/api/login', { ...forged }), Buffer.alloc(0), matchRoute('POST', '/api/login'));
     expect(direct.headers).toMatchObject(forged);

@@ -22,9 +22,15 @@ function compile(definition: RouteDefinition): CompiledRoute {
     .split('/')
     .map((segment) => {
       const greedy = /^\{(\w+)\+\}$/.exec(segment);
-      if (greedy) { names.push(greedy[1]!); return '(.+)'; }
+      if (greedy) {
+        names.push(greedy[1]!);
+        return '(.+)';
+      }
       const param = /^\{(\w+)\}$/.exec(segment);
-      if (param) { names.push(param[1]!); return '([^/]+)'; }
+      if (param) {
+        names.push(param[1]!);
+        return '([^/]+)';
+      }
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
@@ -64,7 +70,9 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
   const best = candidates[0];
   if (!best) return undefined;
   const pathParameters: Record<string, string> = {};
-  best.route.names.forEach((name, i) => { pathParameters[name] = decodeParameter(best.match[i + 1]!); });
+  best.route.names.forEach((name, i) => {
+    pathParameters[name] = decodeParameter(best.match[i + 1]!);
+  });
   return { group: best.route.definition.group, routeKey: best.route.key, pathParameters };
 }
 
@@ -91,7 +99,10 @@ export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteM
   const peer = peerAddress(request);
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
-  const cookies = (request.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = (request.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const isText = body.length === 0 || TEXT_TYPES.test(request.headers['content-type'] ?? '');
   const now = new Date();
   const routeKey = match?.routeKey ?? '$default';

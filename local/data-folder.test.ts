@@ -21,11 +21,16 @@ afterAll(() => stack.stop());
 
 test('the data folder is private to this user, its outbox folder and every message too', async () => {
   const email = uniqueEmail();
-  const registered = await api(stack, 'POST', '/register', { body: { displayName: 'Ana', email, password: strongPassword, acceptTerms: true, ageConfirmed: true } });
+  const registered = await api(stack, 'POST', '/register', {
+    body: { displayName: 'Ana', email, password: strongPassword, acceptTerms: true, ageConfirmed: true },
+  });
   expect(registered.status).toBe(202);
   const messages = readdirSync(stack.outbox);
   expect(messages.length).toBeGreaterThan(0);
-  expect({ data: mode(dataDir), outbox: mode(stack.outbox), messages: messages.map((name) => mode(join(stack.outbox, name))) })
-    .toEqual({ data: 0o700, outbox: 0o700, messages: messages.map(() => 0o600) });
+  expect({ data: mode(dataDir), outbox: mode(stack.outbox), messages: messages.map((name) => mode(join(stack.outbox, name))) }).toEqual({
+    data: 0o700,
+    outbox: 0o700,
+    messages: messages.map(() => 0o600),
+  });
   expect(mode(join(dataDir, 'secrets.key'))).toBe(0o600);
 });

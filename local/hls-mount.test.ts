@@ -21,8 +21,29 @@ const previews = new LocalPreviews();
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loopcast-hls-'));
   nginx = await startNginxRtmp({ dir, rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
-  publisher = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-f', 'flv', `${nginx.rtmpUrl}/${key}`], { stdio: 'ignore' });
+  publisher = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=30',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '30',
+      '-f',
+      'flv',
+      `${nginx.rtmpUrl}/${key}`,
+    ],
+    { stdio: 'ignore' },
+  );
   const mount = hlsMount(nginx.hlsUrl, previews);
   origin = createServer((request, response) => void mount.handle(request, response));
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));

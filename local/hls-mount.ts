@@ -41,21 +41,26 @@ export function hlsMount(hlsUrl: string, previews: LocalPreviews): Mount {
         }
         const [, id, suffix] = match;
         const playlist = suffix === '.m3u8';
-        const proxied = httpRequest({ host: upstream.hostname, port: upstream.port, path: `${upstream.pathname}/${encodeURIComponent(key)}${suffix}`, method: 'GET' }, (answer) => {
-          const headers = { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
-          if (!playlist || answer.statusCode !== 200) {
-            response.writeHead(answer.statusCode ?? 502, headers);
-            answer.pipe(response).on('finish', resolve);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8').replace(new RegExp(`${escapeRegExp(key)}-(\\d+\\.ts)`, 'g'), `${id}-$1`);
-            response.writeHead(200, headers).end(text);
-            resolve();
-          });
-        });
+        const proxied = httpRequest(
+          { host: upstream.hostname, port: upstream.port, path: `${upstream.pathname}/${encodeURIComponent(key)}${suffix}`, method: 'GET' },
+          (answer) => {
+            const headers = { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+            if (!playlist || answer.statusCode !== 200) {
+              response.writeHead(answer.statusCode ?? 502, headers);
+              answer.pipe(response).on('finish', resolve);
+              return;
+            }
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => {
+              const text = Buffer.concat(chunks)
+                .toString('utf8')
+                .replace(new RegExp(`${escapeRegExp(key)}-(\\d+\\.ts)`, 'g'), `${id}-$1`);
+              response.writeHead(200, headers).end(text);
+              resolve();
+            });
+          },
+        );
         proxied.on('error', () => {
           if (!response.headersSent) response.writeHead(502).end();
           resolve();

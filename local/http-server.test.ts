@@ -7,7 +7,9 @@ import type { LocalStack } from './stack';
 import { MAX_PAYLOAD_BYTES } from './api-gateway';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 function send(agent: Agent, method: string, path: string, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -15,7 +17,9 @@ function send(agent: Agent, method: string, path: string, body?: Buffer): Promis
   return new Promise((resolve, reject) => {
     const call = request({ agent, host: origin.hostname, port: origin.port, method, path, timeout: 10_000 }, (response) => {
       let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
     });
     call.once('timeout', () => call.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
@@ -33,8 +37,9 @@ test.each(['/api/media/%/thumbnail', '/api/streams/%E0%A4%A', '/api/videos/%zz']
 
 test('after a 413 the connection is closed, and the next request of the same client is answered', async () => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const tooLarge = await send(agent, 'PUT', '/api/streams/x/thumbnail', Buffer.alloc(MAX_PAYLOAD_BYTES + 1024 * 1024))
-    .catch((error: NodeJS.ErrnoException) => ({ resetCode: error.code }));
+  const tooLarge = await send(agent, 'PUT', '/api/streams/x/thumbnail', Buffer.alloc(MAX_PAYLOAD_BYTES + 1024 * 1024)).catch(
+    (error: NodeJS.ErrnoException) => ({ resetCode: error.code }),
+  );
   // The 413 arrives before the client has sent everything; some kernels reset the socket under the client first.
   // (Node's socket errors come from another realm than the test's, so `instanceof Error` cannot tell them apart.)
   if ('resetCode' in tooLarge) {

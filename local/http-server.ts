@@ -10,7 +10,18 @@ import { API_BASE } from '../lambdas/contract/routes';
 import { errorCatalogue, type ErrorKey } from '../lambdas/core/errors';
 import { httpGroups } from '../lambdas/http/groups';
 import type { HttpHandler } from '../lambdas/http/handler';
-import { buildEvent, closeAfterResponse, lambdaContext, MalformedPathError, matchRoute, MAX_PAYLOAD_BYTES, passThroughEdge, readBody, writeResult, type RouteMatch } from './api-gateway';
+import {
+  buildEvent,
+  closeAfterResponse,
+  lambdaContext,
+  MalformedPathError,
+  matchRoute,
+  MAX_PAYLOAD_BYTES,
+  passThroughEdge,
+  readBody,
+  writeResult,
+  type RouteMatch,
+} from './api-gateway';
 import { PortInUseError } from './ports';
 import { serveStatic } from './static-site';
 import { functionDeps } from './table-access';
@@ -80,11 +91,7 @@ export async function startHttpOrigin(options: HttpOriginOptions): Promise<HttpO
     const mount = options.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
     const isApi = path === API_BASE || path.startsWith(`${API_BASE}/`);
     if (isApi && options.originVerify) passThroughEdge(request, options.originVerify);
-    const work = mount
-      ? mount.handle(request, response)
-      : isApi
-        ? handleApi(request, response, path)
-        : serveStatic(request, response, options.webDir);
+    const work = mount ? mount.handle(request, response) : isApi ? handleApi(request, response, path) : serveStatic(request, response, options.webDir);
     work.catch((error: unknown) => {
       logger.error('local origin failed', { path, error: error as Error, id: randomUUID() });
       if (!response.headersSent) sendError(response, 'internal error');

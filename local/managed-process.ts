@@ -45,8 +45,17 @@ export class ManagedProcess {
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     this.exit = new Promise((resolve) => {
-      this.child.once('error', (error) => { this.tail.push(String(error)); this.exited = true; resolve(null); });
-      this.child.once('exit', (code) => { this.exited = true; running.delete(this); log.end(); resolve(code); });
+      this.child.once('error', (error) => {
+        this.tail.push(String(error));
+        this.exited = true;
+        resolve(null);
+      });
+      this.child.once('exit', (code) => {
+        this.exited = true;
+        running.delete(this);
+        log.end();
+        resolve(code);
+      });
     });
     running.add(this);
   }

@@ -10,7 +10,9 @@ import { startTestStack } from '../test/helpers/stack';
 import type { LocalStack } from './stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack({ rtmp: true }); });
+beforeAll(async () => {
+  stack = await startTestStack({ rtmp: true });
+});
 afterAll(() => stack.stop());
 
 /** This machine's addresses other than loopback (and IPv6 link-local, which needs a zone to dial). */
@@ -25,7 +27,10 @@ function externalAddresses(): string[] {
 function dial(host: string, port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
-    const done = (result: string) => { socket.destroy(); resolve(result); };
+    const done = (result: string) => {
+      socket.destroy();
+      resolve(result);
+    };
     socket.setTimeout(3000, () => done('timeout'));
     socket.once('connect', () => done('open'));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? 'error'));
@@ -40,7 +45,7 @@ function listeningPorts(): Record<string, number> {
     'realtime WebSocket': port(stack.urls.realtime),
     'realtime management API': port(stack.config.realtime.managementUrl),
     'DynamoDB Local': port(stack.urls.dynamodb),
-    's3rver': port(stack.urls.s3),
+    s3rver: port(stack.urls.s3),
     'RTMP test destination': port(stack.urls.rtmp),
     'HLS preview': port(stack.urls.hls),
   };
@@ -66,18 +71,24 @@ test('DynamoDB Local refuses a request that names another host (DNS rebinding), 
   // node:http, because fetch does not let a caller choose the Host header.
   const listTables = (host: string) =>
     new Promise<number>((resolve, reject) => {
-      const call = request({
-        host: endpoint.hostname,
-        port: endpoint.port,
-        method: 'POST',
-        path: '/',
-        headers: {
-          host,
-          'content-type': 'application/x-amz-json-1.0',
-          'x-amz-target': 'DynamoDB_20120810.ListTables',
-          authorization: 'AWS4-HMAC-SHA256 Credential=any/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      const call = request(
+        {
+          host: endpoint.hostname,
+          port: endpoint.port,
+          method: 'POST',
+          path: '/',
+          headers: {
+            host,
+            'content-type': 'application/x-amz-json-1.0',
+            'x-amz-target': 'DynamoDB_20120810.ListTables',
+            authorization: 'AWS4-HMAC-SHA256 Credential=any/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+          },
         },
-      }, (response) => { response.resume(); resolve(response.statusCode ?? 0); });
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       call.once('error', reject);
       call.end('{}');
     });

@@ -81,7 +81,8 @@ http {
 /** `rtmpsPort`: a free one unless given (tests that need no RTMPS leave it out). */
 export async function startNginxRtmp(options: { dir: string; rtmpPort: number; rtmpsPort?: number; hlsPort: number; logFile: string }): Promise<NginxRtmp> {
   if (!existsSync(RTMP_MODULE)) throw new Error(`nginx's RTMP module is missing (${RTMP_MODULE}): apt-get install libnginx-mod-rtmp`);
-  if (!existsSync(STREAM_MODULE)) throw new Error(`nginx's stream module is missing (${STREAM_MODULE}), the RTMPS test destination needs it: apt-get install libnginx-mod-stream`);
+  if (!existsSync(STREAM_MODULE))
+    throw new Error(`nginx's stream module is missing (${STREAM_MODULE}), the RTMPS test destination needs it: apt-get install libnginx-mod-stream`);
   await assertPortFree(options.rtmpPort, 'RTMP test destination', 'LOOPCAST_RTMP_PORT');
   const rtmpsPort = options.rtmpsPort ?? (await freePort());
   await assertPortFree(rtmpsPort, 'RTMPS test destination', 'LOOPCAST_RTMPS_PORT');

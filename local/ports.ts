@@ -2,7 +2,11 @@ import { createServer } from 'node:net';
 
 /** A clear, actionable error instead of EADDRINUSE's stack trace. */
 export class PortInUseError extends Error {
-  constructor(readonly port: number, readonly what: string, readonly envVar?: string) {
+  constructor(
+    readonly port: number,
+    readonly what: string,
+    readonly envVar?: string,
+  ) {
     super(
       `Port ${port} (${what}) is already in use by another program.` +
         (envVar ? ` Stop that program or choose another port, e.g. ${envVar}=${port + 10} npm start` : ''),
@@ -42,7 +46,10 @@ export async function waitForPort(port: number, timeoutMs: number, isAlive: () =
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ port, host: '127.0.0.1' });
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (open) return;

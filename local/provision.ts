@@ -1,11 +1,5 @@
 // Creates the tables and buckets of lambdas/contract in the local stand-ins, from the same definitions CDK uses.
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  ResourceInUseException,
-  UpdateTimeToLiveCommand,
-  waitUntilTableExists,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { TableDefinition } from '../lambdas/contract/tables';
 

@@ -113,7 +113,12 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
     // API Gateway answers 403 when the authorizer denies.
     if (!allowed) return refuse(socket, 403, 'Forbidden');
 
-    const connectEvent = { requestContext: { ...context, authorizer: authorization.context }, headers: request.headers, queryStringParameters: query, isBase64Encoded: false };
+    const connectEvent = {
+      requestContext: { ...context, authorizer: authorization.context },
+      headers: request.headers,
+      queryStringParameters: query,
+      isBase64Encoded: false,
+    };
     const connected = await connectionsHandler(connectEvent as unknown as WebSocketEvent);
     if (typeof connected === 'object' && connected.statusCode !== 200) return refuse(socket, connected.statusCode ?? 500, 'Refused');
 
@@ -121,7 +126,14 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
       connections.set(connectionId, ws);
       ws.on('close', (code, reason) => {
         connections.delete(connectionId);
-        const disconnect = { requestContext: { ...requestContext(request, connectionId, '$disconnect', 'DISCONNECT'), disconnectStatusCode: code, disconnectReason: reason.toString() }, isBase64Encoded: false };
+        const disconnect = {
+          requestContext: {
+            ...requestContext(request, connectionId, '$disconnect', 'DISCONNECT'),
+            disconnectStatusCode: code,
+            disconnectReason: reason.toString(),
+          },
+          isBase64Encoded: false,
+        };
         void connectionsHandler(disconnect as unknown as WebSocketEvent).catch(() => undefined);
       });
     });

@@ -173,16 +173,30 @@ test("CompleteMultipartUpload enforces S3's rules: parts of 5 MiB but the last, 
   const complete = (Parts: { ETag: string; PartNumber: number }[]) =>
     s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts } }));
 
-  await expect(complete([{ ETag: small, PartNumber: 1 }, { ETag: last, PartNumber: 2 }])).rejects.toMatchObject({ name: 'EntityTooSmall' });
+  await expect(
+    complete([
+      { ETag: small, PartNumber: 1 },
+      { ETag: last, PartNumber: 2 },
+    ]),
+  ).rejects.toMatchObject({ name: 'EntityTooSmall' });
   await expect(complete([{ ETag: '"0123"', PartNumber: 1 }])).rejects.toMatchObject({ name: 'InvalidPart' });
-  await expect(complete([{ ETag: last, PartNumber: 2 }, { ETag: small, PartNumber: 1 }])).rejects.toMatchObject({ name: 'InvalidPartOrder' });
+  await expect(
+    complete([
+      { ETag: last, PartNumber: 2 },
+      { ETag: small, PartNumber: 1 },
+    ]),
+  ).rejects.toMatchObject({ name: 'InvalidPartOrder' });
   await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
 });
 
 test('@aws-sdk/lib-storage streams a multipart upload that reads back byte-exact', async () => {
   const data = randomBytes(17 * MiB + 3);
   // A stream of unknown length in small pieces, as a real upload would be.
-  const source = Readable.from((function* pieces() { for (let at = 0; at < data.length; at += 256 * 1024) yield data.subarray(at, at + 256 * 1024); })());
+  const source = Readable.from(
+    (function* pieces() {
+      for (let at = 0; at < data.length; at += 256 * 1024) yield data.subarray(at, at + 256 * 1024);
+    })(),
+  );
   await new Upload({ client: s3, params: { Bucket: bucket, Key: 'direct/streamed', Body: source }, partSize: 5 * MiB, queueSize: 2 }).done();
   expect(await storedSha256('direct/streamed')).toBe(sha256(data));
 });

@@ -42,11 +42,9 @@ interface StoredPart {
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 const noSuchUpload = (uploadId: string) =>
-  new S3Error(
-    'NoSuchUpload',
-    'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
-    { UploadId: uploadId },
-  );
+  new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.', {
+    UploadId: uploadId,
+  });
 
 type Source = Readable | (() => AsyncIterable<Buffer>);
 
@@ -327,9 +325,15 @@ async function uploadPartCopy(ctx: S3rverContext, store: MultipartFilesystemStor
   const range = ctx.headers['x-amz-copy-source-range'];
   const bounds = range === undefined ? undefined : /^bytes=(\d+)-(\d+)$/.exec(String(range));
   if (range !== undefined && (!bounds || Number(bounds[2]) < Number(bounds[1]))) {
-    throw new S3Error('InvalidArgument', 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy');
+    throw new S3Error(
+      'InvalidArgument',
+      'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+    );
   }
-  const source = sourceBucket && sourceKey ? await store.getObject(sourceBucket, sourceKey, bounds ? { start: Number(bounds[1]), end: Number(bounds[2]) } : undefined) : null;
+  const source =
+    sourceBucket && sourceKey
+      ? await store.getObject(sourceBucket, sourceKey, bounds ? { start: Number(bounds[1]), end: Number(bounds[2]) } : undefined)
+      : null;
   if (!source) throw new S3Error('NoSuchKey', 'The specified key does not exist.', { Key: sourceKey ?? '' });
   const size = Number(source.metadata['content-length']);
   if (!source.content || (bounds && Number(bounds[2]) >= size)) {

@@ -41,9 +41,14 @@ describe('EventBridgeStreamWakeups against the local Scheduler', () => {
   afterEach(() => scheduler.stop());
 
   const wakeups = () => new EventBridgeStreamWakeups({ scheduler: clientFor(scheduler), groupName: GROUP, targetArn: TARGET, roleArn: ROLE });
-  const wakeup = (streamId: string, at: Date, action: 'start' | 'stop' = 'start'): ScheduledWakeup => ({ userId: 'u1', streamId, action, at: at.toISOString() });
+  const wakeup = (streamId: string, at: Date, action: 'start' | 'stop' = 'start'): ScheduledWakeup => ({
+    userId: 'u1',
+    streamId,
+    action,
+    at: at.toISOString(),
+  });
 
-  test('arming creates the stream\'s one schedule, arming again updates it in place, disarming deletes it', async () => {
+  test("arming creates the stream's one schedule, arming again updates it in place, disarming deletes it", async () => {
     const adapter = wakeups();
     const at = new Date(Date.now() + 3_600_000);
     await adapter.arm(wakeup('s1', at));
@@ -80,7 +85,7 @@ describe('EventBridgeStreamWakeups against the local Scheduler', () => {
     expect(scheduler.schedules.size).toBe(1);
   });
 
-  test('the service\'s refusals reach the adapter as the SDK\'s exceptions: a time in the past, a group that does not exist', async () => {
+  test("the service's refusals reach the adapter as the SDK's exceptions: a time in the past, a group that does not exist", async () => {
     const client = clientFor(scheduler);
     const request = {
       Name: 'stream-past',
@@ -90,8 +95,14 @@ describe('EventBridgeStreamWakeups against the local Scheduler', () => {
       Target: { Arn: TARGET, RoleArn: ROLE },
     };
     await expect(client.send(new CreateScheduleCommand(request))).rejects.toBeInstanceOf(ValidationException);
-    await expect(client.send(new CreateScheduleCommand({ ...request, GroupName: 'nope', ScheduleExpression: atExpression(new Date(Date.now() + 60_000)) }))).rejects.toBeInstanceOf(ResourceNotFoundException);
-    await expect(new EventBridgeStreamWakeups({ scheduler: client, groupName: 'nope', targetArn: TARGET, roleArn: ROLE }).arm(wakeup('s3', new Date(Date.now() + 600_000)))).rejects.toBeInstanceOf(ResourceNotFoundException);
+    await expect(
+      client.send(new CreateScheduleCommand({ ...request, GroupName: 'nope', ScheduleExpression: atExpression(new Date(Date.now() + 60_000)) })),
+    ).rejects.toBeInstanceOf(ResourceNotFoundException);
+    await expect(
+      new EventBridgeStreamWakeups({ scheduler: client, groupName: 'nope', targetArn: TARGET, roleArn: ROLE }).arm(
+        wakeup('s3', new Date(Date.now() + 600_000)),
+      ),
+    ).rejects.toBeInstanceOf(ResourceNotFoundException);
   });
 
   test('schedules outlive a restart of the stand-in; one whose time passed while it was down fires at start', async () => {

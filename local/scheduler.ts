@@ -59,7 +59,11 @@ const AT_PATTERN = /^at\((\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\)$/;
 const NAME_PATTERN = /^[0-9a-zA-Z-_.]{1,64}$/;
 
 class ServiceError extends Error {
-  constructor(readonly type: 'ValidationException' | 'ResourceNotFoundException' | 'ConflictException', readonly status: number, message: string) {
+  constructor(
+    readonly type: 'ValidationException' | 'ResourceNotFoundException' | 'ConflictException',
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -190,7 +194,10 @@ export async function startLocalScheduler(options: LocalSchedulerOptions): Promi
         const schedule = schedules.get(keyOf(queryGroup, name));
         if (!schedule) throw new ServiceError('ResourceNotFoundException', 404, `Schedule ${name} does not exist.`);
         const { firedAt: _fired, ...stored } = schedule;
-        return ['GetSchedule', { ...stored, Arn: arnOf(schedule), CreationDate: schedule.CreationDate / 1000, LastModificationDate: schedule.LastModificationDate / 1000 }];
+        return [
+          'GetSchedule',
+          { ...stored, Arn: arnOf(schedule), CreationDate: schedule.CreationDate / 1000, LastModificationDate: schedule.LastModificationDate / 1000 },
+        ];
       }
       case 'DELETE': {
         const key = keyOf(queryGroup, name);

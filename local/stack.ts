@@ -198,7 +198,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamRunner = new LocalStreamRunner({
       lifecycle: createLifecycleHandler(functionDepsLater(() => deps!, 'lifecycle')),
       onExecutionFailed: (run) =>
-        lifecycleFailedHandler({ detail: { name: run.executionName, status: 'FAILED', input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }) } }),
+        lifecycleFailedHandler({
+          detail: {
+            name: run.executionName,
+            status: 'FAILED',
+            input: JSON.stringify({ userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null }),
+          },
+        }),
       logDir: logs,
       taskEnvironment: () => taskContainerEnvironment(join(options.dataDir, 'streams'), destinationCaFile),
       ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
@@ -235,7 +241,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       originVerify: async () => [originVerify],
       ...(options.publicDestinationsOnly ? { destinations: publicDestinationsOnly() } : {}),
     });
-    stoppers.push(async () => { await Promise.all(transcoders.map((t) => t.close())); });
+    stoppers.push(async () => {
+      await Promise.all(transcoders.map((t) => t.close()));
+    });
     await createTable(deps.db, config.tables.app, appTable);
     await createBucket(deps.s3, config.buckets.media);
 

@@ -15,7 +15,12 @@ import { createStream, creatorWithDestination } from '../test/helpers/creators';
 import { waitForStreamStatus } from '../test/helpers/media';
 import { publishingFfmpegs, streamTaskProcesses } from '../test/helpers/stream-tasks';
 
-interface Started { child: ChildProcess; output: () => string; exit: Promise<number | null>; exited: () => boolean }
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+  exited: () => boolean;
+}
 
 function startLocal(env: Record<string, string>): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bin', 'local.ts')], {
@@ -24,10 +29,19 @@ function startLocal(env: Record<string, string>): Started {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { exited = true; resolve(code); }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
   return { child, output: () => text, exit, exited: () => exited };
 }
 
@@ -54,7 +68,11 @@ async function portsEnv(dataDir: string): Promise<Record<string, string>> {
 test('starts everything, keeps data across restarts and leaves no process behind on Ctrl-C', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));
   const env = await portsEnv(dataDir);
-  const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${env.LOOPCAST_DYNAMODB_PORT}`, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  const dynamo = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${env.LOOPCAST_DYNAMODB_PORT}`,
+    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+  });
   const item = { TableName: 'loopcast-local-app', Item: { pk: { S: 'TEST' }, sk: { S: 'PERSISTED' } } };
 
   const first = startLocal(env);
@@ -91,7 +109,15 @@ test('killed with -9 while a stream runs, the stack takes its children along (no
   const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-start-'));
   const env = await portsEnv(dataDir);
   const access: StackAccess = {
-    urls: { web: `http://localhost:${env.LOOPCAST_PORT}`, api: `http://localhost:${env.LOOPCAST_PORT}/api`, apiDirect: '', realtime: '', dynamodb: '', s3: '', rtmp: `rtmp://127.0.0.1:${env.LOOPCAST_RTMP_PORT}/live` },
+    urls: {
+      web: `http://localhost:${env.LOOPCAST_PORT}`,
+      api: `http://localhost:${env.LOOPCAST_PORT}/api`,
+      apiDirect: '',
+      realtime: '',
+      dynamodb: '',
+      s3: '',
+      rtmp: `rtmp://127.0.0.1:${env.LOOPCAST_RTMP_PORT}/live`,
+    },
     outbox: join(dataDir, 'outbox'),
   };
   const first = startLocal(env);

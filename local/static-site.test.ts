@@ -5,7 +5,9 @@ import { startTestStack } from '../test/helpers/stack';
 import type { LocalStack } from './stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack({ web: true }); });
+beforeAll(async () => {
+  stack = await startTestStack({ web: true });
+});
 afterAll(() => stack.stop());
 
 test.each(['/%2Fevil.example/', '/%2F%2Fevil.example/', '/%5Cevil.example/', '/%09/evil.example/', '/%0A/evil.example/', '/es/%2Fevil.example/'])(

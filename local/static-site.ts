@@ -30,9 +30,24 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export const viewerRequestFunctionFile = join(repoRoot, 'web', 'edge', 'viewer-request.js');
 
-interface EdgeValue { value: string; attributes?: string; multiValue?: EdgeValue[] }
-interface EdgeRequest { method: string; uri: string; querystring: Record<string, EdgeValue>; headers: Record<string, EdgeValue>; cookies: Record<string, EdgeValue> }
-interface EdgeResponse { statusCode: number; statusDescription?: string; headers?: Record<string, EdgeValue>; cookies?: Record<string, EdgeValue> }
+interface EdgeValue {
+  value: string;
+  attributes?: string;
+  multiValue?: EdgeValue[];
+}
+interface EdgeRequest {
+  method: string;
+  uri: string;
+  querystring: Record<string, EdgeValue>;
+  headers: Record<string, EdgeValue>;
+  cookies: Record<string, EdgeValue>;
+}
+interface EdgeResponse {
+  statusCode: number;
+  statusDescription?: string;
+  headers?: Record<string, EdgeValue>;
+  cookies?: Record<string, EdgeValue>;
+}
 type EdgeEvent = { context: { eventType: 'viewer-request' | 'viewer-response' }; request: EdgeRequest; response?: EdgeResponse };
 type EdgeFunction = (event: EdgeEvent) => EdgeRequest | EdgeResponse;
 
@@ -75,7 +90,10 @@ function securityHeaders(webDir: string): Record<string, string> {
   let headers = securityHeadersByBuild.get(webDir);
   if (!headers) {
     headers = {
-      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir), { tagManager: buildHasTagManager(webDir), realtimeSources: localRealtimeSources }),
+      'content-security-policy': contentSecurityPolicy(inlineScriptHashes(webDir), {
+        tagManager: buildHasTagManager(webDir),
+        realtimeSources: localRealtimeSources,
+      }),
       'permissions-policy': permissionsPolicy,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',

@@ -16,7 +16,7 @@ test('each plane takes its own parameters', () => {
   expect(runTaskProblem('external', external)).toBeUndefined();
 });
 
-test('ECS Anywhere refuses Fargate\'s capacity provider, awsvpc networking and disk; Fargate needs them', () => {
+test("ECS Anywhere refuses Fargate's capacity provider, awsvpc networking and disk; Fargate needs them", () => {
   expect(runTaskProblem('external', fargate)).toBe('launch type (none) on ECS Anywhere hosts');
   expect(runTaskProblem('external', { ...external, CapacityProviderStrategy: fargate.CapacityProviderStrategy })).toMatch(/capacity provider/);
   expect(runTaskProblem('external', { ...external, NetworkConfiguration: fargate.NetworkConfiguration })).toMatch(/awsvpc/);

@@ -137,7 +137,12 @@ export class LocalStreamRunner implements StreamRunner {
     const execution = this.machine.run(asJson(input), {
       noThrowOnAbort: true,
       context: {
-        Execution: { Id: `${LOCAL_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${run.executionName}`, Name: run.executionName, Input: asJson(input), StartTime: new Date().toISOString() },
+        Execution: {
+          Id: `${LOCAL_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${run.executionName}`,
+          Name: run.executionName,
+          Input: asJson(input),
+          StartTime: new Date().toISOString(),
+        },
         StateMachine: { Id: LOCAL_MACHINE_ARN, Name: 'loopcast-local-stream-lifecycle' },
       },
       overrides: {
@@ -182,21 +187,27 @@ export class LocalStreamRunner implements StreamRunner {
 
   /** As ECS lists tasks whose desired status is RUNNING: a disconnected host's task until a stop was requested. */
   async tasks(): Promise<StreamTask[]> {
-    return [...this.running.values()].filter((task) => !task.disconnected?.stopRequested).map(({ taskId, userId, streamId, runId, startedAt }) => ({ taskId, userId, streamId, runId, startedAt }));
+    return [...this.running.values()]
+      .filter((task) => !task.disconnected?.stopRequested)
+      .map(({ taskId, userId, streamId, runId, startedAt }) => ({ taskId, userId, streamId, runId, startedAt }));
   }
 
   /** ECS StopTask: SIGTERM, SIGKILL after the stop timeout; resolves when the processes are gone. A task whose host
    * is disconnected only notes the request (ECS delivers it when the host is back) and is not waited for, as
    * AwsStreamRunner does not wait for it. */
   async endTasks(taskIds: readonly string[]): Promise<void> {
-    await Promise.all(taskIds.map((id) => this.running.get(id)).map((task) => {
-      if (!task) return undefined;
-      if (task.disconnected) {
-        task.disconnected.stopRequested = true;
-        return undefined;
-      }
-      return this.stopChild(task);
-    }));
+    await Promise.all(
+      taskIds
+        .map((id) => this.running.get(id))
+        .map((task) => {
+          if (!task) return undefined;
+          if (task.disconnected) {
+            task.disconnected.stopRequested = true;
+            return undefined;
+          }
+          return this.stopChild(task);
+        }),
+    );
   }
 
   /**
@@ -269,11 +280,26 @@ export class LocalStreamRunner implements StreamRunner {
       const settle = (code: number | null, signal: NodeJS.Signals | null) => {
         this.running.delete(taskId);
         if (code === 0) return resolve({});
-        const error = new Error(JSON.stringify({ StoppedReason: 'Essential container in task exited', Containers: [{ ExitCode: code ?? undefined, Reason: signal ? `killed by ${signal}` : undefined }] }));
+        const error = new Error(
+          JSON.stringify({
+            StoppedReason: 'Essential container in task exited',
+            Containers: [{ ExitCode: code ?? undefined, Reason: signal ? `killed by ${signal}` : undefined }],
+          }),
+        );
         error.name = 'States.TaskFailed';
         reject(error);
       };
-      this.running.set(taskId, { taskId, userId: run.userId, streamId: run.streamId, runId: run.runId, executionName: run.executionName, startedAt: new Date().toISOString(), child, gone, settle });
+      this.running.set(taskId, {
+        taskId,
+        userId: run.userId,
+        streamId: run.streamId,
+        runId: run.runId,
+        executionName: run.executionName,
+        startedAt: new Date().toISOString(),
+        child,
+        gone,
+        settle,
+      });
       child.once('close', (code, signal) => {
         log.end();
         const task = this.running.get(taskId);

@@ -22,12 +22,20 @@ export function leadingKeysOf(action: string, input: Input): { index: boolean; k
     case 'PutCommand':
       return { index: false, keys: [input.Item[pk]] };
     case 'BatchWriteCommand':
-      return { index: false, keys: Object.values(input.RequestItems as Record<string, Input[]>).flat().map((request) => (request.PutRequest?.Item ?? request.DeleteRequest?.Key)[pk]) };
+      return {
+        index: false,
+        keys: Object.values(input.RequestItems as Record<string, Input[]>)
+          .flat()
+          .map((request) => (request.PutRequest?.Item ?? request.DeleteRequest?.Key)[pk]),
+      };
     case 'TransactWriteCommand':
-      return { index: false, keys: (input.TransactItems as Input[]).map((entry) => {
-        const operation = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck;
-        return (operation.Item ?? operation.Key)[pk];
-      }) };
+      return {
+        index: false,
+        keys: (input.TransactItems as Input[]).map((entry) => {
+          const operation = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck;
+          return (operation.Item ?? operation.Key)[pk];
+        }),
+      };
     case 'QueryCommand': {
       const onIndex = input.IndexName !== undefined;
       const keyAttribute = onIndex ? appTable.indexes.find((index) => index.name === input.IndexName)!.partitionKey : pk;
@@ -58,12 +66,20 @@ export function allowed(access: TableAccess | 'whole table', request: { index: b
 
 /** The IAM action of each document-client command. */
 const iamActions: Record<string, string> = {
-  GetCommand: 'GetItem', PutCommand: 'PutItem', UpdateCommand: 'UpdateItem', DeleteCommand: 'DeleteItem', QueryCommand: 'Query',
-  BatchWriteCommand: 'BatchWriteItem', TransactWriteCommand: 'TransactWriteItems', ScanCommand: 'Scan',
+  GetCommand: 'GetItem',
+  PutCommand: 'PutItem',
+  UpdateCommand: 'UpdateItem',
+  DeleteCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+  BatchWriteCommand: 'BatchWriteItem',
+  TransactWriteCommand: 'TransactWriteItems',
+  ScanCommand: 'Scan',
 };
 
 function accessDenied(user: TableUser, command: string, keys: string[]): Error {
-  const error = new Error(`User: arn:aws:sts::000000000000:assumed-role/loopcast-local-${user} is not authorized to perform: dynamodb:${iamActions[command] ?? command} on keys ${JSON.stringify(keys)} (lambdas/contract/table-access.ts)`);
+  const error = new Error(
+    `User: arn:aws:sts::000000000000:assumed-role/loopcast-local-${user} is not authorized to perform: dynamodb:${iamActions[command] ?? command} on keys ${JSON.stringify(keys)} (lambdas/contract/table-access.ts)`,
+  );
   return Object.assign(error, { name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
 }
 

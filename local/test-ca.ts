@@ -39,8 +39,23 @@ export async function createTestCa(dir: string, commonName: string): Promise<Tes
   chmodSync(dir, 0o700);
   const caKey = join(dir, 'ca.key');
   const caCert = join(dir, 'ca.crt');
-  await openssl(['req', '-x509', ...newKey, '-keyout', caKey, '-out', caCert, '-days', VALID_DAYS, '-subj', `/CN=${commonName}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  await openssl([
+    'req',
+    '-x509',
+    ...newKey,
+    '-keyout',
+    caKey,
+    '-out',
+    caCert,
+    '-days',
+    VALID_DAYS,
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   chmodSync(caKey, 0o600);
   return {
     certFile: caCert,
@@ -50,11 +65,30 @@ export async function createTestCa(dir: string, commonName: string): Promise<Tes
       const certFile = join(dir, `${name}.crt`);
       const extensions = join(dir, `${name}.ext`);
       const altNames = [...ip.map((address) => `IP:${address}`), ...dns.map((host) => `DNS:${host}`)].join(',');
-      writeFileSync(extensions, `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${altNames}\n`);
+      writeFileSync(
+        extensions,
+        `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${altNames}\n`,
+      );
       await openssl(['req', ...newKey, '-keyout', keyFile, '-out', request, '-subj', `/CN=${ip[0] ?? dns[0] ?? name}`]);
       chmodSync(keyFile, 0o600);
-      await openssl(['x509', '-req', '-in', request, '-CA', caCert, '-CAkey', caKey, '-set_serial', `0x${randomBytes(12).toString('hex')}`,
-        '-days', VALID_DAYS, '-extfile', extensions, '-out', certFile]);
+      await openssl([
+        'x509',
+        '-req',
+        '-in',
+        request,
+        '-CA',
+        caCert,
+        '-CAkey',
+        caKey,
+        '-set_serial',
+        `0x${randomBytes(12).toString('hex')}`,
+        '-days',
+        VALID_DAYS,
+        '-extfile',
+        extensions,
+        '-out',
+        certFile,
+      ]);
       return { certFile, keyFile };
     },
   };

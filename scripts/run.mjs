@@ -2,7 +2,7 @@
 // command on Node 24 with the project's binaries on PATH.
 //   node scripts/run.mjs start            the whole local stack
 //   node scripts/run.mjs test [jest args]  type checks, the boundaries' lint, web build, then the jest suite
-//   node scripts/run.mjs lint              the boundaries' lint alone (.dependency-cruiser.cjs)
+//   node scripts/run.mjs lint              the boundaries' lint (.dependency-cruiser.cjs) and the format check alone
 //   node scripts/run.mjs support [args]    the support tool (bin/support.ts)
 //   node scripts/run.mjs stripe-prices [args]  Stripe's prices from the plan table (bin/stripe-prices.ts)
 //   node scripts/run.mjs costs [args]      the cost model: a stream-month by line, plan margins (bin/costs.ts)
@@ -53,12 +53,25 @@ function webBuildConfig({ fromCdkContext }) {
 /** Builds the web app unless its output is newer than every source it depends on and was built with this configuration. */
 function buildWebIfStale({ fromCdkContext = false } = {}) {
   const stamp = join(root, 'web', 'build', '.built');
-  const sources = ['web/src', 'web/public', 'web/edge', 'web/vite.config.ts', 'web/react-router.config.ts', 'lambdas/core', 'lambdas/contract', 'package-lock.json'];
+  const sources = [
+    'web/src',
+    'web/public',
+    'web/edge',
+    'web/vite.config.ts',
+    'web/react-router.config.ts',
+    'lambdas/core',
+    'lambdas/contract',
+    'package-lock.json',
+  ];
   const newestSource = Math.max(...sources.map((s) => newestMtime(join(root, s))));
   const config = JSON.stringify(webBuildConfig({ fromCdkContext }));
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource && readFileSync(stamp, 'utf8').split('\n')[1] === config) return;
   process.stderr.write('[setup] building the web app\n');
-  const result = spawnSync(bin('react-router'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: join(root, 'web'), env: { ...env, ...JSON.parse(config) } });
+  const result = spawnSync(bin('react-router'), ['build'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: join(root, 'web'),
+    env: { ...env, ...JSON.parse(config) },
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, `${new Date().toISOString()}\n${config}`);
 }
@@ -71,6 +84,8 @@ function runOrExit(node, args, nodeFlags = []) {
 /** The boundaries between the code's parts (.dependency-cruiser.cjs; docs/architecture.md lists them). */
 function lint() {
   runOrExit(nodeBin, [bin('depcruise'), 'bin', 'lib', 'lambdas', 'local', 'stream-task/src', 'test', 'bench', 'web/src', '--output-type', 'err']);
+  // The code's formatting (.prettierrc.json; `npm run format` rewrites it).
+  runOrExit(nodeBin, [bin('prettier'), '--check', '--log-level', 'warn', '.']);
 }
 
 /** Runs the final command as our only child; Ctrl-C reaches it too (same process group), and we wait for it. */
@@ -92,8 +107,7 @@ switch (command) {
     runOrExit(nodeBin, [bin('tsc'), '-p', 'web/tsconfig.json', '--noEmit']);
     lint();
     buildWebIfStale();
-    handOver(nodeBin, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning',
-      join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...rest]);
+    handOver(nodeBin, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...rest]);
     break;
   case 'support':
   case 'stripe-prices':

@@ -56,8 +56,17 @@ function ensureNode() {
   if (!existsSync(bin)) {
     log(`Node ${process.versions.node} is older than ${NODE_MAJOR}: installing node-linux-${arch}@${NODE_MAJOR} from the npm registry`);
     mkdirSync(prefix, { recursive: true });
-    run(process.execPath, [npmCli(), 'install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund',
-      '--prefix', prefix, `node-linux-${arch}@${NODE_MAJOR}`]);
+    run(process.execPath, [
+      npmCli(),
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `node-linux-${arch}@${NODE_MAJOR}`,
+    ]);
   }
   return bin;
 }
@@ -101,10 +110,7 @@ function ensureDebianPackages() {
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !commandExists('apt-get')) {
-    fail([
-      `missing system packages: ${missing.join(', ')}`,
-      `install them, then run this command again:  sudo apt-get install -y ${missing.join(' ')}`,
-    ]);
+    fail([`missing system packages: ${missing.join(', ')}`, `install them, then run this command again:  sudo apt-get install -y ${missing.join(' ')}`]);
   }
   log(`installing Debian packages: ${missing.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

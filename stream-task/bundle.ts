@@ -42,7 +42,10 @@ async function modifiedMs(path: string): Promise<number | undefined> {
 /** Whether the local build is missing or older than any of its sources (or a source is gone). */
 async function localBundleStale(): Promise<boolean> {
   const built = await modifiedMs(LOCAL_STREAM_TASK_BUNDLE);
-  const inputs = await readFile(localInputsFile, 'utf8').then((text) => JSON.parse(text) as string[], () => undefined);
+  const inputs = await readFile(localInputsFile, 'utf8').then(
+    (text) => JSON.parse(text) as string[],
+    () => undefined,
+  );
   if (built === undefined || !inputs) return true;
   for (const input of inputs) {
     const modified = await modifiedMs(join(repoRoot, input));

@@ -9,10 +9,12 @@ export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVE
 
 export function createDynamoClient(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): DynamoDBDocumentClient {
   const endpoint = config.endpoints.dynamodb;
-  const client = traced(new DynamoDBClient({
-    region: config.region,
-    ...(endpoint ? { endpoint, credentials: localCredentials } : {}),
-  }));
+  const client = traced(
+    new DynamoDBClient({
+      region: config.region,
+      ...(endpoint ? { endpoint, credentials: localCredentials } : {}),
+    }),
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
@@ -20,12 +22,14 @@ export function createDynamoClient(config: Pick<RuntimeConfig, 'region' | 'endpo
 
 export function createS3Client(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): S3Client {
   const endpoint = config.endpoints.s3;
-  return traced(new S3Client({
-    region: config.region,
-    // Without these, SDK v3 sends streamed bodies with aws-chunked checksum trailers, which s3rver stores
-    // verbatim (corrupt objects); path style because s3rver has no virtual-host buckets on 127.0.0.1.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials } : {}),
-  }));
+  return traced(
+    new S3Client({
+      region: config.region,
+      // Without these, SDK v3 sends streamed bodies with aws-chunked checksum trailers, which s3rver stores
+      // verbatim (corrupt objects); path style because s3rver has no virtual-host buckets on 127.0.0.1.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials } : {}),
+    }),
+  );
 }

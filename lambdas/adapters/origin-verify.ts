@@ -82,7 +82,10 @@ export function originVerifyFromSecret(region: string, secretId: string, options
       const before = cached;
       const values = Promise.all([read('AWSCURRENT'), read('AWSPREVIOUS')]).then((found) => found.filter((v): v is string => !!v));
       const entry = { values: before ? values.catch(() => before.values) : values, readAt: at };
-      if (!before) values.catch(() => { if (cached === entry) cached = undefined; });
+      if (!before)
+        values.catch(() => {
+          if (cached === entry) cached = undefined;
+        });
       cached = entry;
     }
     return cached.values;

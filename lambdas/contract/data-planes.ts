@@ -28,7 +28,8 @@ export const isTaskNetwork = (value: unknown): value is TaskNetwork => typeof va
 export const hostArchitectures = ['amd64', 'arm64'] as const;
 export type HostArchitecture = (typeof hostArchitectures)[number];
 export const DEFAULT_HOST_ARCHITECTURE: HostArchitecture = 'amd64';
-export const isHostArchitecture = (value: unknown): value is HostArchitecture => typeof value === 'string' && (hostArchitectures as readonly string[]).includes(value);
+export const isHostArchitecture = (value: unknown): value is HostArchitecture =>
+  typeof value === 'string' && (hostArchitectures as readonly string[]).includes(value);
 
 /** The stream task's size on Fargate (lib/streaming-stack.ts builds the task definition from it; the cost model
  * prices it). ARM64: stream copy needs about 1.3 % of a core (docs/stream-task.md, measured). */

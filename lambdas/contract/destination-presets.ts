@@ -163,7 +163,13 @@ export const destinationPresets: readonly DestinationPreset[] = [
     hosts: [],
     rtmpsRequired: true,
     required: {},
-    recommended: { maxFrame: frame(1280, 720), maxFrameRate: 30, maxVideoBitrate: 6 * Mbps, bitrateByFormat: [{ height: 720, frameRate: 30, minVideoBitrate: 2.25 * Mbps, maxVideoBitrate: 6 * Mbps }], portrait: true },
+    recommended: {
+      maxFrame: frame(1280, 720),
+      maxFrameRate: 30,
+      maxVideoBitrate: 6 * Mbps,
+      bitrateByFormat: [{ height: 720, frameRate: 30, minVideoBitrate: 2.25 * Mbps, maxVideoBitrate: 6 * Mbps }],
+      portrait: true,
+    },
     unpublished: ['keyframeInterval'],
     helpUrl: 'https://about.instagram.com/blog/tips-and-tricks/instagram-live-producer',
     sources: ['https://about.instagram.com/blog/tips-and-tricks/instagram-live-producer'],
@@ -264,7 +270,10 @@ export const destinationPresets: readonly DestinationPreset[] = [
     recommended: { maxFrame: frame(1920, 1080), maxFrameRate: 30, maxVideoBitrate: 5 * Mbps },
     unpublished: ['keyframeInterval'],
     helpUrl: 'https://help.vimeo.com/hc/en-us/articles/35052933757073-About-streaming-protocols-supported-by-Vimeo',
-    sources: ['https://help.vimeo.com/hc/pt/articles/12426939452817-Recommended-network-configuration-for-streaming', 'https://help.vimeo.com/hc/en-us/articles/35052933757073-About-streaming-protocols-supported-by-Vimeo'],
+    sources: [
+      'https://help.vimeo.com/hc/pt/articles/12426939452817-Recommended-network-configuration-for-streaming',
+      'https://help.vimeo.com/hc/en-us/articles/35052933757073-About-streaming-protocols-supported-by-Vimeo',
+    ],
   },
   {
     id: 'restream',

@@ -39,13 +39,7 @@ export interface SubscriptionChangedEvent {
   type: 'subscription.changed';
 }
 
-export type RealtimeEvent =
-  | VideoProgressEvent
-  | VideoStateEvent
-  | UploadFinishedEvent
-  | StreamStateEvent
-  | StreamHeartbeatEvent
-  | SubscriptionChangedEvent;
+export type RealtimeEvent = VideoProgressEvent | VideoStateEvent | UploadFinishedEvent | StreamStateEvent | StreamHeartbeatEvent | SubscriptionChangedEvent;
 
 export type RealtimeEventType = RealtimeEvent['type'];
 

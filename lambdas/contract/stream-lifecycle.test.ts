@@ -3,7 +3,16 @@
 // timer explicit, a task that runs past the States Language's 60-second default, and what RunTask gets on each data
 // plane (Fargate with its disk, ECS Anywhere with LaunchType EXTERNAL).
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { LIFECYCLE_TIMEOUTS, STATES, streamLifecycleDefinition, timeoutsForNodeTimers, type LifecycleResources, type PrepareTaskPayload, type TaskEndedPayload, type TaskLaunch } from './stream-lifecycle';
+import {
+  LIFECYCLE_TIMEOUTS,
+  STATES,
+  streamLifecycleDefinition,
+  timeoutsForNodeTimers,
+  type LifecycleResources,
+  type PrepareTaskPayload,
+  type TaskEndedPayload,
+  type TaskLaunch,
+} from './stream-lifecycle';
 
 type Json = Parameters<StateMachine['run']>[0];
 const fargate: TaskLaunch = { dataPlane: 'fargate', capacityProvider: 'FARGATE', subnets: ['subnet-1'], securityGroups: ['sg-1'], publicIpv4: true };
@@ -54,7 +63,12 @@ function runWith(options: {
       taskResourceLocalHandlers: {
         [STATES.prepareTask]: async (parameters) => {
           recorded.prepared.push((parameters as unknown as { Payload: PrepareTaskPayload }).Payload);
-          const decision = options.prepare?.(recorded.prepared.length - 1) ?? { action: 'run', token: `token-${recorded.prepared.length}`, apiUrl: 'https://loopcast.example/api', fargateOverrides: {} };
+          const decision = options.prepare?.(recorded.prepared.length - 1) ?? {
+            action: 'run',
+            token: `token-${recorded.prepared.length}`,
+            apiUrl: 'https://loopcast.example/api',
+            fargateOverrides: {},
+          };
           return { Payload: decision } as unknown as Json;
         },
         [STATES.runTask]: async (parameters) => {
@@ -117,7 +131,16 @@ describe('stream lifecycle definition', () => {
     ]);
     // Each task gets the token minted for it.
     expect(taskInputs[1]!.Overrides.ContainerOverrides[0]!.Environment[3]).toEqual({ Name: 'LOOPCAST_TASK_TOKEN', Value: 'token-2' });
-    expect(ended[0]).toMatchObject({ action: 'taskEnded', userId: 'u1', streamId: 's1', runId: 'r1', executionName: 'r1-0', executionStartedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), round: 0, taskError: { Error: 'States.TaskFailed' } });
+    expect(ended[0]).toMatchObject({
+      action: 'taskEnded',
+      userId: 'u1',
+      streamId: 's1',
+      runId: 'r1',
+      executionName: 'r1-0',
+      executionStartedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      round: 0,
+      taskError: { Error: 'States.TaskFailed' },
+    });
     expect(ended[0]!.taskError!.Cause).toContain('ExitCode');
     // The next round counts up and carries no old error.
     expect(ended[1]).toMatchObject({ round: 1, taskError: null });
@@ -152,7 +175,12 @@ describe('stream lifecycle definition', () => {
     const spot: TaskLaunch = { ...fargate, capacityProvider: 'FARGATE_SPOT', publicIpv4: false } as TaskLaunch;
     const run = runWith({
       launch: spot,
-      prepare: (n) => ({ action: 'run', token: `token-${n}`, apiUrl: 'https://loopcast.example/api', fargateOverrides: n === 0 ? { EphemeralStorage: { SizeInGiB: 48 } } : {} }),
+      prepare: (n) => ({
+        action: 'run',
+        token: `token-${n}`,
+        apiUrl: 'https://loopcast.example/api',
+        fargateOverrides: n === 0 ? { EphemeralStorage: { SizeInGiB: 48 } } : {},
+      }),
       decisions: [{ action: 'restart', delaySeconds: 1 }, { action: 'stop' }],
       task: crashed,
     });
@@ -164,7 +192,13 @@ describe('stream lifecycle definition', () => {
       Overrides: { EphemeralStorage: { SizeInGiB: 48 } },
     });
     expect(large!.LaunchType).toBeUndefined();
-    expect(large!.Overrides.ContainerOverrides[0]!.Environment.map((e) => e.Name)).toEqual(['LOOPCAST_USER_ID', 'LOOPCAST_STREAM_ID', 'LOOPCAST_RUN_ID', 'LOOPCAST_TASK_TOKEN', 'LOOPCAST_API_URL']);
+    expect(large!.Overrides.ContainerOverrides[0]!.Environment.map((e) => e.Name)).toEqual([
+      'LOOPCAST_USER_ID',
+      'LOOPCAST_STREAM_ID',
+      'LOOPCAST_RUN_ID',
+      'LOOPCAST_TASK_TOKEN',
+      'LOOPCAST_API_URL',
+    ]);
     expect(Object.keys(small!.Overrides)).toEqual(['ContainerOverrides']);
   });
 
@@ -184,19 +218,28 @@ describe('stream lifecycle definition', () => {
       Group: 'stream:s1',
       LaunchType: 'EXTERNAL',
       PlacementStrategy: [{ Type: 'spread', Field: 'instanceId' }],
-      Overrides: { ContainerOverrides: [{ Name: 'stream-task', Environment: [
-        { Name: 'LOOPCAST_USER_ID', Value: 'u1' },
-        { Name: 'LOOPCAST_STREAM_ID', Value: 's1' },
-        { Name: 'LOOPCAST_RUN_ID', Value: 'r1' },
-        { Name: 'LOOPCAST_TASK_TOKEN', Value: 'token-x' },
-        { Name: 'LOOPCAST_API_URL', Value: 'https://loopcast.example/api' },
-      ] }] },
+      Overrides: {
+        ContainerOverrides: [
+          {
+            Name: 'stream-task',
+            Environment: [
+              { Name: 'LOOPCAST_USER_ID', Value: 'u1' },
+              { Name: 'LOOPCAST_STREAM_ID', Value: 's1' },
+              { Name: 'LOOPCAST_RUN_ID', Value: 'r1' },
+              { Name: 'LOOPCAST_TASK_TOKEN', Value: 'token-x' },
+              { Name: 'LOOPCAST_API_URL', Value: 'https://loopcast.example/api' },
+            ],
+          },
+        ],
+      },
     });
     expect(run.recorded.ended[0]!.taskError).toBeNull();
   });
 
   test('a task that runs for 65 s, past the States Language default of 60 s, ends as it ended on either data plane: no timeout', async () => {
-    const runs = [fargate, external].map((launch) => runWith({ launch, decisions: [{ action: 'stop' }], task: () => new Promise<Json>((resolve) => setTimeout(() => resolve({} as Json), 65_000)) }));
+    const runs = [fargate, external].map((launch) =>
+      runWith({ launch, decisions: [{ action: 'stop' }], task: () => new Promise<Json>((resolve) => setTimeout(() => resolve({} as Json), 65_000)) }),
+    );
     await Promise.all(runs.map((run) => run.result));
     for (const run of runs) {
       expect(run.recorded.ended).toHaveLength(1);

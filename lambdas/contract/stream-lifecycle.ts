@@ -57,10 +57,7 @@ export interface FargateTaskOverrides {
  * the run is over or carried by another execution. */
 export type PrepareDecision = { action: 'run'; token: string; apiUrl: string; fargateOverrides: FargateTaskOverrides } | { action: 'stop' };
 
-export type LifecycleDecision =
-  | { action: 'restart'; delaySeconds: number }
-  | { action: 'handover'; executionName: string }
-  | { action: 'stop' };
+export type LifecycleDecision = { action: 'restart'; delaySeconds: number } | { action: 'handover'; executionName: string } | { action: 'stop' };
 
 export const STATES = {
   prepareTask: 'PrepareTask',
@@ -116,13 +113,13 @@ export const LEASE_LOST_EXIT_CODE = 3;
 /** Where RunStreamTask runs the stream task: the stage's data plane (lambdas/contract/data-planes.ts). */
 export type TaskLaunch =
   | {
-    dataPlane: 'fargate';
-    capacityProvider: 'FARGATE' | 'FARGATE_SPOT';
-    subnets: string[];
-    securityGroups: string[];
-    /** A public IPv4 address per task (ENABLED), or none: IPv6-only subnets (`-c taskNetwork=ipv6-only`). */
-    publicIpv4: boolean;
-  }
+      dataPlane: 'fargate';
+      capacityProvider: 'FARGATE' | 'FARGATE_SPOT';
+      subnets: string[];
+      securityGroups: string[];
+      /** A public IPv4 address per task (ENABLED), or none: IPv6-only subnets (`-c taskNetwork=ipv6-only`). */
+      publicIpv4: boolean;
+    }
   /** ECS Anywhere hosts: LaunchType EXTERNAL, bridge networking on the host (no awsvpc configuration, no capacity
    * provider), tasks spread over the hosts. */
   | { dataPlane: 'external' };
@@ -139,7 +136,14 @@ export interface LifecycleResources {
 }
 
 const runIdentity = { 'userId.$': '$.userId', 'streamId.$': '$.streamId', 'runId.$': '$.runId', 'executionName.$': '$$.Execution.Name' };
-const lambdaRetry = [{ ErrorEquals: ['Lambda.ServiceException', 'Lambda.TooManyRequestsException', 'Lambda.SdkClientException', 'States.TaskFailed'], IntervalSeconds: 2, MaxAttempts: 6, BackoffRate: 2 }];
+const lambdaRetry = [
+  {
+    ErrorEquals: ['Lambda.ServiceException', 'Lambda.TooManyRequestsException', 'Lambda.SdkClientException', 'States.TaskFailed'],
+    IntervalSeconds: 2,
+    MaxAttempts: 6,
+    BackoffRate: 2,
+  },
+];
 
 /** The container's environment: the run's ids, the task's run token and the API it reports to. */
 export const TASK_ENVIRONMENT = {
@@ -197,16 +201,18 @@ export function streamLifecycleDefinition(resources: LifecycleResources) {
         Type: 'Pass',
         Parameters: {
           overrides: {
-            ContainerOverrides: [{
-              Name: STREAM_TASK_CONTAINER,
-              Environment: [
-                { Name: TASK_ENVIRONMENT.userId, 'Value.$': '$.userId' },
-                { Name: TASK_ENVIRONMENT.streamId, 'Value.$': '$.streamId' },
-                { Name: TASK_ENVIRONMENT.runId, 'Value.$': '$.runId' },
-                { Name: TASK_ENVIRONMENT.token, 'Value.$': '$.prepared.decision.token' },
-                { Name: TASK_ENVIRONMENT.apiUrl, 'Value.$': '$.prepared.decision.apiUrl' },
-              ],
-            }],
+            ContainerOverrides: [
+              {
+                Name: STREAM_TASK_CONTAINER,
+                Environment: [
+                  { Name: TASK_ENVIRONMENT.userId, 'Value.$': '$.userId' },
+                  { Name: TASK_ENVIRONMENT.streamId, 'Value.$': '$.streamId' },
+                  { Name: TASK_ENVIRONMENT.runId, 'Value.$': '$.runId' },
+                  { Name: TASK_ENVIRONMENT.token, 'Value.$': '$.prepared.decision.token' },
+                  { Name: TASK_ENVIRONMENT.apiUrl, 'Value.$': '$.prepared.decision.apiUrl' },
+                ],
+              },
+            ],
           },
         },
         ResultPath: '$.task',
@@ -229,7 +235,13 @@ export function streamLifecycleDefinition(resources: LifecycleResources) {
         Next: STATES.taskEnded,
       },
       [STATES.taskEnded]: {
-        ...invoke({ action: 'taskEnded', ...runIdentity, 'executionStartedAt.$': '$$.Execution.StartTime', 'round.$': '$.round', 'taskError.$': '$.taskError' }),
+        ...invoke({
+          action: 'taskEnded',
+          ...runIdentity,
+          'executionStartedAt.$': '$$.Execution.StartTime',
+          'round.$': '$.round',
+          'taskError.$': '$.taskError',
+        }),
         TimeoutSeconds: timeouts.decideSeconds,
         ResultPath: '$.lifecycle',
         Next: STATES.decide,

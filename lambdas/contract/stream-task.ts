@@ -18,7 +18,10 @@ export const taskPlaylistSchema = z.object({
   revision: z.number().int().min(0),
   shuffle: z.boolean(),
   /** The video's id, and its source (fetched like `video`). An item may appear more than once. */
-  items: z.array(z.object({ id: z.string().min(1).max(64), url: source })).min(1).max(PLAYLIST_MAX_ITEMS),
+  items: z
+    .array(z.object({ id: z.string().min(1).max(64), url: source }))
+    .min(1)
+    .max(PLAYLIST_MAX_ITEMS),
 });
 
 export type TaskPlaylist = z.output<typeof taskPlaylistSchema>;
@@ -36,7 +39,10 @@ export const streamTaskSpecSchema = z.object({
       z.object({
         id: z.string().min(1).max(64),
         /** Full publish URL including the stream key, e.g. rtmp://a.rtmp.youtube.com/live2/<key>. */
-        url: z.string().max(2048).regex(/^rtmps?:\/\/[^/\s]+\/\S+$/i, 'must be an rtmp:// or rtmps:// URL with an application and stream key'),
+        url: z
+          .string()
+          .max(2048)
+          .regex(/^rtmps?:\/\/[^/\s]+\/\S+$/i, 'must be an rtmp:// or rtmps:// URL with an application and stream key'),
       }),
     )
     .min(1),

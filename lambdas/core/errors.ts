@@ -113,8 +113,7 @@ export const errorCatalogue = {
 
 export type ErrorKey = keyof typeof errorCatalogue;
 
-export const isErrorKey = (value: unknown): value is ErrorKey =>
-  typeof value === 'string' && Object.hasOwn(errorCatalogue, value);
+export const isErrorKey = (value: unknown): value is ErrorKey => typeof value === 'string' && Object.hasOwn(errorCatalogue, value);
 
 /** A failure the user is meant to see: always one catalogue key, optionally with field details. */
 export class AppError extends Error {

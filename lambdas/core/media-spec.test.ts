@@ -31,7 +31,10 @@ const track = (width: number, height: number, extra: Partial<SourceVideoTrack> =
 
 const full1080 = { width: 1920, height: 1080 };
 const everyProfile = outputProfileIds;
-const request = (profile: OutputProfileId = '1080p30', tier: BitrateTier = 'low', allowed: readonly OutputProfileId[] = everyProfile) => ({ quality: { profile, tier }, allowed });
+const request = (profile: OutputProfileId = '1080p30', tier: BitrateTier = 'low', allowed: readonly OutputProfileId[] = everyProfile) => ({
+  quality: { profile, tier },
+  allowed,
+});
 
 describe('fixed numbers the loop depends on', () => {
   test('a keyframe every 2 s is a whole number of frames at both output rates, within YouTube 4 s limit', () => {
@@ -62,7 +65,7 @@ describe('fixed numbers the loop depends on', () => {
 });
 
 describe('the output ladder', () => {
-  test('rungs go up in size, then rate; every tier is inside YouTube\'s published range and 1080p30 is 3 / 4.5 / 6 Mbit/s', () => {
+  test("rungs go up in size, then rate; every tier is inside YouTube's published range and 1080p30 is 3 / 4.5 / 6 Mbit/s", () => {
     expect(outputProfileIds).toEqual(['720p30', '1080p30', '1080p60', '1440p30', '1440p60', '2160p30', '2160p60']);
     const rungs = outputProfileIds.map((id) => outputProfiles[id]);
     for (const [lower, higher] of rungs.slice(0, -1).map((rung, i) => [rung, rungs[i + 1]!] as const)) {
@@ -115,7 +118,13 @@ describe('chooseOutput', () => {
     ['a 640x360 source gets the lowest rung, 720p', track(640, 360, { frameRate: 30 }), '1080p30', '720p30', ['source size']],
     ['a 4K 60 fps source asked for 1080p30 is scaled down and halved', track(3840, 2160, { frameRate: 59.94 }), '1080p30', '1080p30', []],
     ['a 4K 60 fps source asked for 2160p60 keeps both', track(3840, 2160, { frameRate: 60 }), '2160p60', '2160p60', []],
-    ['a 4K 30 fps source asked for 2160p60 keeps its 30 fps (no frames invented)', track(3840, 2160, { frameRate: 29.97 }), '2160p60', '2160p30', ['source frame rate']],
+    [
+      'a 4K 30 fps source asked for 2160p60 keeps its 30 fps (no frames invented)',
+      track(3840, 2160, { frameRate: 29.97 }),
+      '2160p60',
+      '2160p30',
+      ['source frame rate'],
+    ],
     ['a 1080p60 source asked for 2160p60 is 1080p60', track(1920, 1080, { frameRate: 60 }), '2160p60', '1080p60', ['source size']],
     ['a 1080p25 source asked for 1440p60 is 1080p30', track(1920, 1080, { frameRate: 25 }), '1440p60', '1080p30', ['source size', 'source frame rate']],
     ['a 50 fps source keeps 60 fps', track(1920, 1080, { frameRate: 50 }), '1080p60', '1080p60', []],
@@ -134,7 +143,11 @@ describe('chooseOutput', () => {
     const output = chooseOutput({ profile: '2160p60', tier: 'high' }, track(3840, 2160, { frameRate: 60 }), fullHd);
     expect(output).toEqual({ ...outputSettings('1080p30', 'high'), limitedBy: ['plan'] });
     expect(output.videoBitrate).toBe(6_000_000);
-    expect(chooseOutput({ profile: '1080p60', tier: 'low' }, track(1280, 720, { frameRate: 30 }), fullHd).limitedBy).toEqual(['source size', 'source frame rate', 'plan']);
+    expect(chooseOutput({ profile: '1080p60', tier: 'low' }, track(1280, 720, { frameRate: 30 }), fullHd).limitedBy).toEqual([
+      'source size',
+      'source frame rate',
+      'plan',
+    ]);
   });
 });
 
@@ -155,13 +168,22 @@ describe('fitPicture', () => {
     ['a phone video stored landscape with a 90 degree rotation is portrait', track(1920, 1080, { rotation: -90 }), { width: 608, height: 1080, x: 656, y: 0 }],
     ['a 180 degree rotation keeps the shape', track(1280, 720, { rotation: 180 }), { width: 1920, height: 1080, x: 0, y: 0 }],
     ['anamorphic PAL 16:9 (720x576, SAR 64:45) fills the frame', track(720, 576, { sampleAspectRatio: 64 / 45 }), { width: 1920, height: 1080, x: 0, y: 0 }],
-    ['anamorphic PAL 4:3 (720x576, SAR 16:15) is pillarboxed like 4:3', track(720, 576, { sampleAspectRatio: 16 / 15 }), { width: 1440, height: 1080, x: 240, y: 0 }],
+    [
+      'anamorphic PAL 4:3 (720x576, SAR 16:15) is pillarboxed like 4:3',
+      track(720, 576, { sampleAspectRatio: 16 / 15 }),
+      { width: 1440, height: 1080, x: 240, y: 0 },
+    ],
   ])('%s', (_name, video, expected) => {
     expect(fitPicture(video, full1080)).toEqual(expected);
   });
 
   test('sizes and offsets stay even (4:2:0 chroma) for odd shapes', () => {
-    for (const [width, height] of [[997, 601], [1000, 1777], [333, 333], [1921, 1081]] as const) {
+    for (const [width, height] of [
+      [997, 601],
+      [1000, 1777],
+      [333, 333],
+      [1921, 1081],
+    ] as const) {
       const fit = fitPicture(track(width, height), full1080);
       for (const value of Object.values(fit)) expect(value % 2).toBe(0);
       expect(fit.x + fit.width).toBeLessThanOrEqual(1920);
@@ -203,7 +225,11 @@ describe('stereoMix', () => {
 });
 
 describe('planTranscode', () => {
-  const video: SourceMedia = { durationSeconds: 7, video: track(1440, 1080, { durationSeconds: 5, frameRate: 25 }), audio: { channels: 2, durationSeconds: 7 } };
+  const video: SourceMedia = {
+    durationSeconds: 7,
+    video: track(1440, 1080, { durationSeconds: 5, frameRate: 25 }),
+    audio: { channels: 2, durationSeconds: 7 },
+  };
 
   test("a video's length comes from its video track, never from a longer audio track", () => {
     const result = planTranscode('video', video, request());
@@ -223,7 +249,10 @@ describe('planTranscode', () => {
 
   test('the picture fits the frame of the rung made: a 4:3 640x480 source is pillarboxed in 720p', () => {
     const result = planTranscode('video', { video: track(640, 480, { durationSeconds: 2 }) }, request());
-    expect(result.ok && result.plan.kind === 'video' && [result.plan.output.profile, result.plan.picture]).toEqual(['720p30', { width: 960, height: 720, x: 160, y: 0 }]);
+    expect(result.ok && result.plan.kind === 'video' && [result.plan.output.profile, result.plan.picture]).toEqual([
+      '720p30',
+      { width: 960, height: 720, x: 160, y: 0 },
+    ]);
   });
 
   test('the length is rounded to whole frames at the output rate', () => {
@@ -255,7 +284,10 @@ describe('planTranscode', () => {
   });
 
   test('an audio item takes the audio of any file, at its own length', () => {
-    expect(planTranscode('audio', video, request())).toEqual({ ok: true, plan: { kind: 'audio', durationSeconds: 7, audio: { mix: stereoMix(2), channels: 2 } } });
+    expect(planTranscode('audio', video, request())).toEqual({
+      ok: true,
+      plan: { kind: 'audio', durationSeconds: 7, audio: { mix: stereoMix(2), channels: 2 } },
+    });
     expect(planTranscode('audio', { durationSeconds: 3, audio: { channels: 1 } }, request())).toEqual({
       ok: true,
       plan: { kind: 'audio', durationSeconds: 3, audio: { mix: [[1], [1]], channels: 1 } },

@@ -49,10 +49,28 @@ export interface OutputProfile {
 const Mbps = 1_000_000;
 /** Tiers: the floor of YouTube's H.264 range for the rung (never below its current minimum), 1.5 and 2 times it.
  * 1080p30's 3 / 4.5 / 6 Mbit/s are the issue's; 60 fps is 1.5 times 30 fps, as YouTube's tables have it. */
-const tiers = (low: number): Record<BitrateTier, number> => ({ low: Math.round(low * Mbps), medium: Math.round(low * 1.5 * Mbps), high: Math.round(low * 2 * Mbps) });
+const tiers = (low: number): Record<BitrateTier, number> => ({
+  low: Math.round(low * Mbps),
+  medium: Math.round(low * 1.5 * Mbps),
+  high: Math.round(low * 2 * Mbps),
+});
 
-const profile = (id: OutputProfileId, width: number, height: number, frameRate: OutputFrameRate, level: OutputProfile['level'], lowMbps: number, range: [number, number]): OutputProfile => ({
-  id, width, height, frameRate, level, bitrates: tiers(lowMbps), youtubeRange: [range[0] * Mbps, range[1] * Mbps],
+const profile = (
+  id: OutputProfileId,
+  width: number,
+  height: number,
+  frameRate: OutputFrameRate,
+  level: OutputProfile['level'],
+  lowMbps: number,
+  range: [number, number],
+): OutputProfile => ({
+  id,
+  width,
+  height,
+  frameRate,
+  level,
+  bitrates: tiers(lowMbps),
+  youtubeRange: [range[0] * Mbps, range[1] * Mbps],
 });
 
 /** docs/transcoding.md, "Output profiles", has the sources of every number. */
@@ -66,7 +84,8 @@ export const outputProfiles: Record<OutputProfileId, OutputProfile> = {
   '2160p60': profile('2160p60', 3840, 2160, 60, '5.2', 20, [10, 40]),
 };
 
-export const isOutputProfileId = (value: unknown): value is OutputProfileId => typeof value === 'string' && (outputProfileIds as readonly string[]).includes(value);
+export const isOutputProfileId = (value: unknown): value is OutputProfileId =>
+  typeof value === 'string' && (outputProfileIds as readonly string[]).includes(value);
 export const isBitrateTier = (value: unknown): value is BitrateTier => typeof value === 'string' && (bitrateTiers as readonly string[]).includes(value);
 
 /** What the creator asks for: the highest profile wanted and the tier. */
@@ -102,7 +121,13 @@ export function outputSettings(id: OutputProfileId, tier: BitrateTier, limitedBy
   const { width, height, frameRate, level, bitrates } = outputProfiles[id];
   const videoBitrate = bitrates[tier];
   return {
-    profile: id, tier, width, height, frameRate, level, videoBitrate,
+    profile: id,
+    tier,
+    width,
+    height,
+    frameRate,
+    level,
+    videoBitrate,
     bufferBits: videoBitrate * videoOutput.bufferSeconds,
     keyframeIntervalFrames: frameRate * videoOutput.keyframeIntervalSeconds,
     limitedBy,

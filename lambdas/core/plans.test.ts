@@ -19,7 +19,11 @@ describe('plans', () => {
   });
 
   test('multistreaming is for Pro and Custom only; scheduled start and multiplatform are on every plan', () => {
-    expect(Object.values(plans).filter((p) => p.features.multistreaming === 'included').map((p) => p.id)).toEqual(['pro', 'custom']);
+    expect(
+      Object.values(plans)
+        .filter((p) => p.features.multistreaming === 'included')
+        .map((p) => p.id),
+    ).toEqual(['pro', 'custom']);
     for (const plan of Object.values(plans)) {
       expect(plan.features.scheduledStart).toBe('included');
       expect(plan.features.multiplatform).toBe('included');

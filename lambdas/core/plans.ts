@@ -96,34 +96,69 @@ export const plans: Record<PlanId, Plan> = {
   trial: {
     id: 'trial',
     selfServe: false,
-    limits: { storageBytes: 5 * GB, concurrentStreams: 1, uploadsPerCycle: 5, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 1 * HOUR, outputProfiles: fullHdProfiles, playlistItems: 5 },
+    limits: {
+      storageBytes: 5 * GB,
+      concurrentStreams: 1,
+      uploadsPerCycle: 5,
+      destinationsPerStream: 1,
+      youtubeChannels: 1,
+      maxMediaSeconds: 1 * HOUR,
+      outputProfiles: fullHdProfiles,
+      playlistItems: 5,
+    },
     features: everyPlanHas,
   },
   basic: {
     id: 'basic',
     monthlyPriceCents: 899,
     selfServe: true,
-    limits: { storageBytes: 50 * GB, concurrentStreams: 1, uploadsPerCycle: 30, destinationsPerStream: 1, youtubeChannels: 1, maxMediaSeconds: 4 * HOUR, outputProfiles: fullHdProfiles, playlistItems: 20 },
+    limits: {
+      storageBytes: 50 * GB,
+      concurrentStreams: 1,
+      uploadsPerCycle: 30,
+      destinationsPerStream: 1,
+      youtubeChannels: 1,
+      maxMediaSeconds: 4 * HOUR,
+      outputProfiles: fullHdProfiles,
+      playlistItems: 20,
+    },
     features: everyPlanHas,
   },
   pro: {
     id: 'pro',
     monthlyPriceCents: 2499,
     selfServe: true,
-    limits: { storageBytes: 250 * GB, concurrentStreams: 5, uploadsPerCycle: 150, destinationsPerStream: 5, youtubeChannels: 5, maxMediaSeconds: 12 * HOUR, outputProfiles: everyProfile, playlistItems: 100 },
+    limits: {
+      storageBytes: 250 * GB,
+      concurrentStreams: 5,
+      uploadsPerCycle: 150,
+      destinationsPerStream: 5,
+      youtubeChannels: 5,
+      maxMediaSeconds: 12 * HOUR,
+      outputProfiles: everyProfile,
+      playlistItems: 100,
+    },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
   custom: {
     id: 'custom',
     selfServe: false,
-    limits: { storageBytes: 2048 * GB, concurrentStreams: 50, uploadsPerCycle: 2000, destinationsPerStream: 10, youtubeChannels: 50, maxMediaSeconds: 24 * HOUR, outputProfiles: everyProfile, playlistItems: 500 },
+    limits: {
+      storageBytes: 2048 * GB,
+      concurrentStreams: 50,
+      uploadsPerCycle: 2000,
+      destinationsPerStream: 10,
+      youtubeChannels: 50,
+      maxMediaSeconds: 24 * HOUR,
+      outputProfiles: everyProfile,
+      playlistItems: 500,
+    },
     features: { ...everyPlanHas, multistreaming: 'included' },
   },
 };
 
 export const isPlanId = (value: unknown): value is PlanId => typeof value === 'string' && (planIds as readonly string[]).includes(value);
-export const isBillingPeriod = (value: unknown): value is BillingPeriod =>
-  typeof value === 'string' && (billingPeriods as readonly string[]).includes(value);
+export const isBillingPeriod = (value: unknown): value is BillingPeriod => typeof value === 'string' && (billingPeriods as readonly string[]).includes(value);
 
 /** What one billing period of a plan costs in USD cents, after its discount (rounded to the cent). */
 export function periodPriceCents(plan: Plan, period: BillingPeriod): number | undefined {

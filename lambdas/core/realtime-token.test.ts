@@ -7,7 +7,10 @@ describe('realtime token', () => {
   test('verifies for its user until it expires', () => {
     const token = issueRealtimeToken({ userId: 'user-1', sessionId: 'session-1' }, secret, now);
     expect(verifyRealtimeToken(token, secret, now)).toEqual({ userId: 'user-1', sessionId: 'session-1' });
-    expect(verifyRealtimeToken(token, secret, new Date(now.getTime() + (REALTIME_TOKEN_TTL_SECONDS - 1) * 1000))).toEqual({ userId: 'user-1', sessionId: 'session-1' });
+    expect(verifyRealtimeToken(token, secret, new Date(now.getTime() + (REALTIME_TOKEN_TTL_SECONDS - 1) * 1000))).toEqual({
+      userId: 'user-1',
+      sessionId: 'session-1',
+    });
     expect(verifyRealtimeToken(token, secret, new Date(now.getTime() + REALTIME_TOKEN_TTL_SECONDS * 1000))).toBeUndefined();
   });
 

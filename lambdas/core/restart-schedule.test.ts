@@ -19,12 +19,9 @@ describe('restart times', () => {
     expect(parseRestartTime('23:59')).toEqual({ hour: 23, minute: 59 });
   });
 
-  test.each(['24:00', '12:60', '9.05', '0905', '', '-1:00', '12:5', '123:00', 'ab:cd', '12:00:00', '1e1:00'])(
-    '%p is an invalid number',
-    (value) => {
-      expect(errorKeyOf(() => parseRestartTime(value))).toBe('invalid number');
-    },
-  );
+  test.each(['24:00', '12:60', '9.05', '0905', '', '-1:00', '12:5', '123:00', 'ab:cd', '12:00:00', '1e1:00'])('%p is an invalid number', (value) => {
+    expect(errorKeyOf(() => parseRestartTime(value))).toBe('invalid number');
+  });
 
   test('are normalised to sorted, zero-padded times', () => {
     expect(normalizeRestartTimes(['18:30', '6:00', '00:15'])).toEqual(['00:15', '06:00', '18:30']);
@@ -91,7 +88,7 @@ describe('nextRestartAt', () => {
     expect(next(['23:45'], 'Asia/Kolkata', '2025-12-31T18:00:00Z')).toBe('2025-12-31T18:15:00.000Z');
   });
 
-  test('the local date is the zone\'s, not UTC\'s (Kolkata is already on the next day)', () => {
+  test("the local date is the zone's, not UTC's (Kolkata is already on the next day)", () => {
     // 20:00 UTC on June 10 is 01:30 on June 11 in Kolkata: 01:00 has passed there, next is June 12 01:00 IST.
     expect(next(['01:00'], 'Asia/Kolkata', '2025-06-10T20:00:00Z')).toBe('2025-06-11T19:30:00.000Z');
   });
@@ -183,7 +180,7 @@ describe('restart times on one weekday', () => {
     expect(next(['fri 03:00', '12:00'], 'UTC', '2025-05-01T07:00:00Z')).toBe('2025-05-01T12:00:00.000Z');
   });
 
-  test('the weekday is the zone\'s: Sunday 23:30 in New York is Monday in UTC', () => {
+  test("the weekday is the zone's: Sunday 23:30 in New York is Monday in UTC", () => {
     // 2025-05-04 is a Sunday; 23:30 EDT is 03:30 UTC on Monday.
     expect(next(['sun 23:30'], 'America/New_York', '2025-05-01T00:00:00Z')).toBe('2025-05-05T03:30:00.000Z');
   });

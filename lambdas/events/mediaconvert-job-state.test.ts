@@ -50,7 +50,14 @@ test("a job's progress and failure reach the item they name", async () => {
   const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 2 })).bytes);
   await held.ended(videoId);
   // The local transcode's own progress reached the item first; a job's progress only ever moves it forward.
-  await stack.deps.db.send(new UpdateCommand({ TableName: stack.config.tables.app, Key: videoKey(user.userId, videoId), UpdateExpression: 'SET progress = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
+  await stack.deps.db.send(
+    new UpdateCommand({
+      TableName: stack.config.tables.app,
+      Key: videoKey(user.userId, videoId),
+      UpdateExpression: 'SET progress = :zero',
+      ExpressionAttributeValues: { ':zero': 0 },
+    }),
+  );
   const handle = createJobStateHandler(deployedDeps);
   const userMetadata = { userId: user.userId, videoId, kind: 'video', outputPrefix: `media/${user.userId}/${videoId}/` };
 
@@ -58,13 +65,21 @@ test("a job's progress and failure reach the item they name", async () => {
   expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).body).toMatchObject({ status: 'encoding', progress: 42 });
 
   await handle(jobEvent({ status: 'ERROR', userMetadata, errorCode: 1030, errorMessage: 'Unsupported codec' }));
-  expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).body).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
+  expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).body).toMatchObject({
+    status: 'failed',
+    error: { key: 'uploader encode error' },
+  });
   // The held local outcome arrives after the final one and changes nothing.
   await held.release(user.userId);
   userId = undefined;
-  expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).body).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
+  expect((await api(stack, 'GET', `/videos/${videoId}`, { token: user.token })).body).toMatchObject({
+    status: 'failed',
+    error: { key: 'uploader encode error' },
+  });
 });
 
 test('events reaching a stack that transcodes with ffmpeg are an error, not silently dropped', async () => {
-  await expect(createJobStateHandler(() => stack.deps)(jobEvent({ status: 'ERROR', errorCode: 1030, errorMessage: 'x' }))).rejects.toThrow(/transcodes with ffmpeg/);
+  await expect(createJobStateHandler(() => stack.deps)(jobEvent({ status: 'ERROR', errorCode: 1030, errorMessage: 'x' }))).rejects.toThrow(
+    /transcodes with ffmpeg/,
+  );
 });

@@ -15,11 +15,20 @@ import { json, noContent, publicRoute, userRoute, type AuthContext } from './api
 import { createHttpHandler, type HttpHandler } from './handler';
 import { authenticateSession } from './session-auth';
 
-const email = z.string({ message: 'validation.bad_email' }).trim().max(254, { message: 'validation.bad_email' }).pipe(z.email({ message: 'validation.bad_email' }));
+const email = z
+  .string({ message: 'validation.bad_email' })
+  .trim()
+  .max(254, { message: 'validation.bad_email' })
+  .pipe(z.email({ message: 'validation.bad_email' }));
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
 const newPassword = z.string().min(1).max(PASSWORD_MAX_LENGTH, { message: 'weak password' });
 const token = z.string().min(16).max(128);
-const displayName = z.string().trim().min(1).max(80).regex(/^[^\p{Cc}]+$/u);
+const displayName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(/^[^\p{Cc}]+$/u);
 
 const caller = (auth: AuthContext): settings.Caller => ({ userId: auth.userId, sessionId: auth.sessionId });
 
@@ -41,7 +50,10 @@ const updateProfile = userRoute({
 const changeEmail = userRoute({
   body: z.object({ email, password }),
   async handle(request, deps) {
-    const pending = await settings.requestEmailChange(accountsContext(deps), caller(request.auth), request.body, { ip: request.sourceIp, userAgent: request.userAgent });
+    const pending = await settings.requestEmailChange(accountsContext(deps), caller(request.auth), request.body, {
+      ip: request.sourceIp,
+      userAgent: request.userAgent,
+    });
     return json(202, { pendingEmail: pending });
   },
 });

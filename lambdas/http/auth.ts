@@ -13,7 +13,6 @@ import { authenticateSession } from './session-auth';
 import { accountsContext } from '../wiring/accounts';
 import { singleLineText } from './text-fields';
 
-
 /** The browser's device token (lambdas/core/accounts/devices.ts): an HttpOnly cookie sent to sign-in only. */
 export const DEVICE_COOKIE = 'loopcast_device';
 const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
@@ -48,7 +47,11 @@ async function flat<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const email = z.string({ message: 'validation.bad_email' }).trim().max(254, { message: 'validation.bad_email' }).pipe(z.email({ message: 'validation.bad_email' }));
+const email = z
+  .string({ message: 'validation.bad_email' })
+  .trim()
+  .max(254, { message: 'validation.bad_email' })
+  .pipe(z.email({ message: 'validation.bad_email' }));
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH, { message: 'weak password' });
 const token = z.string().min(16).max(128);
 const language = z.enum(languageCodes).default('en');

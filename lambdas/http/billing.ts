@@ -12,21 +12,31 @@ import { authenticateSession } from './session-auth';
 /** The plan table as the pricing pages show it, with each period's price and saving computed once here. */
 const listPlans = publicRoute({
   async handle() {
-    return json(200, {
-      currency: 'usd',
-      plans: planIds.map((id) => {
-        const plan = plans[id];
-        return {
-          id,
-          selfServe: plan.selfServe,
-          limits: plan.limits,
-          features: plan.features,
-          prices: plan.monthlyPriceCents === undefined
-            ? []
-            : billingPeriods.map((period) => ({ period, months: periodTerms[period].months, cents: periodPriceCents(plan, period), savingCents: periodSavingCents(plan, period) })),
-        };
-      }),
-    }, { 'cache-control': 'public, max-age=300' });
+    return json(
+      200,
+      {
+        currency: 'usd',
+        plans: planIds.map((id) => {
+          const plan = plans[id];
+          return {
+            id,
+            selfServe: plan.selfServe,
+            limits: plan.limits,
+            features: plan.features,
+            prices:
+              plan.monthlyPriceCents === undefined
+                ? []
+                : billingPeriods.map((period) => ({
+                    period,
+                    months: periodTerms[period].months,
+                    cents: periodPriceCents(plan, period),
+                    savingCents: periodSavingCents(plan, period),
+                  })),
+          };
+        }),
+      },
+      { 'cache-control': 'public, max-age=300' },
+    );
   },
 });
 
@@ -40,7 +50,10 @@ const checkout = userRoute({
   // Strings, not enums: an unknown plan or period is the catalogued 'unknown plan', not a schema error.
   body: z.object({ plan: z.string().max(32), period: z.string().max(32).default('month'), language: z.enum(languageCodes).optional() }),
   async handle(request, deps) {
-    return json(200, await billing.startCheckout(await billingContext(deps), request.auth.userId, request.body.plan, request.body.period, request.body.language));
+    return json(
+      200,
+      await billing.startCheckout(await billingContext(deps), request.auth.userId, request.body.plan, request.body.period, request.body.language),
+    );
   },
 });
 

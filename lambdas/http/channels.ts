@@ -62,7 +62,10 @@ const update = userRoute({
       key: z.string().min(1).max(512).optional(),
       preset: z.enum(destinationPresetIds).optional(),
     })
-    .refine((body) => body.name !== undefined || body.url !== undefined || body.key !== undefined || body.preset !== undefined, { message: 'nothing to change', path: ['name'] }),
+    .refine((body) => body.name !== undefined || body.url !== undefined || body.key !== undefined || body.preset !== undefined, {
+      message: 'nothing to change',
+      path: ['name'],
+    }),
   async handle(request, deps) {
     return json(200, channelView(await channels.updateChannel(channelsContext(deps), request.auth.userId, request.params.id ?? '', request.body)));
   },

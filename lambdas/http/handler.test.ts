@@ -30,10 +30,26 @@ const handler = createHttpHandler({
   authenticate: async (token) => (token === 'good-token' ? { userId: 'u1', sessionId: 's1' } : undefined),
   routes: {
     'POST /api/echo': echo,
-    'GET /api/me': userRoute({ async handle({ auth }) { return json(200, { userId: auth.userId }); } }),
-    'GET /api/boom': publicRoute({ async handle() { throw new Error('database password is hunter2'); } }),
-    'GET /api/busy': publicRoute({ async handle() { throw new AppError('too many requests', undefined, { 'retry-after': '30' }); } }),
-    'GET /api/streams/{id}': userRoute({ async handle({ params }) { return json(200, { id: params.id }); } }),
+    'GET /api/me': userRoute({
+      async handle({ auth }) {
+        return json(200, { userId: auth.userId });
+      },
+    }),
+    'GET /api/boom': publicRoute({
+      async handle() {
+        throw new Error('database password is hunter2');
+      },
+    }),
+    'GET /api/busy': publicRoute({
+      async handle() {
+        throw new AppError('too many requests', undefined, { 'retry-after': '30' });
+      },
+    }),
+    'GET /api/streams/{id}': userRoute({
+      async handle({ params }) {
+        return json(200, { id: params.id });
+      },
+    }),
   },
 });
 
@@ -42,7 +58,6 @@ const call = async (routeKey: string, init: Parameters<typeof apiEvent>[1] = {})
   return { status: result.statusCode, headers: result.headers ?? {}, body: result.body ? JSON.parse(result.body) : undefined };
 };
 const jsonHeaders = { 'content-type': 'application/json' };
-
 
 describe('HTTP handler stack', () => {
   test('a valid JSON body reaches the route, parsed and validated', async () => {
@@ -56,7 +71,11 @@ describe('HTTP handler stack', () => {
   test('a schema message naming a catalogue key becomes that error', async () => {
     const response = await call('POST /api/echo', { body: '{"email":"nope","name":"Ann"}', headers: jsonHeaders });
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ error: 'validation.bad_email', message: 'Invalid email address', details: { fields: { email: 'validation.bad_email' } } });
+    expect(response.body).toMatchObject({
+      error: 'validation.bad_email',
+      message: 'Invalid email address',
+      details: { fields: { email: 'validation.bad_email' } },
+    });
   });
 
   test('other validation failures are "invalid request" with the fields', async () => {
@@ -102,8 +121,14 @@ describe('HTTP handler stack', () => {
     // What the logger would print: the keys appended for the request (reset after each) and the line.
     const { info, appendKeys, resetKeys } = logger;
     const keys: Record<string, unknown> = {};
-    logger.appendKeys = (added) => { Object.assign(keys, added); appendKeys.call(logger, added); };
-    logger.resetKeys = () => { for (const key of Object.keys(keys)) delete keys[key]; resetKeys.call(logger); };
+    logger.appendKeys = (added) => {
+      Object.assign(keys, added);
+      appendKeys.call(logger, added);
+    };
+    logger.resetKeys = () => {
+      for (const key of Object.keys(keys)) delete keys[key];
+      resetKeys.call(logger);
+    };
     logger.info = ((message: string, extra: Record<string, unknown>) => lines.push({ message, ...extra, keys: { ...keys } })) as typeof logger.info;
     try {
       await call('GET /api/streams/{id}', { headers: { authorization: 'Bearer good-token' }, pathParameters: { id: 'st-42' } });
@@ -126,8 +151,9 @@ describe('HTTP handler stack', () => {
   });
 
   test('a group must implement exactly its routes of the table', () => {
-    expect(() => createHttpHandler({ group: 'test', routeTable: table, deps: () => ({}) as Deps, routes: { 'POST /api/echo': echo } }))
-      .toThrow(/has no implementation/);
+    expect(() => createHttpHandler({ group: 'test', routeTable: table, deps: () => ({}) as Deps, routes: { 'POST /api/echo': echo } })).toThrow(
+      /has no implementation/,
+    );
   });
 });
 
@@ -138,17 +164,35 @@ describe('the viewer IP behind CloudFront', () => {
   const ipHandler = createHttpHandler({
     group: 'ip',
     routeTable: ipTable,
-    deps: () => ({ originVerify: () => { reads++; return accepted(); } }) as unknown as Deps,
-    routes: { 'GET /api/ip': publicRoute({ async handle({ sourceIp, headers }) { return json(200, { sourceIp, headers: Object.keys(headers) }); } }) },
+    deps: () =>
+      ({
+        originVerify: () => {
+          reads++;
+          return accepted();
+        },
+      }) as unknown as Deps,
+    routes: {
+      'GET /api/ip': publicRoute({
+        async handle({ sourceIp, headers }) {
+          return json(200, { sourceIp, headers: Object.keys(headers) });
+        },
+      }),
+    },
   });
   const ipOf = async (headers: Record<string, string>) => {
     const result = await ipHandler(apiEvent('GET /api/ip', { headers }), testContext());
     return JSON.parse(result.body!) as { sourceIp: string; headers: string[] };
   };
-  beforeEach(() => { reads = 0; accepted = async () => ['current-secret', 'previous-secret']; });
+  beforeEach(() => {
+    reads = 0;
+    accepted = async () => ['current-secret', 'previous-secret'];
+  });
 
   test('x-viewer-address is believed beside a valid origin-verify value (current or previous), and the value goes no further', async () => {
-    expect(await ipOf({ 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' })).toEqual({ sourceIp: '203.0.113.7', headers: ['x-viewer-address'] });
+    expect(await ipOf({ 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' })).toEqual({
+      sourceIp: '203.0.113.7',
+      headers: ['x-viewer-address'],
+    });
     expect((await ipOf({ 'x-viewer-address': '203.0.113.8', 'x-origin-verify': 'previous-secret' })).sourceIp).toBe('203.0.113.8');
   });
 
@@ -173,8 +217,13 @@ describe('the viewer IP behind CloudFront', () => {
   });
 
   test('when the secret cannot be read, requests are served and the peer is used (an outage must not take the site down)', async () => {
-    accepted = async () => { throw new Error('Secrets Manager is unavailable'); };
-    const result = await ipHandler(apiEvent('GET /api/ip', { headers: { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' } }), testContext());
+    accepted = async () => {
+      throw new Error('Secrets Manager is unavailable');
+    };
+    const result = await ipHandler(
+      apiEvent('GET /api/ip', { headers: { 'x-viewer-address': '203.0.113.7', 'x-origin-verify': 'current-secret' } }),
+      testContext(),
+    );
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body!).sourceIp).toBe('127.0.0.1');
   });

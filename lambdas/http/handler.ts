@@ -103,8 +103,7 @@ function routeHeaders(event: APIGatewayProxyEventV2): Record<string, string | un
   return headers;
 }
 
-const bearerToken = (event: APIGatewayProxyEventV2): string | undefined =>
-  /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
+const bearerToken = (event: APIGatewayProxyEventV2): string | undefined => /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
 
 function toResult(response: ApiResponse, requestId: string): APIGatewayProxyStructuredResultV2 {
   const binary = response.body instanceof Uint8Array;
@@ -176,7 +175,11 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
       throw new AppError(options.unknownId ?? 'not found');
     }
 
-    const body = implementation.binaryBody ? binaryBody(event, implementation) : implementation.rawBody ? decodeBody(event) : parseJsonBody(event, implementation);
+    const body = implementation.binaryBody
+      ? binaryBody(event, implementation)
+      : implementation.rawBody
+        ? decodeBody(event)
+        : parseJsonBody(event, implementation);
     const rawQuery = event.queryStringParameters ?? {};
     const query = implementation.query ? implementation.query.parse(rawQuery) : rawQuery;
     const response = await implementation.handle(

@@ -57,7 +57,12 @@ const remove = userRoute({
   },
 });
 
-const signedQuery = z.object({ u: z.string().max(128).optional(), e: z.string().max(16).optional(), s: z.string().max(64).optional(), v: z.string().max(64).optional() });
+const signedQuery = z.object({
+  u: z.string().max(128).optional(),
+  e: z.string().max(16).optional(),
+  s: z.string().max(64).optional(),
+  v: z.string().max(64).optional(),
+});
 
 /** A picture behind a signed URL: the key it names is only found for the owner the URL was signed for. */
 function picture(kind: PictureKind, keyOf: (deps: Deps, owner: string, id: string) => Promise<string | undefined>) {

@@ -31,7 +31,10 @@ const fields = {
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   videoId: id.optional(),
   /** Several videos instead of `videoId`; `null` (PATCH) turns a playlist back into its first video. */
-  playlist: z.object({ videoIds: z.array(id).min(1).max(PLAYLIST_MAX_ITEMS), shuffle: z.boolean().default(false) }).nullable().optional(),
+  playlist: z
+    .object({ videoIds: z.array(id).min(1).max(PLAYLIST_MAX_ITEMS), shuffle: z.boolean().default(false) })
+    .nullable()
+    .optional(),
   audioId: id.nullable().optional(),
   channelIds: z.array(id).max(20),
   // "HH:MM" every day or "ddd HH:MM" on a weekday (lambdas/core/restart-schedule.ts).
@@ -39,8 +42,18 @@ const fields = {
   timeZone: z.string().min(1).max(64),
   attentionMinutes: z.number().int().min(1).max(60).optional(),
 };
-const playlistBody = z.object({ videoIds: fields.playlist.unwrap().unwrap().shape.videoIds, shuffle: z.boolean().default(false), apply: z.enum(playlistApplyModes).default('join') });
-const createBody = z.object({ ...fields, schedule: schedule.optional(), channelIds: fields.channelIds.default([]), restartTimes: fields.restartTimes.default([]), timeZone: fields.timeZone.default('UTC') });
+const playlistBody = z.object({
+  videoIds: fields.playlist.unwrap().unwrap().shape.videoIds,
+  shuffle: z.boolean().default(false),
+  apply: z.enum(playlistApplyModes).default('join'),
+});
+const createBody = z.object({
+  ...fields,
+  schedule: schedule.optional(),
+  channelIds: fields.channelIds.default([]),
+  restartTimes: fields.restartTimes.default([]),
+  timeZone: fields.timeZone.default('UTC'),
+});
 const patchBody = z.object(fields).partial();
 
 /** A live stream's preview: locally, the HLS output of the local RTMP test destination when the stream goes
@@ -50,7 +63,9 @@ async function preview(deps: Deps, stream: Stream): Promise<{ kind: 'hls' | 'ima
   const local = deps.config.localPreview;
   if (!local || !deps.localPreviews) {
     const at = stream.health?.previewAt;
-    return at ? { kind: 'image', url: `${pictureUrl(await deps.signingKey(), 'preview', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(at)}` } : undefined;
+    return at
+      ? { kind: 'image', url: `${pictureUrl(await deps.signingKey(), 'preview', stream.userId, stream.id, deps.now())}&v=${encodeURIComponent(at)}` }
+      : undefined;
   }
   const channels = streamsContext(deps).channels;
   for (const channelId of stream.channelIds) {
@@ -97,7 +112,12 @@ const create = userRoute({
     const advice = await platformAdvice(deps, request.auth.userId, { ...input, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) });
     const { schedule: wanted, ...rest } = input;
     const context = schedulingContext(deps);
-    const stream = await streams.createStream(context, request.auth.userId, { ...rest, ...(audioId ? { audioId } : {}), ...(playlist ? { playlist } : {}), ...(wanted ? { schedule: wanted as StreamSchedule } : {}) });
+    const stream = await streams.createStream(context, request.auth.userId, {
+      ...rest,
+      ...(audioId ? { audioId } : {}),
+      ...(playlist ? { playlist } : {}),
+      ...(wanted ? { schedule: wanted as StreamSchedule } : {}),
+    });
     await scheduling.streamSaved(context, stream);
     return json(201, { ...(await view(deps, stream)), platformAdvice: advice });
   },
@@ -115,8 +135,8 @@ const update = userRoute({
     const current = await owned(deps, request.auth.userId, request.params.id ?? '');
     const { audioId, playlist, ...changes } = request.body;
     // `audioId: null` removes the separate audio track, `playlist: null` the playlist; absent keeps them.
-    const keepAudio = audioId === undefined ? current.audioId : audioId ?? undefined;
-    const keepPlaylist = playlist === undefined ? current.playlist : playlist ?? undefined;
+    const keepAudio = audioId === undefined ? current.audioId : (audioId ?? undefined);
+    const keepPlaylist = playlist === undefined ? current.playlist : (playlist ?? undefined);
     const merged = { ...current, ...changes, audioId: keepAudio, playlist: keepPlaylist, ...(playlist ? { videoId: playlist.videoIds[0] } : {}) };
     const advice = await platformAdvice(deps, request.auth.userId, merged);
     const context = schedulingContext(deps);
@@ -175,7 +195,10 @@ const putThumbnail = userBinaryRoute({
   // A little over YouTube's 2 MB: a larger picture is the catalogued 'unsupported image', not a bare 413.
   maxBodyBytes: THUMBNAIL_MAX_BYTES + 64 * 1024,
   async handle(request, deps) {
-    return json(200, await view(deps, await streams.setThumbnail(thumbnailContext(deps), request.auth.userId, request.params.id ?? '', new Uint8Array(request.body))));
+    return json(
+      200,
+      await view(deps, await streams.setThumbnail(thumbnailContext(deps), request.auth.userId, request.params.id ?? '', new Uint8Array(request.body))),
+    );
   },
 });
 
@@ -189,7 +212,12 @@ const removeThumbnail = userRoute({
 const putSchedule = userRoute({
   body: z.object({ schedule: schedule.nullable() }),
   async handle(request, deps) {
-    const stream = await scheduling.setStreamSchedule(schedulingContext(deps), request.auth.userId, request.params.id ?? '', request.body.schedule as StreamSchedule | null);
+    const stream = await scheduling.setStreamSchedule(
+      schedulingContext(deps),
+      request.auth.userId,
+      request.params.id ?? '',
+      request.body.schedule as StreamSchedule | null,
+    );
     return json(200, await view(deps, stream));
   },
 });

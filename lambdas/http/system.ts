@@ -15,9 +15,7 @@ export interface DependencyState {
 
 async function probe(check: () => Promise<unknown>): Promise<DependencyState> {
   const started = performance.now();
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref(),
-  );
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref());
   try {
     await Promise.race([check(), timeout]);
     return { status: 'up', latencyMs: Math.round(performance.now() - started) };

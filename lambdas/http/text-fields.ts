@@ -5,8 +5,16 @@ import { CONTROL_CHARACTERS_REFUSED, hasForbiddenCharacters } from '../core/plai
 
 /** A one-line text (title, name), trimmed, of 1 to `max` characters. */
 export const singleLineText = (max: number) =>
-  z.string().trim().min(1).max(max).refine((text) => !hasForbiddenCharacters(text), CONTROL_CHARACTERS_REFUSED);
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((text) => !hasForbiddenCharacters(text), CONTROL_CHARACTERS_REFUSED);
 
 /** A text that may span lines (a description): tab and line feed allowed, up to `max` characters. */
 export const multiLineText = (max: number) =>
-  z.string().max(max).refine((text) => !hasForbiddenCharacters(text, { multiLine: true }), CONTROL_CHARACTERS_REFUSED);
+  z
+    .string()
+    .max(max)
+    .refine((text) => !hasForbiddenCharacters(text, { multiLine: true }), CONTROL_CHARACTERS_REFUSED);

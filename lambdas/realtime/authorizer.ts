@@ -36,9 +36,7 @@ export function createRealtimeAuthorizer(deps: () => Deps | Promise<Deps>): Real
       ...(userId ? { context: { userId, sessionId: ticket!.sessionId } } : {}),
     };
   };
-  return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
-    .use(observability())
-    .handler(authorize) as unknown as RealtimeAuthorizer;
+  return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().use(observability()).handler(authorize) as unknown as RealtimeAuthorizer;
 }
 
 export const handler = createRealtimeAuthorizer(depsFromEnvironment);

@@ -29,9 +29,7 @@ export function createConnectionsHandler(deps: () => Deps | Promise<Deps>): Conn
     }
     return { statusCode: 200 };
   };
-  return middy<WebSocketEvent, APIGatewayProxyResultV2>()
-    .use(observability())
-    .handler(handle) as unknown as ConnectionsHandler;
+  return middy<WebSocketEvent, APIGatewayProxyResultV2>().use(observability()).handler(handle) as unknown as ConnectionsHandler;
 }
 
 export const handler = createConnectionsHandler(depsFromEnvironment);

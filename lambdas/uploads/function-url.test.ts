@@ -30,7 +30,10 @@ function functionUrlEvent(request: IncomingMessage, body: Buffer): LambdaFunctio
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const cookies = (request.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = (request.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const isText = TEXT_TYPES.test(request.headers['content-type'] ?? '');
   const now = new Date();
   return {
@@ -82,7 +85,10 @@ beforeAll(async () => {
   storage = await createTestStorage();
   hooks = testHooks();
   const uploadServer = createUploadServer({ deps: { config: storage.config, db: storage.db }, hooks });
-  functionUrl = await startFunctionUrl(createFunctionUrlHandler(async () => uploadServer), events);
+  functionUrl = await startFunctionUrl(
+    createFunctionUrlHandler(async () => uploadServer),
+    events,
+  );
 });
 afterAll(async () => {
   functionUrl.server.closeAllConnections();

@@ -55,7 +55,12 @@ export const uploadKinds = ['video', 'audio'] as const;
 
 const uploadMetadataSchema = z.object({
   // Free text: it becomes the item's title (lambdas/core/plain-text.ts).
-  filename: z.string().trim().min(1).max(255).refine((name) => !hasForbiddenCharacters(name), CONTROL_CHARACTERS_REFUSED),
+  filename: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .refine((name) => !hasForbiddenCharacters(name), CONTROL_CHARACTERS_REFUSED),
   // Browsers leave the type empty for formats they do not know (often .mkv): accepted, the transcoder probes.
   filetype: z
     .string()
@@ -320,14 +325,16 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
    * upload, which is then finished like any other (onUploadFinished); the partials are deleted. */
   async function createFinal(request: Request, userId: string, concat: string): Promise<Response> {
     const partialKeys = partialUploadIds(concat).map((id) => uploadKey(userId, id));
-    if (new Set(partialKeys).size !== partialKeys.length) throw new AppError('invalid request', { fields: { 'Upload-Concat': 'a partial upload named twice' } });
+    if (new Set(partialKeys).size !== partialKeys.length)
+      throw new AppError('invalid request', { fields: { 'Upload-Concat': 'a partial upload named twice' } });
     const metadata = parseMetadata(Metadata.parse(request.headers.get('upload-metadata') ?? undefined));
     const locks = await lockAll(partialKeys, request.signal);
     try {
       const partials = await Promise.all(partialKeys.map((key) => store.getUpload(key)));
       partials.forEach((partial, index) => {
         if (partial.metadata?.[PARTIAL_MARK] !== 'partial') throw new AppError('invalid request', { reason: `upload ${index + 1} is not a partial upload` });
-        if (partial.size === undefined || partial.offset !== partial.size) throw new AppError('invalid request', { reason: `partial upload ${index + 1} is not finished` });
+        if (partial.size === undefined || partial.offset !== partial.size)
+          throw new AppError('invalid request', { reason: `partial upload ${index + 1} is not finished` });
         if (index < partials.length - 1 && partial.size < MIN_PART_BYTES) {
           throw new AppError('invalid request', { reason: `partial upload ${index + 1} is smaller than ${MIN_PART_BYTES} bytes (only the last may be)` });
         }
@@ -338,9 +345,17 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
 
       const final = new Upload({ id: uploadKey(userId, Uid.rand()), size, offset: 0, metadata });
       metrics.started();
-      await store.concatenate(final, partials.map((partial) => ({ id: partial.id, size: partial.size! })));
+      await store.concatenate(
+        final,
+        partials.map((partial) => ({ id: partial.id, size: partial.size! })),
+      );
       // The upload's duration counts from its first partial's creation.
-      metrics.lastByteStored(partials.map((partial) => partial.creation_date).filter(Boolean).sort()[0]);
+      metrics.lastByteStored(
+        partials
+          .map((partial) => partial.creation_date)
+          .filter(Boolean)
+          .sort()[0],
+      );
       try {
         await hooks.onUploadFinished({ userId, uploadId: uploadIdOf(final.id), key: final.id, size, metadata });
       } catch (error) {

@@ -69,13 +69,22 @@ describe('what the upload server records', () => {
     storage = await createTestStorage();
     const hooks = testHooks();
     const register = hooks.onUploadFinished;
-    origin = await startTestOrigin(storage, {
-      ...hooks,
-      onUploadFinished: async (upload) => {
-        if (failRegistration) throw new Error('the table is gone');
-        await register(upload);
+    origin = await startTestOrigin(
+      storage,
+      {
+        ...hooks,
+        onUploadFinished: async (upload) => {
+          if (failRegistration) throw new Error('the table is gone');
+          await register(upload);
+        },
       },
-    }, { metrics: uploadMetrics({ count: (name, value) => sink.count(name, value), seconds: (name, value) => sink.seconds(name, value) }, () => new Date(Date.now() + AHEAD_MS)) });
+      {
+        metrics: uploadMetrics(
+          { count: (name, value) => sink.count(name, value), seconds: (name, value) => sink.seconds(name, value) },
+          () => new Date(Date.now() + AHEAD_MS),
+        ),
+      },
+    );
   });
   beforeEach(() => {
     sink = recordingSink();
@@ -99,7 +108,10 @@ describe('what the upload server records', () => {
   });
 
   test('a creation the plan refuses records nothing: it is neither started nor failed', async () => {
-    for (const [token, length] of [[tokens.carol, MiB], [tokens.alice, QUOTA_BYTES + 1]] as const) {
+    for (const [token, length] of [
+      [tokens.carol, MiB],
+      [tokens.alice, QUOTA_BYTES + 1],
+    ] as const) {
       const response = await fetch(origin.endpoint, {
         method: 'POST',
         headers: { ...tusHeaders(token), 'Upload-Length': String(length), 'Upload-Metadata': 'filename YS5tcDQ=,kind dmlkZW8=' },

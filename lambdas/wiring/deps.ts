@@ -79,23 +79,28 @@ export interface Deps {
 
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
  * through CloudFront (Deps that serve no HTTP, like the support tool's). */
-export type EnvironmentAdapters = Pick<Deps, 'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google' | 'telegram'> &
+export type EnvironmentAdapters = Pick<
+  Deps,
+  'mailer' | 'signingKey' | 'paymentProvider' | 'makeTranscoder' | 'secrets' | 'streamRunner' | 'google' | 'telegram'
+> &
   Partial<Pick<Deps, 'originVerify' | 'destinations' | 'streamWakeups'>>;
 
 export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
   const db = overrides.db ?? createDynamoClient(config);
-  const management = traced(new ApiGatewayManagementApiClient({
-    region: config.region,
-    endpoint: config.realtime.managementUrl,
-    // One PostToConnection per connection: the middleware stack resolved once per command class, not per call,
-    // and a keep-alive socket for each request a publish has in flight.
-    cacheMiddleware: true,
-    requestHandler: {
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
-    },
-    ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
-  }));
+  const management = traced(
+    new ApiGatewayManagementApiClient({
+      region: config.region,
+      endpoint: config.realtime.managementUrl,
+      // One PostToConnection per connection: the middleware stack resolved once per command class, not per call,
+      // and a keep-alive socket for each request a publish has in flight.
+      cacheMiddleware: true,
+      requestHandler: {
+        httpAgent: new HttpAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+        httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
+      },
+      ...(config.endpoints.dynamodb ? { credentials: localCredentials } : {}),
+    }),
+  );
   const connections = new ConnectionsStore(db, config.tables.app);
   const deps: Deps = {
     config,
@@ -193,8 +198,10 @@ function stripeFromSecret(region: string, secretArn: string | undefined): () => 
 function secretValue(region: string, secretId: string): () => Promise<string> {
   let value: Promise<string> | undefined;
   return () =>
-    (value ??= traced(new SecretsManagerClient({ region })).send(new GetSecretValueCommand({ SecretId: secretId })).then((result) => {
-      if (!result.SecretString) throw new Error(`secret ${secretId} has no string value`);
-      return result.SecretString;
-    }));
+    (value ??= traced(new SecretsManagerClient({ region }))
+      .send(new GetSecretValueCommand({ SecretId: secretId }))
+      .then((result) => {
+        if (!result.SecretString) throw new Error(`secret ${secretId} has no string value`);
+        return result.SecretString;
+      }));
 }

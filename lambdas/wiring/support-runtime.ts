@@ -36,7 +36,10 @@ export async function stageEnvironment(stage: string, region: string | undefined
   } catch (error) {
     if (!(error instanceof ParameterNotFound)) throw error;
   }
-  if (!value) throw new Error(`the SSM parameter ${name} does not exist in ${resolvedRegion}: is the stage "${stage}" deployed there (its Ops stack included)? Pass --region otherwise.`);
+  if (!value)
+    throw new Error(
+      `the SSM parameter ${name} does not exist in ${resolvedRegion}: is the stage "${stage}" deployed there (its Ops stack included)? Pass --region otherwise.`,
+    );
   return { environment: JSON.parse(value) as Record<string, string>, region: resolvedRegion };
 }
 

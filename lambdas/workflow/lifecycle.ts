@@ -28,9 +28,7 @@ export function createLifecycleHandler(deps: () => Deps | Promise<Deps>): Lifecy
     if (decision.action === 'handover') countMetric(metricNames.lifecycleHandovers);
     return decision;
   };
-  return middy<LifecyclePayload, PrepareDecision | LifecycleDecision>()
-    .use(observability())
-    .handler(handle) as unknown as LifecycleHandler;
+  return middy<LifecyclePayload, PrepareDecision | LifecycleDecision>().use(observability()).handler(handle) as unknown as LifecycleHandler;
 }
 
 export const handler = createLifecycleHandler(depsFromEnvironment);

@@ -37,9 +37,12 @@ export function acknowledgeMediaPrefixes(grantee: IGrantable, prefixes: string[]
   if (!principal.node) return;
   for (const prefix of prefixes) {
     const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    acknowledgeFindings(principal as IConstruct, 'AwsSolutions-IAM5',
+    acknowledgeFindings(
+      principal as IConstruct,
+      'AwsSolutions-IAM5',
       `Keys under ${prefix} are created per user and item at run time; the grant is limited to that prefix of the media bucket.`,
-      new RegExp(`^Resource::.*MediaBucket.*/${escaped}$`));
+      new RegExp(`^Resource::.*MediaBucket.*/${escaped}$`),
+    );
   }
 }
 

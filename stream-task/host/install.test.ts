@@ -18,13 +18,17 @@ async function printConfig(memTotalKiB: number, args: string[]) {
   writeFileSync(meminfo, `MemTotal:       ${memTotalKiB} kB\nMemFree:        1000 kB\n`);
   return run('bash', [script, '--print-config', ...args], { env: { ...process.env, LOOPCAST_MEMINFO: meminfo } });
 }
-const failure = (promise: Promise<unknown>) => promise.then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
 
 test('the script is valid bash', async () => {
   await expect(run('bash', ['-n', script])).resolves.toBeDefined();
 });
 
-test('its figures are the task definition\'s reservation and the cost model\'s system share', () => {
+test("its figures are the task definition's reservation and the cost model's system share", () => {
   const text = readFileSync(script, 'utf8');
   expect(text).toContain(`STREAM_TASK_MEMORY_MIB=${externalStreamTask.memoryReservationMiB}\n`);
   expect(text).toContain(`SYSTEM_MEMORY_MIB=${hostPacking.systemMemoryMiB}\n`);
@@ -45,7 +49,7 @@ test('more streams than the memory holds are refused, with how many fit', async 
   expect(result.stderr).toContain('room for 37 stream tasks');
 });
 
-test('the firewall lets in SSH (on its port), replies, ICMP and the containers\' own traffic to the host; nothing else', async () => {
+test("the firewall lets in SSH (on its port), replies, ICMP and the containers' own traffic to the host; nothing else", async () => {
   const { stdout } = await printConfig(16 * 1024 * 1024, ['--max-streams', '10', '--ssh-port', '2222']);
   const rules = stdout.slice(stdout.indexOf('## /etc/loopcast/host-firewall.nft'));
   expect(rules).toContain('type filter hook input priority filter; policy drop;');
@@ -58,5 +62,7 @@ test('the firewall lets in SSH (on its port), replies, ICMP and the containers\'
 test('missing or malformed arguments are refused before anything is touched', async () => {
   expect((await failure(run('bash', [script, '--region', 'eu-central-1']))).code).toBe(2);
   expect((await failure(printConfig(8 * 1024 * 1024, ['--max-streams', 'many']))).code).toBe(2);
-  expect((await failure(run('bash', [script, '--max-streams', '10', '--region', 'eu-central-1', '--cluster', 'c', '--activation-id', 'i']))).stderr).toContain('--activation-code is required');
+  expect((await failure(run('bash', [script, '--max-streams', '10', '--region', 'eu-central-1', '--cluster', 'c', '--activation-id', 'i']))).stderr).toContain(
+    '--activation-code is required',
+  );
 });

@@ -1,7 +1,7 @@
 import { cleanStderrLine, ffmpegArgs, redactSecrets, teeQueueFull, teeSlaveFailure } from './ffmpeg';
 
 const yt = { id: 'yt', url: 'rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop' };
-const twitch = { id: 'tw', url: 'rtmp://live.twitch.tv/app/live_123|weird\'key' };
+const twitch = { id: 'tw', url: "rtmp://live.twitch.tv/app/live_123|weird'key" };
 
 describe('ffmpeg command', () => {
   test('one destination: looped input at native rate, stream copy, straight FLV', () => {
@@ -11,7 +11,7 @@ describe('ffmpeg command', () => {
     );
   });
 
-  test('a separate audio track is a second looped input and replaces the video\'s own audio', () => {
+  test("a separate audio track is a second looped input and replaces the video's own audio", () => {
     const args = ffmpegArgs({ videoPath: 'v.mp4', audioPath: 'a.m4a' }, [yt]);
     expect(args.join(' ')).toContain('-re -stream_loop -1 -i v.mp4 -re -stream_loop -1 -i a.m4a -map 0:v:0 -map 1:a:0 -c copy');
   });
@@ -21,9 +21,7 @@ describe('ffmpeg command', () => {
     expect(args.slice(-7, -1)).toEqual(['-tag:v', '7', '-tag:a', '10', '-f', 'tee']);
     // The fifo's own option list needs its ':' escaped for the slave's list, and that escape once more for the tee.
     const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]';
-    expect(args.at(-1)).toBe(
-      `${slave}rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|${slave}rtmp://live.twitch.tv/app/live_123\\|weird\\'key`,
-    );
+    expect(args.at(-1)).toBe(`${slave}rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|${slave}rtmp://live.twitch.tv/app/live_123\\|weird\\'key`);
   });
 
   test('a playlist: one FLV fed on stdin at native rate, copied like a single video', () => {
@@ -35,10 +33,20 @@ describe('ffmpeg command', () => {
 
   test('one RTMPS destination: the TLS layer verifies the certificate and its name, against the given CA or the system store', () => {
     const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/FB-1' };
-    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-9)).toEqual(
-      ['-tls_verify', '1', '-ca_file', '/tmp/ca.crt', '-flvflags', 'no_duration_filesize', '-f', 'flv', facebook.url],
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-9)).toEqual([
+      '-tls_verify',
+      '1',
+      '-ca_file',
+      '/tmp/ca.crt',
+      '-flvflags',
+      'no_duration_filesize',
+      '-f',
+      'flv',
+      facebook.url,
+    ]);
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook]).join(' ')).toContain(
+      '-rw_timeout 5000000 -tls_verify 1 -flvflags no_duration_filesize -f flv rtmps://',
     );
-    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook]).join(' ')).toContain('-rw_timeout 5000000 -tls_verify 1 -flvflags no_duration_filesize -f flv rtmps://');
     // rtmp:// takes no TLS option (one no protocol takes would fail the output).
     expect(ffmpegArgs({ videoPath: 'v.mp4' }, [yt], { caFile: '/tmp/ca.crt' })).not.toContain('-tls_verify');
   });
@@ -70,14 +78,14 @@ describe('ffmpeg command', () => {
 function token(text: string, delimiters: string): [string, string] {
   let out = '';
   let i = 0;
-  for (; i < text.length && !delimiters.includes(text[i]!); i++) out += text[i] === '\\' ? text[++i] ?? '' : text[i];
+  for (; i < text.length && !delimiters.includes(text[i]!); i++) out += text[i] === '\\' ? (text[++i] ?? '') : text[i];
   return [out, text.slice(i)];
 }
 
 /** av_dict_parse_string(text, "=", ":"), as the tee, the fifo and its format_opts read their options. */
 function dictionary(text: string): Record<string, string> {
   const entries: Record<string, string> = {};
-  for (let rest = text; rest; ) {
+  for (let rest = text; rest;) {
     const [key, afterKey] = token(rest, '=');
     const [value, afterValue] = token(afterKey.slice(1), ':');
     entries[key] = value;
@@ -90,7 +98,7 @@ function dictionary(text: string): Record<string, string> {
  * unescaped ':' or ']'), then its URL. */
 function teeSlaves(text: string): { options: Record<string, string>; url: string }[] {
   const slaves = [];
-  for (let rest = text; rest; ) {
+  for (let rest = text; rest;) {
     const [slave, after] = token(rest, '|');
     const options: Record<string, string> = {};
     let inside = slave.slice(1);
@@ -131,7 +139,9 @@ describe('ffmpeg stderr', () => {
       'rtmps://live-api-s.facebook.com:443/rtmp/*** failed',
     );
     expect(redactSecrets('rtmp://host/app?key=secret and rtmp://host/app')).toBe('rtmp://host/app?*** and rtmp://host/app');
-    expect(redactSecrets('Error writing to rtmp://127.0.0.1:1935/live/key-1: Broken pipe.')).toBe('Error writing to rtmp://127.0.0.1:1935/live/***: Broken pipe.');
+    expect(redactSecrets('Error writing to rtmp://127.0.0.1:1935/live/key-1: Broken pipe.')).toBe(
+      'Error writing to rtmp://127.0.0.1:1935/live/***: Broken pipe.',
+    );
     expect(redactSecrets('Connection to tcp://127.0.0.1:1?tcp_nodelay=0 failed')).toBe('Connection to tcp://127.0.0.1:1?tcp_nodelay=0 failed');
   });
 

@@ -20,7 +20,14 @@ const aacHeader = [0xaf, 0, 0x12, 0x10];
 const aacFrame = [0xaf, 1, 5, 5, 5];
 
 describe('FLV tags', () => {
-  const file = Buffer.concat([flvHeader({ audio: true, video: true }), tag(TAG_VIDEO, 0, avcHeader), tag(TAG_AUDIO, 0, aacHeader), tag(TAG_VIDEO, 0, keyframe), tag(TAG_AUDIO, 23, aacFrame), tag(TAG_VIDEO, 33, interframe)]);
+  const file = Buffer.concat([
+    flvHeader({ audio: true, video: true }),
+    tag(TAG_VIDEO, 0, avcHeader),
+    tag(TAG_AUDIO, 0, aacHeader),
+    tag(TAG_VIDEO, 0, keyframe),
+    tag(TAG_AUDIO, 23, aacFrame),
+    tag(TAG_VIDEO, 33, interframe),
+  ]);
 
   test('the file header: signature, version, track flags, its size and the first PreviousTagSize', () => {
     expect([...flvHeader({ audio: true, video: true })]).toEqual([0x46, 0x4c, 0x56, 1, 5, 0, 0, 0, 9, 0, 0, 0, 0]);
@@ -32,7 +39,13 @@ describe('FLV tags', () => {
       const splitter = new FlvTagSplitter();
       const tags = [];
       for (let at = 0; at < file.length; at += size) tags.push(...splitter.push(Buffer.from(file.subarray(at, at + size))));
-      expect(tags.map((t) => [t.type, t.timestamp])).toEqual([[9, 0], [8, 0], [9, 0], [8, 23], [9, 33]]);
+      expect(tags.map((t) => [t.type, t.timestamp])).toEqual([
+        [9, 0],
+        [8, 0],
+        [9, 0],
+        [8, 23],
+        [9, 33],
+      ]);
       expect(splitter.leftover).toBe(0);
       expect([...tagData(tags[4]!)]).toEqual(interframe);
     }

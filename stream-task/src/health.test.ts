@@ -10,7 +10,12 @@ function run(ms: number, options: { speed?: number; withSize?: boolean } = {}): 
     const media = (at / 1000) * speed;
     health = recordProgress(
       health,
-      { frame: Math.round(media * 30), outTimeUs: Math.round(media * 1e6), ...(options.withSize ? { totalSizeBytes: Math.round(media * 250_000) } : {}), progress: 'continue' },
+      {
+        frame: Math.round(media * 30),
+        outTimeUs: Math.round(media * 1e6),
+        ...(options.withSize ? { totalSizeBytes: Math.round(media * 250_000) } : {}),
+        progress: 'continue',
+      },
       at,
       policy,
     );
@@ -26,7 +31,7 @@ describe('run health', () => {
     expect(mediaFlowing(run(1_000))).toBe(true);
   });
 
-  test('metrics come from the last 10 s, not from ffmpeg\'s averages since the start', () => {
+  test("metrics come from the last 10 s, not from ffmpeg's averages since the start", () => {
     expect(runMetrics(run(60_000, { withSize: true }), 60_000, policy, 9_999)).toEqual({ fps: 30, speed: 1, bitrateKbps: 2_000 });
     // Without total_size (tee), the bitrate is the input's scaled by the speed.
     expect(runMetrics(run(60_000, { speed: 0.5 }), 60_000, policy, 6_000)).toEqual({ fps: 15, speed: 0.5, bitrateKbps: 3_000 });

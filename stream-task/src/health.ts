@@ -57,7 +57,10 @@ export function recordProgress(health: RunHealth, block: ProgressBlock, now: num
   const outTimeUs = block.outTimeUs ?? health.outTimeUs;
   const advanced = outTimeUs > health.outTimeUs;
   const keepSince = now - Math.max(policy.slowWindowMs, policy.metricsWindowMs);
-  const samples = [...health.samples, { at: now, outTimeUs, frame: block.frame ?? 0, ...(block.totalSizeBytes === undefined ? {} : { totalSizeBytes: block.totalSizeBytes }) }];
+  const samples = [
+    ...health.samples,
+    { at: now, outTimeUs, frame: block.frame ?? 0, ...(block.totalSizeBytes === undefined ? {} : { totalSizeBytes: block.totalSizeBytes }) },
+  ];
   // Keep one sample older than the window so a full window can be measured.
   const firstInWindow = samples.findIndex((sample) => sample.at >= keepSince);
   return {

@@ -60,6 +60,8 @@ describe('heartbeats', () => {
     await sink.send(heartbeat('started'));
     await sink.send(heartbeat('started', 1));
     await expect(waiting).resolves.toMatchObject({ restarts: 1 });
-    await expect(sink.waitFor((h) => h.actual === 'stopped', 20, 'actual stopped')).rejects.toThrow(/no heartbeat with actual stopped within 20 ms; latest: .*"restarts":1/);
+    await expect(sink.waitFor((h) => h.actual === 'stopped', 20, 'actual stopped')).rejects.toThrow(
+      /no heartbeat with actual stopped within 20 ms; latest: .*"restarts":1/,
+    );
   });
 });

@@ -27,9 +27,7 @@ export function createS3Client(options: { region: string; endpoint?: string }): 
     // s3rver has no virtual-host buckets.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(options.endpoint
-      ? { endpoint: options.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
+    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
   });
 }
 
@@ -43,11 +41,16 @@ export class S3InputFetcher implements InputFetcher {
   async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
     const { bucket, key } = parseS3Source(source)!;
     try {
-      return await downloadTo(dir, basename(key), async () => {
-        const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
-        if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
-        return object.Body;
-      }, signal);
+      return await downloadTo(
+        dir,
+        basename(key),
+        async () => {
+          const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+          if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
+          return object.Body;
+        },
+        signal,
+      );
     } catch (error) {
       throw new Error(`cannot fetch ${source}: ${(error as Error).name === 'NoSuchKey' ? 'no such object' : (error as Error).message}`);
     }
@@ -81,11 +84,16 @@ export class HttpInputFetcher implements InputFetcher {
   async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
     const url = new URL(source);
     try {
-      return await downloadTo(dir, basename(url.pathname) || 'input', async () => {
-        const response = await this.fetchImpl(url, { ...(signal ? { signal } : {}) });
-        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-        return Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-      }, signal);
+      return await downloadTo(
+        dir,
+        basename(url.pathname) || 'input',
+        async () => {
+          const response = await this.fetchImpl(url, { ...(signal ? { signal } : {}) });
+          if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+          return Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+        },
+        signal,
+      );
     } catch (error) {
       throw new Error(`cannot fetch ${basename(url.pathname)}: ${(error as Error).message}`);
     }

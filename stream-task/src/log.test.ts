@@ -14,7 +14,7 @@ function collect(level: string) {
   }
 }
 
-test('a log line is one JSON object with the service, the level and the run\'s keys', () => {
+test("a log line is one JSON object with the service, the level and the run's keys", () => {
   const t = collect('INFO');
   t.tag({ streamId: 'st_1', userId: 'u_1', runId: 'run_1' });
   t.log('started (desired running, restarts 0, scheduled 0)');
@@ -22,7 +22,15 @@ test('a log line is one JSON object with the service, the level and the run\'s k
   expect(t.lines).toHaveLength(2);
   expect(t.lines.every((line) => !line.includes('\n'))).toBe(true);
   expect(t.parsed()).toEqual([
-    expect.objectContaining({ level: 'INFO', service: 'stream-task', streamId: 'st_1', userId: 'u_1', runId: 'run_1', message: 'started (desired running, restarts 0, scheduled 0)', timestamp: expect.any(String) }),
+    expect.objectContaining({
+      level: 'INFO',
+      service: 'stream-task',
+      streamId: 'st_1',
+      userId: 'u_1',
+      runId: 'run_1',
+      message: 'started (desired running, restarts 0, scheduled 0)',
+      timestamp: expect.any(String),
+    }),
     expect.objectContaining({ level: 'WARN', streamId: 'st_1', message: 'heartbeat not sent: throttled' }),
   ]);
 });

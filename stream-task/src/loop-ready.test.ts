@@ -18,8 +18,38 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** A 2 s 30 fps clip whose AAC audio has `audioSamples` samples (the encoder adds its priming frame). */
 async function clip(name: string, audioSamples: number): Promise<string> {
   const path = join(dir, name);
-  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=3',
-    '-filter_complex', `[1:a]atrim=end_sample=${audioSamples}[a]`, '-map', '0:v', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '2', '-g', '60', '-c:a', 'aac', '-ar', '44100', '-y', path]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x180:rate=30:duration=2',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=44100:duration=3',
+    '-filter_complex',
+    `[1:a]atrim=end_sample=${audioSamples}[a]`,
+    '-map',
+    '0:v',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-bf',
+    '2',
+    '-g',
+    '60',
+    '-c:a',
+    'aac',
+    '-ar',
+    '44100',
+    '-y',
+    path,
+  ]);
   return path;
 }
 
@@ -28,8 +58,14 @@ async function loopedTimestamps(path: string, passes: number): Promise<{ video: 
   const flv = `${path}.flv`;
   await run('ffmpeg', ['-v', 'error', '-stream_loop', String(passes - 1), '-i', path, '-map', '0', '-c', 'copy', '-f', 'flv', '-y', flv]);
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=codec_type,dts_time', '-of', 'csv=p=0', flv]);
-  const lines = stdout.trim().split('\n').map((line) => line.split(','));
-  return { video: lines.filter(([type]) => type === 'video').map(([, dts]) => Number(dts)), audio: lines.filter(([type]) => type === 'audio').map(([, dts]) => Number(dts)) };
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(','));
+  return {
+    video: lines.filter(([type]) => type === 'video').map(([, dts]) => Number(dts)),
+    audio: lines.filter(([type]) => type === 'audio').map(([, dts]) => Number(dts)),
+  };
 }
 
 const regressions = (dts: number[]) => dts.filter((value, i) => i > 0 && value <= dts[i - 1]!).length;

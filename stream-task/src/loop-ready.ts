@@ -44,7 +44,21 @@ interface ProbedPacket {
  * (input options such as -t count from there). */
 export async function loopTimeline(path: string, durationSeconds: number, signal?: AbortSignal): Promise<(LoopTimeline & { fileStart: number }) | undefined> {
   const tailFrom = Math.max(0, durationSeconds - 5);
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-read_intervals', `%+#8,${tailFrom.toFixed(3)}%`, '-show_entries', 'packet=codec_type,pts_time,duration_time:format=start_time', '-of', 'json', path], { signal, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-read_intervals',
+      `%+#8,${tailFrom.toFixed(3)}%`,
+      '-show_entries',
+      'packet=codec_type,pts_time,duration_time:format=start_time',
+      '-of',
+      'json',
+      path,
+    ],
+    { signal, maxBuffer: 16 * 1024 * 1024 },
+  );
   const probed = JSON.parse(stdout) as { packets?: ProbedPacket[]; format?: { start_time?: string } };
   const packets = (probed.packets ?? []).filter((p) => p.pts_time !== undefined);
   const of = (type: string) => packets.filter((p) => p.codec_type === type).map((p) => ({ pts: Number(p.pts_time), duration: Number(p.duration_time ?? 0) }));
@@ -73,6 +87,32 @@ export async function loopReadyVideo(path: string, durationSeconds: number, dir:
   const target = join(dir, 'loop-ready.mp4');
   // The same file twice: all of its picture, and its sound read up to the cutoff (-t is an input's own option).
   const readAudioFor = (cutoff - timeline!.fileStart).toFixed(6);
-  await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', path, '-t', readAudioFor, '-i', path, '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', '-y', target], { signal });
+  await run(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-t',
+      readAudioFor,
+      '-i',
+      path,
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      '-c',
+      'copy',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      target,
+    ],
+    { signal },
+  );
   return target;
 }

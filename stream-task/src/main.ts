@@ -47,12 +47,19 @@ async function main(): Promise<number> {
   const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
   const fetchers = [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()];
   const playlistEdits = new PlaylistEdits(fetchers, workDir, log);
-  const previews = managed && new PreviewTaker((jpeg) => managed.api.preview(jpeg), (error) => log(`preview not stored: ${redactSecrets(error.message)}`, 'warn'));
+  const previews =
+    managed &&
+    new PreviewTaker(
+      (jpeg) => managed.api.preview(jpeg),
+      (error) => log(`preview not stored: ${redactSecrets(error.message)}`, 'warn'),
+    );
   let supervisor: StreamSupervisor | undefined;
-  const lease = managed && new LeaseKeeper(managed.grant.lease, (reason) => {
-    log(`stopping: ${reason}`, 'warn');
-    supervisor?.stop();
-  });
+  const lease =
+    managed &&
+    new LeaseKeeper(managed.grant.lease, (reason) => {
+      log(`stopping: ${reason}`, 'warn');
+      supervisor?.stop();
+    });
   const sink: HeartbeatSink = managed
     ? {
         async send(heartbeat) {

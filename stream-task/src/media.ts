@@ -147,6 +147,11 @@ async function preparePlaylistMedia(
     files: { feed: 'stdin' },
     loopDurationUs: passUs,
     inputBitrateKbps: Math.round(itemKbps),
-    playlist: { runtime, ...(soundtrack ? { soundtrack: { path: soundtrack.path, sampleRate: soundtrack.sampleRate } } : {}), profile: content.items[0]!.profile, withAudio },
+    playlist: {
+      runtime,
+      ...(soundtrack ? { soundtrack: { path: soundtrack.path, sampleRate: soundtrack.sampleRate } } : {}),
+      profile: content.items[0]!.profile,
+      withAudio,
+    },
   };
 }

@@ -19,7 +19,27 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function clip(name: string, size = '320x180'): Promise<string> {
   const path = join(dir, name);
-  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=1`, '-f', 'lavfi', '-i', 'sine=duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', '-y', path]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=30:duration=1`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    path,
+  ]);
   return path;
 }
 
@@ -27,12 +47,24 @@ test('an edit is prepared once, handed to the playlist for its moment; one of an
   const [a, b, wide] = await Promise.all([clip('a.mp4'), clip('b.mp4'), clip('wide.mp4', '640x360')]);
   const fetchers = [new LocalFileFetcher()];
   const work = join(dir, 'work');
-  const media = await prepareMedia({ video: a, playlist: { revision: 1, shuffle: false, items: [{ id: 'a', url: a }] } }, fetchers, work, undefined, { random: seededRandom(1) });
+  const media = await prepareMedia({ video: a, playlist: { revision: 1, shuffle: false, items: [{ id: 'a', url: a }] } }, fetchers, work, undefined, {
+    random: seededRandom(1),
+  });
   expect(media.files).toEqual({ feed: 'stdin' });
   expect(media.loopDurationUs).toBeGreaterThan(900_000);
   const logged: [string, LogLevelName | undefined][] = [];
   const edits = new PlaylistEdits(fetchers, work, (message, level) => logged.push([message, level]));
-  const edit = { playlist: { revision: 2, shuffle: false, items: [{ id: 'b', url: b }, { id: 'a', url: a }] }, apply: 'join' as const };
+  const edit = {
+    playlist: {
+      revision: 2,
+      shuffle: false,
+      items: [
+        { id: 'b', url: b },
+        { id: 'a', url: a },
+      ],
+    },
+    apply: 'join' as const,
+  };
   await edits.receive(edit); // before the playlist plays: nothing to edit yet
   expect(logged).toEqual([]);
   edits.ready(media.playlist);

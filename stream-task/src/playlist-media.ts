@@ -41,11 +41,21 @@ interface FfprobeStream {
 }
 
 async function ffprobe(path: string, signal?: AbortSignal): Promise<{ streams: FfprobeStream[]; duration: number; bitRate: number }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_entries', 'format=duration,bit_rate:stream=codec_type,codec_name,profile,width,height,r_frame_rate,pix_fmt,sample_rate,channels', path], { signal, maxBuffer: 1024 * 1024 }).catch(
-    (error: Error & { stderr?: string }) => {
-      throw new Error(`ffprobe cannot read ${relativeName(path)}: ${(error.stderr || error.message).trim()}`);
-    },
-  );
+  const { stdout } = await run(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_entries',
+      'format=duration,bit_rate:stream=codec_type,codec_name,profile,width,height,r_frame_rate,pix_fmt,sample_rate,channels',
+      path,
+    ],
+    { signal, maxBuffer: 1024 * 1024 },
+  ).catch((error: Error & { stderr?: string }) => {
+    throw new Error(`ffprobe cannot read ${relativeName(path)}: ${(error.stderr || error.message).trim()}`);
+  });
   const json = JSON.parse(stdout) as { streams?: FfprobeStream[]; format?: { duration?: string; bit_rate?: string } };
   return { streams: json.streams ?? [], duration: Number(json.format?.duration ?? 0), bitRate: Number(json.format?.bit_rate ?? 0) };
 }
@@ -60,7 +70,8 @@ export async function probeItem(path: string, withAudio: boolean, signal?: Abort
   if (video.codec_name !== 'h264') throw new Error(`the video is ${video.codec_name}, streaming needs H.264`);
   if (!(probed.duration > 0)) throw new Error('the video has no duration');
   const audio = probed.streams.find((s) => s.codec_type === 'audio');
-  if (withAudio && audio && audio.codec_name !== 'aac' && audio.codec_name !== 'mp3') throw new Error(`the audio is ${audio.codec_name}, streaming needs AAC or MP3`);
+  if (withAudio && audio && audio.codec_name !== 'aac' && audio.codec_name !== 'mp3')
+    throw new Error(`the audio is ${audio.codec_name}, streaming needs AAC or MP3`);
   return {
     durationUs: Math.round(probed.duration * 1e6),
     bitrateKbps: Math.round(probed.bitRate / 1000),
@@ -104,10 +115,23 @@ async function remuxItem(source: string, probed: ProbedItem, dir: string, withAu
   const cutoff = timeline && audioCutoff(timeline);
   const audioInput = !withAudio ? [] : cutoff === undefined ? ['-map', '0:a:0?'] : ['-map', '1:a:0'];
   const args = [
-    '-nostdin', '-v', 'error', '-i', source,
+    '-nostdin',
+    '-v',
+    'error',
+    '-i',
+    source,
     ...(cutoff === undefined ? [] : ['-t', (cutoff - timeline!.fileStart).toFixed(6), '-i', source]),
-    '-map', '0:v:0', ...audioInput,
-    '-c', 'copy', '-flvflags', 'add_keyframe_index', '-f', 'flv', '-y', target,
+    '-map',
+    '0:v:0',
+    ...audioInput,
+    '-c',
+    'copy',
+    '-flvflags',
+    'add_keyframe_index',
+    '-f',
+    'flv',
+    '-y',
+    target,
   ];
   await run('ffmpeg', args, { signal }).catch((error: Error & { stderr?: string }) => {
     throw new Error(`cannot prepare ${relativeName(source)}: ${(error.stderr || error.message).trim()}`);
@@ -116,7 +140,13 @@ async function remuxItem(source: string, probed: ProbedItem, dir: string, withAu
 }
 
 /** One item: fetched into its own folder, probed, remuxed; the download removed once the FLV exists. */
-export async function prepareItem(source: { id: string; url: string }, fetchers: readonly InputFetcher[], workDir: string, withAudio: boolean, signal?: AbortSignal): Promise<PlaylistItem> {
+export async function prepareItem(
+  source: { id: string; url: string },
+  fetchers: readonly InputFetcher[],
+  workDir: string,
+  withAudio: boolean,
+  signal?: AbortSignal,
+): Promise<PlaylistItem> {
   const dir = join(workDir, 'playlist', source.id.replace(/[^A-Za-z0-9_-]/g, '_'));
   await mkdir(dir, { recursive: true });
   const downloaded = await fetchInput(fetchers, source.url, dir, signal);
@@ -124,7 +154,14 @@ export async function prepareItem(source: { id: string; url: string }, fetchers:
   const path = await remuxItem(downloaded, probed, dir, withAudio, signal);
   // A local source file is used in place: only what we downloaded into the work folder is ours to remove.
   if (!relative(dir, downloaded).startsWith('..')) await rm(downloaded, { force: true });
-  return { id: source.id, path, durationUs: probed.durationUs, firstVideoMs: await firstVideoMs(path), profile: probed.profile, bitrateKbps: probed.bitrateKbps };
+  return {
+    id: source.id,
+    path,
+    durationUs: probed.durationUs,
+    firstVideoMs: await firstVideoMs(path),
+    profile: probed.profile,
+    bitrateKbps: probed.bitrateKbps,
+  };
 }
 
 /** Runs `work` over `inputs`, at most `limit` at once, keeping their order. */
@@ -160,14 +197,21 @@ export async function preparePlaylist(
   const odd = items.find((item) => !sameProfile(item.profile, profile));
   if (odd) {
     await Promise.all(fresh.map((item) => rm(join(item.path, '..'), { recursive: true, force: true })));
-    throw new Error(`playlist item ${odd.id} is ${describeProfile(odd.profile)}, not ${describeProfile(profile)} as the playlist: stream copy needs one profile`);
+    throw new Error(
+      `playlist item ${odd.id} is ${describeProfile(odd.profile)}, not ${describeProfile(profile)} as the playlist: stream copy needs one profile`,
+    );
   }
   return { revision: spec.revision, shuffle: spec.shuffle, items };
 }
 
 /** The soundtrack as an audio-only FLV, and its sample rate (AAC only: the feeder counts its frames as 1024
  * samples each). */
-export async function prepareSoundtrack(source: string, fetchers: readonly InputFetcher[], workDir: string, signal?: AbortSignal): Promise<Soundtrack & { bitrateKbps: number }> {
+export async function prepareSoundtrack(
+  source: string,
+  fetchers: readonly InputFetcher[],
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<Soundtrack & { bitrateKbps: number }> {
   const dir = join(workDir, 'soundtrack');
   await mkdir(dir, { recursive: true });
   const downloaded = await fetchInput(fetchers, source, dir, signal);
@@ -179,9 +223,11 @@ export async function prepareSoundtrack(source: string, fetchers: readonly Input
   }
   if (!(probed.duration > 0)) throw new Error('the audio has no duration');
   const path = join(dir, 'soundtrack.flv');
-  await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', downloaded, '-map', '0:a:0', '-c', 'copy', '-f', 'flv', '-y', path], { signal }).catch((error: Error & { stderr?: string }) => {
-    throw new Error(`cannot prepare the soundtrack: ${(error.stderr || error.message).trim()}`);
-  });
+  await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', downloaded, '-map', '0:a:0', '-c', 'copy', '-f', 'flv', '-y', path], { signal }).catch(
+    (error: Error & { stderr?: string }) => {
+      throw new Error(`cannot prepare the soundtrack: ${(error.stderr || error.message).trim()}`);
+    },
+  );
   if (!relative(dir, downloaded).startsWith('..')) await rm(downloaded, { force: true });
   return { path, sampleRate: Number(audio.sample_rate), bitrateKbps: Math.round(probed.bitRate / 1000) };
 }

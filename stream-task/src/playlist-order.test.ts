@@ -1,6 +1,6 @@
 import { passOrder, seededRandom } from './playlist-order';
 
-describe('a pass\'s order', () => {
+describe("a pass's order", () => {
   test('in order: as listed, every pass', () => {
     expect(passOrder(4, false, seededRandom(1))).toEqual([0, 1, 2, 3]);
     expect(passOrder(4, false, seededRandom(1), 3)).toEqual([0, 1, 2, 3]);

@@ -2,7 +2,14 @@ import { seededRandom } from './playlist-order';
 import { PlaylistRuntime, type PlaylistContent, type PlaylistItem } from './playlist';
 
 const profile = { videoCodec: 'h264', width: 1920, height: 1080, frameRate: '30/1', pixelFormat: 'yuv420p' };
-const item = (id: string, seconds = 10): PlaylistItem => ({ id, path: `/w/playlist/${id}/item.flv`, durationUs: seconds * 1e6, firstVideoMs: 0, profile, bitrateKbps: 4500 });
+const item = (id: string, seconds = 10): PlaylistItem => ({
+  id,
+  path: `/w/playlist/${id}/item.flv`,
+  durationUs: seconds * 1e6,
+  firstVideoMs: 0,
+  profile,
+  bitrateKbps: 4500,
+});
 const content = (revision: number, ids: string[], shuffle = false): PlaylistContent => ({ revision, shuffle, items: ids.map((id) => item(id)) });
 
 /** The ids of the next `count` items the feeder would play. */
@@ -14,7 +21,10 @@ describe('a playlist while it plays', () => {
     const runtime = new PlaylistRuntime(content(0, ['a', 'b', 'c']), seededRandom(1), { onPass: (ids) => passes.push([...ids]) });
     expect(runtime.current().id).toBe('a');
     expect(play(runtime, 5)).toEqual(['b', 'c', 'a', 'b', 'c']);
-    expect(passes).toEqual([['a', 'b', 'c'], ['a', 'b', 'c']]);
+    expect(passes).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ]);
     expect(runtime.passDurationUs).toBe(30e6);
   });
 
@@ -27,7 +37,7 @@ describe('a playlist while it plays', () => {
     expect(new Set(passes.map((pass) => pass.join())).size).toBeGreaterThan(1);
   });
 
-  test('an edit for the next join takes effect when the current item ends, from the new list\'s first item', () => {
+  test("an edit for the next join takes effect when the current item ends, from the new list's first item", () => {
     const retired: string[] = [];
     const runtime = new PlaylistRuntime(content(1, ['a', 'b', 'c']), seededRandom(1), { onRetired: (items) => retired.push(...items.map((i) => i.id)) });
     runtime.advance(); // b plays

@@ -147,6 +147,9 @@ export class PlaylistRuntime {
     this.order = passOrder(this.content.items.length, this.content.shuffle, this.random, previousLast);
     this.index = 0;
     this.passes += 1;
-    this.events.onPass?.(this.order.map((index) => this.content.items[index]!.id), this.passes);
+    this.events.onPass?.(
+      this.order.map((index) => this.content.items[index]!.id),
+      this.passes,
+    );
   }
 }

@@ -15,7 +15,19 @@ test('the loop position wraps around the loop length', () => {
 
 test('a frame of the video at a position is a 640-wide JPEG', async () => {
   const video = join(mkdtempSync(join(tmpdir(), 'preview-')), 'v.mp4');
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', video]);
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=3',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    video,
+  ]);
   const frame = await grabFrame(video, 1.5);
   expect(frame.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   await expect(grabFrame(join(tmpdir(), 'missing.mp4'), 0)).rejects.toThrow('no preview frame');
@@ -29,10 +41,16 @@ describe('preview frames are taken only while someone watches', () => {
     try {
       const grabbed: number[] = [];
       const stored: Buffer[] = [];
-      const taker = new PreviewTaker(async (jpeg) => { stored.push(jpeg); }, () => undefined, async (_path, seconds) => {
-        grabbed.push(seconds);
-        return Buffer.from([0xff, 0xd8]);
-      });
+      const taker = new PreviewTaker(
+        async (jpeg) => {
+          stored.push(jpeg);
+        },
+        () => undefined,
+        async (_path, seconds) => {
+          grabbed.push(seconds);
+          return Buffer.from([0xff, 0xd8]);
+        },
+      );
       taker.wanted(true);
       expect(grabbed).toHaveLength(0); // the media is not ready yet
       taker.ready(() => ({ path: '/video.mp4', seconds: 1.5 }));

@@ -38,7 +38,11 @@ drop_frames=0
 speed=1.05x
 progress=end`;
 
-const feed = (parser: ProgressParser, text: string) => text.split('\n').map((line) => parser.pushLine(line)).filter(Boolean);
+const feed = (parser: ProgressParser, text: string) =>
+  text
+    .split('\n')
+    .map((line) => parser.pushLine(line))
+    .filter(Boolean);
 
 describe('progress parser', () => {
   test('emits one block per "progress=" line, with N/A values left out', () => {
@@ -64,7 +68,17 @@ describe('progress parser', () => {
     expect(parser.pushLine('')).toBeUndefined();
     expect(parser.pushLine('garbage without separator')).toBeUndefined();
     expect(parser.pushLine('=value')).toBeUndefined();
-    expect(progressBlockOf(new Map([['speed', '   1.5x'], ['bitrate', '12kbit/s'], ['frame', ''], ['out_time_us', '-9'], ['progress', 'continue']]))).toEqual({
+    expect(
+      progressBlockOf(
+        new Map([
+          ['speed', '   1.5x'],
+          ['bitrate', '12kbit/s'],
+          ['frame', ''],
+          ['out_time_us', '-9'],
+          ['progress', 'continue'],
+        ]),
+      ),
+    ).toEqual({
       speed: 1.5,
       outTimeUs: -9,
       progress: 'continue',

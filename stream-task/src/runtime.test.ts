@@ -21,7 +21,9 @@ async function fakeRtmpServer(): Promise<{ server: Server; port: number }> {
 
 describe('the handshake probe', () => {
   let rtmp: { server: Server; port: number };
-  beforeAll(async () => { rtmp = await fakeRtmpServer(); });
+  beforeAll(async () => {
+    rtmp = await fakeRtmpServer();
+  });
   afterAll(() => rtmp.server.close());
 
   test('in the local stack a loopback destination answers', async () => {
@@ -36,7 +38,9 @@ describe('the handshake probe', () => {
     ['the metadata endpoint', () => 'rtmp://169.254.169.254/live/key'],
   ])('outside the local stack %s is never dialled', async (_, url) => {
     let connections = 0;
-    rtmp.server.on('connection', () => { connections++; });
+    rtmp.server.on('connection', () => {
+      connections++;
+    });
     expect((await rtmpHandshakeProbe(2000, { publicOnly: true }).probe(url(rtmp.port))).answers).toBe(false);
     expect(connections).toBe(0);
     rtmp.server.removeAllListeners('connection');
@@ -47,7 +51,12 @@ describe('the handshake probe', () => {
   });
 
   test('only a deployed stage requires public addresses', () => {
-    expect([publicAddressesOnly({ STAGE: 'prod' }), publicAddressesOnly({ STAGE: 'dev' }), publicAddressesOnly({ STAGE: 'local' }), publicAddressesOnly({})]).toEqual([true, true, false, false]);
+    expect([
+      publicAddressesOnly({ STAGE: 'prod' }),
+      publicAddressesOnly({ STAGE: 'dev' }),
+      publicAddressesOnly({ STAGE: 'local' }),
+      publicAddressesOnly({}),
+    ]).toEqual([true, true, false, false]);
   });
 });
 
@@ -92,7 +101,11 @@ describe('the handshake probe over RTMPS', () => {
   });
 
   test('the CA file comes from the environment the local stack gives tasks, and only from there', () => {
-    expect([destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '/d/ca.crt' }), destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '' }), destinationCaFile({})]).toEqual(['/d/ca.crt', undefined, undefined]);
+    expect([
+      destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '/d/ca.crt' }),
+      destinationCaFile({ LOOPCAST_DESTINATION_CA_FILE: '' }),
+      destinationCaFile({}),
+    ]).toEqual(['/d/ca.crt', undefined, undefined]);
   });
 });
 

@@ -56,7 +56,11 @@ export const childProcessRunner: ProcessRunner = {
     let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
     try {
       const stdio = [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as const;
-      child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: [...stdio], env: childEnvironment() }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+      child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { stdio: [...stdio], env: childEnvironment() }) as ChildProcessByStdio<
+        Writable | null,
+        Readable,
+        Readable
+      >;
     } catch (error) {
       // spawn throws at once for arguments it cannot pass (a NUL byte), and its message quotes the argument: the
       // publish URL with the stream key. Reported like a process that could not start, by error code only.

@@ -25,7 +25,9 @@ describe('stream spec', () => {
     }
     expect(() => parseStreamTaskSpec('{')).toThrow('the stream spec is not valid JSON');
     expect(() => parseStreamTaskSpec(JSON.stringify({ ...valid, destinations: [] }))).toThrow(/destinations/);
-    expect(() => parseStreamTaskSpec(JSON.stringify({ ...valid, destinations: [valid.destinations[0], valid.destinations[0]] }))).toThrow('destination ids must be unique');
+    expect(() => parseStreamTaskSpec(JSON.stringify({ ...valid, destinations: [valid.destinations[0], valid.destinations[0]] }))).toThrow(
+      'destination ids must be unique',
+    );
     expect(() => parseStreamTaskSpec(JSON.stringify({ ...valid, restartTimes: ['06:00', '6:00'] }))).toThrow(
       'restartTimes: You have two restart times scheduled for the same time',
     );

@@ -25,7 +25,8 @@ export function validStreamTaskSpec(value: unknown): StreamTaskSpec {
     throw new Error(`the stream spec is not valid: ${problems.join('; ')}`);
   }
   const spec = result.data;
-  if (new Set(spec.destinations.map((d) => d.id)).size !== spec.destinations.length) throw new Error('the stream spec is not valid: destination ids must be unique');
+  if (new Set(spec.destinations.map((d) => d.id)).size !== spec.destinations.length)
+    throw new Error('the stream spec is not valid: destination ids must be unique');
   try {
     const schedule = normalizeRestartSchedule({ times: spec.restartTimes, timeZone: spec.timeZone });
     return { ...spec, restartTimes: schedule.times, timeZone: schedule.timeZone };

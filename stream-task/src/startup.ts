@@ -9,7 +9,10 @@ export class StartupTimeline {
   private readonly reached = new Map<StartupStep, number>();
 
   /** `origin`: when the process started (performance.timeOrigin), in epoch milliseconds. */
-  constructor(private readonly origin: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly origin: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Notes the first time a step is reached; later ones (a restarted ffmpeg) are not the start. Returns whether
    * this was the first time. */

@@ -141,7 +141,10 @@ describe('stream-task state machine', () => {
   });
 
   test('the jitter spreads each delay over 80-120 %', () => {
-    for (const [random, delay] of [[0, 800], [0.999, 1_200]] as const) {
+    for (const [random, delay] of [
+      [0, 800],
+      [0.999, 1_200],
+    ] as const) {
       const h = new Harness({ random });
       h.startStreaming();
       h.exit();
@@ -295,7 +298,7 @@ describe('stream-task state machine', () => {
     expect(h.state).toMatchObject({ actual: 'starting', restarts: 1 });
   });
 
-  test("a destination whose queue fills up: SIGKILL, and the next run gets only the destinations that answer", () => {
+  test('a destination whose queue fills up: SIGKILL, and the next run gets only the destinations that answer', () => {
     const h = new Harness({ destinations: ['yt', 'twitch'] });
     h.startStreaming();
     h.take();

@@ -172,8 +172,7 @@ export function destinationStates(state: MachineState): { id: string; state: 'ok
 }
 
 /** What a heartbeat shows; a change of any of it is reported at once. */
-const reportable = (s: MachineState) =>
-  JSON.stringify([s.desired, s.actual, s.restarts, s.scheduledRestarts, s.lastError, destinationStates(s)]);
+const reportable = (s: MachineState) => JSON.stringify([s.desired, s.actual, s.restarts, s.scheduledRestarts, s.lastError, destinationStates(s)]);
 
 export function step(state: MachineState, event: MachineEvent, ctx: StepContext): { state: MachineState; commands: Command[] } {
   if (state.finished) return { state, commands: [] };

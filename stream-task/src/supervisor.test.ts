@@ -119,7 +119,10 @@ describe('stream supervisor (fake clock and processes)', () => {
     expect(latest(t.sink)).toMatchObject({
       actual: 'started',
       lastError: 'destination tw failed: Connection refused',
-      destinations: [{ id: 'yt', state: 'ok' }, { id: 'tw', state: 'failed' }],
+      destinations: [
+        { id: 'yt', state: 'ok' },
+        { id: 'tw', state: 'failed' },
+      ],
     });
     t.runner.last.stderr(`[flv @ 0x1] Error writing to ${youtube.url}: Broken pipe`);
     t.runner.last.exit({ code: 1, signal: null });
@@ -131,21 +134,26 @@ describe('stream supervisor (fake clock and processes)', () => {
     expect(await t.exitCode).toBe(0);
   });
 
-  test("an RTMPS destination whose certificate the probe refused: ffmpeg gets it with verification on, and its failure says why", async () => {
+  test('an RTMPS destination whose certificate the probe refused: ffmpeg gets it with verification on, and its failure says why', async () => {
     const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/SECRET-KEY-3' };
     const t = setup({ destinations: [youtube, facebook], tls: { caFile: '/data/tls/ca.crt' } });
     t.probe.refusing.set(facebook.url, 'the certificate is not for this server name (Host: live-api-s.facebook.com)');
     await settle();
     const args = t.runner.last.args.join(' ');
     // The RTMPS slave verifies (its own options, which the tee hands to the fifo's output); the RTMP one has none.
-    expect(args).toContain(':tls_verify=1:ca_file=/data/tls/ca.crt:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]rtmps://live-api-s.facebook.com');
+    expect(args).toContain(
+      ':tls_verify=1:ca_file=/data/tls/ca.crt:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]rtmps://live-api-s.facebook.com',
+    );
     expect(args.match(/tls_verify/g)).toHaveLength(1);
     await stream(t, 1_000);
     t.runner.last.stderr('[tee @ 0x55689f7c6340] Slave muxer #1 failed: Input/output error, continuing with 1/2 slaves.');
     await settle();
     expect(latest(t.sink)).toMatchObject({
       lastError: 'destination fb failed: destination certificate refused (the certificate is not for this server name (Host: live-api-s.facebook.com))',
-      destinations: [{ id: 'yt', state: 'ok' }, { id: 'fb', state: 'failed' }],
+      destinations: [
+        { id: 'yt', state: 'ok' },
+        { id: 'fb', state: 'failed' },
+      ],
     });
     t.supervisor.stop();
     expect(await t.exitCode).toBe(0);
@@ -164,7 +172,8 @@ describe('stream supervisor (fake clock and processes)', () => {
     await settle();
     expect(latest(t.sink)).toMatchObject({
       actual: 'restarting',
-      lastError: 'ffmpeg exited with code 1: destination certificate refused (the certificate could not be verified (SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain))',
+      lastError:
+        'ffmpeg exited with code 1: destination certificate refused (the certificate could not be verified (SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain))',
       destinations: [{ id: 'kick', state: 'failed' }],
     });
     t.supervisor.stop();

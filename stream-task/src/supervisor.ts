@@ -82,7 +82,8 @@ export class StreamSupervisor {
     this.runner = options.runner ?? childProcessRunner;
     const caFile = destinationCaFile(process.env);
     this.tls = options.tls ?? (caFile ? { caFile } : {});
-    this.probe = options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env), ...(this.tls.caFile ? { caFile: this.tls.caFile } : {}) });
+    this.probe =
+      options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env), ...(this.tls.caFile ? { caFile: this.tls.caFile } : {}) });
     this.random = options.random ?? Math.random;
     this.log = options.log ?? (() => {});
     this.heartbeats = new HeartbeatPublisher(options.sink, this.log);
@@ -151,7 +152,10 @@ export class StreamSupervisor {
   private execute(command: Command): void {
     switch (command.type) {
       case 'spawn':
-        this.spawn(command.runId, this.options.destinations.filter((d) => command.destinationIds.includes(d.id)));
+        this.spawn(
+          command.runId,
+          this.options.destinations.filter((d) => command.destinationIds.includes(d.id)),
+        );
         return;
       case 'kill':
         this.log(`sending ${command.signal} to ffmpeg run ${command.runId}`);
@@ -180,7 +184,10 @@ export class StreamSupervisor {
         const m = this.machine;
         if (m.actual === 'started' && this.options.startup?.mark('mediaFlowing')) this.log('on air', 'info', { startup: this.options.startup.summary() });
         const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
-        this.log(`${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`, level);
+        this.log(
+          `${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`,
+          level,
+        );
         this.publishHeartbeat();
         return;
       }
@@ -200,31 +207,37 @@ export class StreamSupervisor {
       return reason ? `${CERTIFICATE_REFUSED} (${reason})` : undefined;
     };
     const playlist = this.playlist;
-    const child = this.runner.spawn(this.options.ffmpegPath ?? 'ffmpeg', args, {
-      onStdoutLine: (line) => {
-        const block = parser.pushLine(line);
-        if (block) this.dispatch({ type: 'progress', runId, block });
+    const child = this.runner.spawn(
+      this.options.ffmpegPath ?? 'ffmpeg',
+      args,
+      {
+        onStdoutLine: (line) => {
+          const block = parser.pushLine(line);
+          if (block) this.dispatch({ type: 'progress', runId, block });
+        },
+        onStderrLine: (raw) => {
+          const line = cleanStderrLine(raw);
+          if (!line) return;
+          lastStderr = line;
+          this.log(`ffmpeg run ${runId}: ${line}`, 'warn'); // ffmpeg runs with -loglevel warning
+          const failure = teeSlaveFailure(line);
+          const destination = failure && destinations[failure.index];
+          if (failure && destination)
+            this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: refusal(destination) ?? failure.reason });
+          if (teeQueueFull(line)) this.dispatch({ type: 'destinationBlocked', runId });
+        },
+        onExit: ({ code, signal, error }) => {
+          gone = true;
+          this.children.delete(runId);
+          this.feeds.get(runId)?.abort();
+          this.feeds.delete(runId);
+          const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
+          const why = (destinations.length === 1 && code !== 0 && refusal(destinations[0])) || lastStderr;
+          this.dispatch({ type: 'exited', runId, detail: why ? `${how}: ${why}` : how });
+        },
       },
-      onStderrLine: (raw) => {
-        const line = cleanStderrLine(raw);
-        if (!line) return;
-        lastStderr = line;
-        this.log(`ffmpeg run ${runId}: ${line}`, 'warn'); // ffmpeg runs with -loglevel warning
-        const failure = teeSlaveFailure(line);
-        const destination = failure && destinations[failure.index];
-        if (failure && destination) this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: refusal(destination) ?? failure.reason });
-        if (teeQueueFull(line)) this.dispatch({ type: 'destinationBlocked', runId });
-      },
-      onExit: ({ code, signal, error }) => {
-        gone = true;
-        this.children.delete(runId);
-        this.feeds.get(runId)?.abort();
-        this.feeds.delete(runId);
-        const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
-        const why = (destinations.length === 1 && code !== 0 && refusal(destinations[0])) || lastStderr;
-        this.dispatch({ type: 'exited', runId, detail: why ? `${how}: ${why}` : how });
-      },
-    }, playlist ? { stdin: true } : undefined);
+      playlist ? { stdin: true } : undefined,
+    );
     if (!gone) this.children.set(runId, child);
     this.options.startup?.mark('ffmpegSpawned');
     this.log(`ffmpeg run ${runId} spawned (pid ${child.pid})`);
@@ -243,7 +256,10 @@ export class StreamSupervisor {
       out: child.stdin!,
       signal: controller.signal,
       onJoin: (report) => {
-        this.log(`ffmpeg run ${runId}: playing ${report.itemId}${report.switchMs === undefined ? '' : ` (joined in ${report.switchMs.toFixed(1)} ms)`}`, 'debug');
+        this.log(
+          `ffmpeg run ${runId}: playing ${report.itemId}${report.switchMs === undefined ? '' : ` (joined in ${report.switchMs.toFixed(1)} ms)`}`,
+          'debug',
+        );
         this.options.onJoin?.(report);
       },
       onDroppedAudio: (itemId) => this.log(`ffmpeg run ${runId}: an audio frame of ${itemId} left out at its join`, 'warn'),

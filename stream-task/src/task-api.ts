@@ -16,7 +16,13 @@ export interface ManagedRun {
 }
 
 export function managedRunFromEnv(env: NodeJS.ProcessEnv): ManagedRun | undefined {
-  const [userId, streamId, runId, token, apiUrl] = [TASK_ENVIRONMENT.userId, TASK_ENVIRONMENT.streamId, TASK_ENVIRONMENT.runId, TASK_ENVIRONMENT.token, TASK_ENVIRONMENT.apiUrl].map((name) => env[name]);
+  const [userId, streamId, runId, token, apiUrl] = [
+    TASK_ENVIRONMENT.userId,
+    TASK_ENVIRONMENT.streamId,
+    TASK_ENVIRONMENT.runId,
+    TASK_ENVIRONMENT.token,
+    TASK_ENVIRONMENT.apiUrl,
+  ].map((name) => env[name]);
   return userId && streamId && runId && token && apiUrl ? { userId, streamId, runId, token, apiUrl } : undefined;
 }
 
@@ -65,7 +71,9 @@ export class TaskApiClient {
 
   /** Reports a heartbeat, which renews the lease; throws LeaseLost when refused, another error when unreachable. */
   async heartbeat(heartbeat: Heartbeat): Promise<HeartbeatAnswer> {
-    return (await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json')).json() as Promise<HeartbeatAnswer>;
+    return (
+      await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json')
+    ).json() as Promise<HeartbeatAnswer>;
   }
 
   async preview(jpeg: Buffer): Promise<void> {

@@ -25,19 +25,70 @@ export async function makeTestVideo(path: string, options: { seconds: number; me
   const megabits = options.megabits ?? 2;
   const noise = megabits > 4 ? ',noise=alls=40:allf=t' : '';
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=30${noise}`,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-    '-t', String(options.seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-b:v', `${megabits}M`, '-maxrate', `${megabits}M`, '-bufsize', `${megabits}M`,
-    '-g', '60', '-keyint_min', '60', '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-shortest', '-movflags', '+faststart', path,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=1280x720:rate=30${noise}`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=44100',
+    '-t',
+    String(options.seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-b:v',
+    `${megabits}M`,
+    '-maxrate',
+    `${megabits}M`,
+    '-bufsize',
+    `${megabits}M`,
+    '-g',
+    '60',
+    '-keyint_min',
+    '60',
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+    path,
   ]);
   return path;
 }
 
 export async function makeTestAudio(path: string, seconds: number): Promise<string> {
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=660:sample_rate=44100:duration=${seconds}`, '-c:a', 'aac', '-b:a', '128k', '-ac', '2', path]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=660:sample_rate=44100:duration=${seconds}`,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    path,
+  ]);
   return path;
 }
 
@@ -96,10 +147,11 @@ const readers = new Set<ChildProcess>();
 /** What a player receives from the destination for `seconds` of stream time (ffprobe, packet by packet). */
 export function readPackets(url: string, seconds: number): Promise<Packet[]> {
   return new Promise((resolve, reject) => {
-    const probe = spawn('ffprobe', [
-      '-v', 'error', '-rw_timeout', '10000000', '-read_intervals', `%+${seconds}`,
-      '-show_entries', 'packet=codec_type,dts_time,flags', '-of', 'csv=p=0', url,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const probe = spawn(
+      'ffprobe',
+      ['-v', 'error', '-rw_timeout', '10000000', '-read_intervals', `%+${seconds}`, '-show_entries', 'packet=codec_type,dts_time,flags', '-of', 'csv=p=0', url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     readers.add(probe);
     const packets: Packet[] = [];
     let stderr = '';
@@ -146,7 +198,9 @@ export interface TestStream {
 const streams = new Set<TestStream>();
 
 /** A real supervisor (real ffmpeg) on local files. */
-export function startStream(options: Omit<StreamSupervisorOptions, 'prepare' | 'sink' | 'streamId' | 'restartTimes' | 'timeZone'> & { video: string; audio?: string; dir: string }): TestStream {
+export function startStream(
+  options: Omit<StreamSupervisorOptions, 'prepare' | 'sink' | 'streamId' | 'restartTimes' | 'timeZone'> & { video: string; audio?: string; dir: string },
+): TestStream {
   const sink = new InMemoryHeartbeatSink();
   const logs: string[] = [];
   const { video, audio, dir, ...rest } = options;

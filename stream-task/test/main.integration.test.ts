@@ -55,7 +55,10 @@ class StreamTask {
 
   /** stderr, one JSON object per line (a line that is not JSON fails the test). */
   logs(): Record<string, unknown>[] {
-    return this.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    return this.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
   ffmpegPids(): number[] {
@@ -114,7 +117,12 @@ test('fetches the video from S3, streams it, reports on stdout, and exits 0 with
   expect(processAlive(ffmpeg!)).toBe(false);
   expect(readdirSync(join(dir, 'work'))).toEqual([]); // the downloaded video is removed
   expect(task.logs()).toContainEqual(
-    expect.objectContaining({ level: 'INFO', service: 'stream-task', streamId: 'st_main-sigterm', message: expect.stringMatching(/^started \(desired running/) }),
+    expect.objectContaining({
+      level: 'INFO',
+      service: 'stream-task',
+      streamId: 'st_main-sigterm',
+      message: expect.stringMatching(/^started \(desired running/),
+    }),
   );
   expect(task.stderr).not.toContain('SECRET');
 }, 60_000);
@@ -141,7 +149,12 @@ test('an invalid spec: exit code 2 and the reason on stderr, without the stream 
   const task = await StreamTask.start(JSON.stringify({ ...spec('main-bad'), restartTimes: ['07:00', '7:00'] }));
   expect(await task.exit).toEqual({ code: 2, signal: null });
   const [line] = task.logs().filter((l) => l.level === 'ERROR');
-  expect(line).toMatchObject({ service: 'stream-task', message: expect.stringContaining('stream-task cannot run: the stream spec is not valid: restartTimes: You have two restart times scheduled for the same time') });
+  expect(line).toMatchObject({
+    service: 'stream-task',
+    message: expect.stringContaining(
+      'stream-task cannot run: the stream spec is not valid: restartTimes: You have two restart times scheduled for the same time',
+    ),
+  });
   expect(task.stderr).not.toContain('SECRET');
   expect(task.heartbeats).toEqual([]);
 }, 30_000);

@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 test('an RTMPS destination whose certificate verifies receives the stream, read back behind the TLS front', async () => {
-  const stream = startStream({ video, destinations: [{ id: 'tls', url: destination.secureUrl('secure') }], tls: { caFile: destination.server.caFile }, dir: join(dir, 'work-ok') });
+  const stream = startStream({
+    video,
+    destinations: [{ id: 'tls', url: destination.secureUrl('secure') }],
+    tls: { caFile: destination.server.caFile },
+    dir: join(dir, 'work-ok'),
+  });
   await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
   const packets = await readPackets(destination.url('secure'), 4);
   expect(dtsProfile(packets, 'video').count).toBeGreaterThan(60);
@@ -40,17 +45,21 @@ test('an RTMPS destination whose certificate verifies receives the stream, read 
 test.each([
   ['signed by another CA', () => impostor.secureUrl('other-ca'), () => impostor, 'other-ca', /the certificate could not be verified/],
   ['for another name', () => destination.secureUrl('other-name', 'localhost'), () => destination, 'other-name', /the certificate is not for this server name/],
-])('a certificate %s is refused: nothing is published, and the failure says why', async (_, url, server, key, why) => {
-  const stream = startStream({ video, destinations: [{ id: 'tls', url: url() }], tls: { caFile: destination.server.caFile }, dir: join(dir, `work-${key}`) });
-  const heartbeat = await stream.sink.waitFor((h) => h.restarts >= 2, 30_000, 'two failed attempts');
-  expect(heartbeat.destinations).toEqual([{ id: 'tls', state: 'failed' }]);
-  expect(heartbeat.lastError).toMatch(/^ffmpeg exited with code \d+: destination certificate refused \(/);
-  expect(heartbeat.lastError).toMatch(why);
-  // ffmpeg's own verification refused it too (GnuTLS's words in the task's log).
-  expect(stream.logs.join('\n')).toMatch(/Peer certificate failed verification|does not match hostname/);
-  expect(stream.sink.heartbeats.some((h) => h.actual === 'started')).toBe(false);
-  expect(await server().publishers(key)).toBe(0);
-}, 60_000);
+])(
+  'a certificate %s is refused: nothing is published, and the failure says why',
+  async (_, url, server, key, why) => {
+    const stream = startStream({ video, destinations: [{ id: 'tls', url: url() }], tls: { caFile: destination.server.caFile }, dir: join(dir, `work-${key}`) });
+    const heartbeat = await stream.sink.waitFor((h) => h.restarts >= 2, 30_000, 'two failed attempts');
+    expect(heartbeat.destinations).toEqual([{ id: 'tls', state: 'failed' }]);
+    expect(heartbeat.lastError).toMatch(/^ffmpeg exited with code \d+: destination certificate refused \(/);
+    expect(heartbeat.lastError).toMatch(why);
+    // ffmpeg's own verification refused it too (GnuTLS's words in the task's log).
+    expect(stream.logs.join('\n')).toMatch(/Peer certificate failed verification|does not match hostname/);
+    expect(stream.sink.heartbeats.some((h) => h.actual === 'started')).toBe(false);
+    expect(await server().publishers(key)).toBe(0);
+  },
+  60_000,
+);
 
 test('in a tee, the destination with a refused certificate fails on its own while the verified one keeps receiving', async () => {
   const stream = startStream({
@@ -62,8 +71,15 @@ test('in a tee, the destination with a refused certificate fails on its own whil
     tls: { caFile: destination.server.caFile },
     dir: join(dir, 'work-tee'),
   });
-  const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.destinations.some((d) => d.state === 'failed'), 30_000, 'the bad destination failed');
-  expect(heartbeat.destinations).toEqual([{ id: 'good', state: 'ok' }, { id: 'bad', state: 'failed' }]);
+  const heartbeat = await stream.sink.waitFor(
+    (h) => h.actual === 'started' && h.destinations.some((d) => d.state === 'failed'),
+    30_000,
+    'the bad destination failed',
+  );
+  expect(heartbeat.destinations).toEqual([
+    { id: 'good', state: 'ok' },
+    { id: 'bad', state: 'failed' },
+  ]);
   expect(heartbeat.lastError).toMatch(/^destination bad failed: destination certificate refused \(the certificate could not be verified/);
   const packets = await readPackets(destination.url('tee-good'), 4);
   expect(dtsProfile(packets, 'video').count).toBeGreaterThan(60);

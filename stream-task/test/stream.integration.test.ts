@@ -3,7 +3,18 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rtmpHandshakeProbe } from '../src/runtime';
 import { totalLoops } from '../src/state-machine';
-import { dtsProfile, keyframeIntervals, makeTestAudio, makeTestVideo, readPackets, removeDir, RtmpDestination, startStream, stopEverything, tempDir } from './integration';
+import {
+  dtsProfile,
+  keyframeIntervals,
+  makeTestAudio,
+  makeTestVideo,
+  readPackets,
+  removeDir,
+  RtmpDestination,
+  startStream,
+  stopEverything,
+  tempDir,
+} from './integration';
 
 let dir: string;
 let destination: RtmpDestination;
@@ -75,7 +86,11 @@ test('several destinations through the tee: one that refuses the publish is drop
     ],
     dir: join(dir, 'work-tee'),
   });
-  const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.destinations.some((d) => d.state === 'failed'), 20_000, 'one destination failed');
+  const heartbeat = await stream.sink.waitFor(
+    (h) => h.actual === 'started' && h.destinations.some((d) => d.state === 'failed'),
+    20_000,
+    'one destination failed',
+  );
   expect(heartbeat.destinations).toEqual([
     { id: 'busy', state: 'failed' },
     { id: 'live', state: 'ok' },

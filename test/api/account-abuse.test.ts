@@ -11,7 +11,9 @@ import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type 
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 /** A request CloudFront forwards for the viewer `ip` (the API's own endpoint with the origin-verify secret). */
@@ -39,9 +41,11 @@ describe('sign-in guessing (M4)', () => {
 
     // A stranger, from one address and then from many, spends every budget of this address for unknown browsers.
     const guesses: number[] = [];
-    for (let i = 0; i < rateLimits.loginPerEmailAndIp.limit + 1; i++) guesses.push((await fromViewer('203.0.113.50', '/login', { email, password: `guess number ${i}` })).status);
+    for (let i = 0; i < rateLimits.loginPerEmailAndIp.limit + 1; i++)
+      guesses.push((await fromViewer('203.0.113.50', '/login', { email, password: `guess number ${i}` })).status);
     expect(guesses).toEqual([...Array.from({ length: rateLimits.loginPerEmailAndIp.limit }, () => 401), 429]);
-    for (let i = 0; guesses.length < rateLimits.loginPerEmail.limit + 5; i++) guesses.push((await fromViewer(`203.0.113.${60 + i}`, '/login', { email, password: `guess ${i}` })).status);
+    for (let i = 0; guesses.length < rateLimits.loginPerEmail.limit + 5; i++)
+      guesses.push((await fromViewer(`203.0.113.${60 + i}`, '/login', { email, password: `guess ${i}` })).status);
     expect(guesses.at(-1)).toBe(429);
     // Even the right password gets nowhere from a browser the account does not know...
     expect((await fromViewer('203.0.113.99', '/login', { email, password: strongPassword })).status).toBe(429);
@@ -52,7 +56,7 @@ describe('sign-in guessing (M4)', () => {
     expect(owner.body.token).toMatch(/^[\w-]{43}$/);
   }, 120_000);
 
-  test("a device cookie counts only for its own account and its own attempts", async () => {
+  test('a device cookie counts only for its own account and its own attempts', async () => {
     const alice = await signedInUser(stack, 'alice');
     const bob = await signedInUser(stack, 'bob');
     const alicesBrowser = deviceCookieOf(await fromViewer('198.51.100.3', '/login', { email: alice.email, password: strongPassword }));
@@ -62,7 +66,8 @@ describe('sign-in guessing (M4)', () => {
     expect((await fromViewer('203.0.113.70', '/login', { email: bob.email, password: strongPassword }, alicesBrowser)).status).toBe(429);
     // Guessing with a trusted cookie is limited too, by its own budget.
     const statuses: number[] = [];
-    for (let i = 0; i <= rateLimits.loginPerDevice.limit; i++) statuses.push((await fromViewer('198.51.100.4', '/login', { email: alice.email, password: `wrong ${i}` }, alicesBrowser)).status);
+    for (let i = 0; i <= rateLimits.loginPerDevice.limit; i++)
+      statuses.push((await fromViewer('198.51.100.4', '/login', { email: alice.email, password: `wrong ${i}` }, alicesBrowser)).status);
     expect(statuses.at(-1)).toBe(429);
   }, 120_000);
 });
@@ -73,7 +78,10 @@ describe('reset links (M5)', () => {
     for (let i = 0; i < 2; i++) expect((await api(stack, 'POST', '/forgot-password', { body: { email } })).status).toBe(202);
     const [older, newer] = (await mailsTo(stack, email)).filter((mail) => mail.subject === 'Reset your Loopcast password').map(tokenOf);
     expect((await api(stack, 'POST', '/reset-password', { body: { token: newer, password: 'the newest passphrase' } })).status).toBe(200);
-    expect(await api(stack, 'POST', '/reset-password', { body: { token: older, password: 'an attacker passphrase' } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/reset-password', { body: { token: older, password: 'an attacker passphrase' } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
     expect((await api(stack, 'POST', '/login', { body: { email, password: 'the newest passphrase' } })).status).toBe(200);
     // A link asked for after the change works.
     await api(stack, 'POST', '/forgot-password', { body: { email } });
@@ -91,19 +99,25 @@ describe('timing (L9)', () => {
     return performance.now() - started;
   }
 
-  test.each(['/forgot-password', '/confirm/resend'])('%s takes as long for an address with an account as for one without', async (path) => {
-    const existing = path === '/forgot-password' ? (await signedInUser(stack, 'timing')).email : uniqueEmail('pending');
-    if (path === '/confirm/resend') {
-      await api(stack, 'POST', '/register', { body: { displayName: 'Pending', email: existing, password: strongPassword, acceptTerms: true, ageConfirmed: true } });
-    }
-    const withAccount: number[] = [];
-    const without: number[] = [];
-    // Alternating, so load on the machine falls on both alike; 3 each stay under the per-address limit.
-    for (let i = 0; i < 3; i++) {
-      withAccount.push(await timed(path, existing, `192.0.2.${10 + i}`));
-      without.push(await timed(path, uniqueEmail('nobody'), `192.0.2.${20 + i}`));
-    }
-    expect(Math.min(...withAccount, ...without)).toBeGreaterThanOrEqual(FLAT_RESPONSE_MS - 5);
-    expect(Math.abs(median(withAccount) - median(without))).toBeLessThan(FLAT_RESPONSE_MS / 4);
-  }, 60_000);
+  test.each(['/forgot-password', '/confirm/resend'])(
+    '%s takes as long for an address with an account as for one without',
+    async (path) => {
+      const existing = path === '/forgot-password' ? (await signedInUser(stack, 'timing')).email : uniqueEmail('pending');
+      if (path === '/confirm/resend') {
+        await api(stack, 'POST', '/register', {
+          body: { displayName: 'Pending', email: existing, password: strongPassword, acceptTerms: true, ageConfirmed: true },
+        });
+      }
+      const withAccount: number[] = [];
+      const without: number[] = [];
+      // Alternating, so load on the machine falls on both alike; 3 each stay under the per-address limit.
+      for (let i = 0; i < 3; i++) {
+        withAccount.push(await timed(path, existing, `192.0.2.${10 + i}`));
+        without.push(await timed(path, uniqueEmail('nobody'), `192.0.2.${20 + i}`));
+      }
+      expect(Math.min(...withAccount, ...without)).toBeGreaterThanOrEqual(FLAT_RESPONSE_MS - 5);
+      expect(Math.abs(median(withAccount) - median(without))).toBeLessThan(FLAT_RESPONSE_MS / 4);
+    },
+    60_000,
+  );
 });

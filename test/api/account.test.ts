@@ -34,7 +34,13 @@ const realNow = () => new Date();
 beforeAll(async () => {
   fake = await startFakeStripe();
   for (const period of billingPeriods) {
-    fake.seedPrice({ lookupKey: stripeLookupKey('basic', period), unitAmount: periodPriceCents(plans.basic, period)!, productName: 'basic', interval: period === 'year' ? 'year' : 'month', intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period] });
+    fake.seedPrice({
+      lookupKey: stripeLookupKey('basic', period),
+      unitAmount: periodPriceCents(plans.basic, period)!,
+      productName: 'basic',
+      interval: period === 'year' ? 'year' : 'month',
+      intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period],
+    });
   }
   telegram = await startFakeTelegram();
   stack = await startTestStack({
@@ -49,14 +55,17 @@ afterAll(async () => {
   await fake?.stop();
   await telegram?.stop();
 });
-afterEach(() => { stack.deps.now = realNow; });
+afterEach(() => {
+  stack.deps.now = realNow;
+});
 
 const label = (name: string) => `${name}-${randomBytes(3).toString('hex')}`;
 const later = (hours: number) => () => new Date(Date.now() + hours * 3600_000);
 const login = (email: string, password = strongPassword, userAgent?: string) =>
   api(stack, 'POST', '/login', { body: { email, password }, ...(userAgent ? { headers: { 'user-agent': userAgent } } : {}) });
 const firefoxOnLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const safariOnIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const safariOnIphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 async function claimOf(email: string): Promise<string | undefined> {
   const { Item } = await stack.deps.db.send(new GetCommand({ TableName: stack.config.tables.app, Key: emailKey(email) }));
@@ -73,8 +82,15 @@ async function exhaust(limit: number, attempt: () => Promise<{ status: number }>
 
 describe('signed-in routes refuse anyone signed out', () => {
   test.each([
-    ['GET', '/account'], ['PATCH', '/account'], ['POST', '/account/email'], ['POST', '/account/password'], ['GET', '/account/sessions'],
-    ['POST', '/account/sessions/sign-out-others'], ['DELETE', '/account/sessions/x'], ['GET', '/account/export'], ['POST', '/account/close'],
+    ['GET', '/account'],
+    ['PATCH', '/account'],
+    ['POST', '/account/email'],
+    ['POST', '/account/password'],
+    ['GET', '/account/sessions'],
+    ['POST', '/account/sessions/sign-out-others'],
+    ['DELETE', '/account/sessions/x'],
+    ['GET', '/account/export'],
+    ['POST', '/account/close'],
   ])('%s %s answers 401', async (method, path) => {
     const answer = await api(stack, method, path, { token: 'not-a-session', ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
     expect(answer).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
@@ -84,7 +100,9 @@ describe('signed-in routes refuse anyone signed out', () => {
 describe('name and language', () => {
   test('GET /account shows the user; PATCH changes the name and the language of e-mails', async () => {
     const ana = await signedInUser(stack, label('ana'));
-    expect((await api(stack, 'GET', '/account', { token: ana.token })).body).toEqual({ user: expect.objectContaining({ id: ana.userId, email: ana.email, status: 'active', language: 'en' }) });
+    expect((await api(stack, 'GET', '/account', { token: ana.token })).body).toEqual({
+      user: expect.objectContaining({ id: ana.userId, email: ana.email, status: 'active', language: 'en' }),
+    });
     const changed = await api(stack, 'PATCH', '/account', { token: ana.token, body: { displayName: '  Ana Lofi  ', language: 'ua' } });
     expect(changed).toMatchObject({ status: 200, body: { user: { displayName: 'Ana Lofi', language: 'ua' } } });
     expect((await api(stack, 'GET', '/me', { token: ana.token })).body.user).toMatchObject({ displayName: 'Ana Lofi', language: 'ua' });
@@ -132,7 +150,10 @@ describe('e-mail change', () => {
     // The session that asked stays signed in; the link works once.
     expect((await api(stack, 'GET', '/me', { token: cleo.token })).body.user.email).toBe(newEmail);
     expect((await api(stack, 'GET', '/account', { token: cleo.token })).body.pendingEmail).toBeUndefined();
-    expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf(link) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf(link) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
   });
 
   test('a taken address gets the same answer, and its owner a note instead of a link', async () => {
@@ -152,9 +173,16 @@ describe('e-mail change', () => {
     const wanted = uniqueEmail('wanted');
     await api(stack, 'POST', '/account/email', { token: eve.token, body: { email: wanted, password: strongPassword } });
     const link = (await mailsTo(stack, wanted)).at(-1);
-    expect((await api(stack, 'POST', '/register', { body: { displayName: 'Other', email: wanted, password: strongPassword, acceptTerms: true, ageConfirmed: true } })).status).toBeLessThan(300);
+    expect(
+      (
+        await api(stack, 'POST', '/register', {
+          body: { displayName: 'Other', email: wanted, password: strongPassword, acceptTerms: true, ageConfirmed: true },
+        })
+      ).status,
+    ).toBeLessThan(300);
     expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf(link) } })).toMatchObject({
-      status: 409, body: { error: 'email taken', message: 'This e-mail address already belongs to another Loopcast account' },
+      status: 409,
+      body: { error: 'email taken', message: 'This e-mail address already belongs to another Loopcast account' },
     });
     expect((await api(stack, 'GET', '/me', { token: eve.token })).body.user.email).toBe(eve.email);
   });
@@ -165,14 +193,18 @@ describe('e-mail change', () => {
     const second = uniqueEmail('second');
     await api(stack, 'POST', '/account/email', { token: fay.token, body: { email: first, password: strongPassword } });
     await api(stack, 'POST', '/account/email', { token: fay.token, body: { email: second, password: strongPassword } });
-    expect((await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf((await mailsTo(stack, first)).at(-1)) } })).body.error).toBe('invalid token');
+    expect((await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf((await mailsTo(stack, first)).at(-1)) } })).body.error).toBe(
+      'invalid token',
+    );
     stack.deps.now = later(49);
-    expect((await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf((await mailsTo(stack, second)).at(-1)) } })).body.error).toBe('invalid token');
+    expect((await api(stack, 'POST', '/account/email/confirm', { body: { token: tokenOf((await mailsTo(stack, second)).at(-1)) } })).body.error).toBe(
+      'invalid token',
+    );
   });
 
   test.each([
     ['the wrong current password', () => ({ email: uniqueEmail(), password: 'not the password' }), 403, 'wrong password'],
-    ['the account\'s own address', (email: string) => ({ email, password: strongPassword }), 422, 'same email'],
+    ["the account's own address", (email: string) => ({ email, password: strongPassword }), 422, 'same email'],
     ['a disposable address', () => ({ email: 'someone@mailinator.com', password: strongPassword }), 422, 'disposable email'],
     ['a malformed address', () => ({ email: 'not-an-email', password: strongPassword }), 422, 'validation.bad_email'],
     ['no password', () => ({ email: uniqueEmail() }), 400, 'invalid request'],
@@ -185,14 +217,19 @@ describe('e-mail change', () => {
 
   test('links are rate-limited per account', async () => {
     const hal = await signedInUser(stack, label('hal'));
-    const refused = await exhaust(rateLimits.emailChangePerUser.limit, () => api(stack, 'POST', '/account/email', { token: hal.token, body: { email: uniqueEmail(), password: strongPassword } }));
+    const refused = await exhaust(rateLimits.emailChangePerUser.limit, () =>
+      api(stack, 'POST', '/account/email', { token: hal.token, body: { email: uniqueEmail(), password: strongPassword } }),
+    );
     expect(refused.body.error).toBe('too many requests');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   test('a malformed or unknown link is refused', async () => {
     expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: 'short' } })).toMatchObject({ status: 400, body: { error: 'invalid request' } });
-    expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: 'x'.repeat(43) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/email/confirm', { body: { token: 'x'.repeat(43) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
   });
 });
 
@@ -207,7 +244,10 @@ describe('password change', () => {
     expect((await api(stack, 'GET', '/me', { token: ida.token })).status).toBe(200);
     expect((await login(ida.email)).body.error).toBe('invalid credentials');
     expect((await login(ida.email, newPassword)).status).toBe(200);
-    expect((await mailsTo(stack, ida.email)).at(-1)).toMatchObject({ subject: 'Your Loopcast password was changed', link: expect.stringContaining('/app/auth/forgot-password') });
+    expect((await mailsTo(stack, ida.email)).at(-1)).toMatchObject({
+      subject: 'Your Loopcast password was changed',
+      link: expect.stringContaining('/app/auth/forgot-password'),
+    });
   });
 
   test.each([
@@ -227,11 +267,22 @@ describe('password change', () => {
     const kim = await signedInUser(stack, label('kim'));
     let i = 0;
     const refused = await exhaust(rateLimits.passwordCheckPerUser.limit, () =>
-      api(stack, 'POST', '/account/password', { token: kim.token, body: { currentPassword: `guess number ${i++}`, newPassword: 'a much better passphrase 42' } }));
+      api(stack, 'POST', '/account/password', {
+        token: kim.token,
+        body: { currentPassword: `guess number ${i++}`, newPassword: 'a much better passphrase 42' },
+      }),
+    );
     expect(refused.body.error).toBe('too many requests');
     // The right password is refused too until the window ends, on every route that asks for it: the budget is the
     // account's.
-    expect((await api(stack, 'POST', '/account/password', { token: kim.token, body: { currentPassword: strongPassword, newPassword: 'a much better passphrase 42' } })).status).toBe(429);
+    expect(
+      (
+        await api(stack, 'POST', '/account/password', {
+          token: kim.token,
+          body: { currentPassword: strongPassword, newPassword: 'a much better passphrase 42' },
+        })
+      ).status,
+    ).toBe(429);
     expect((await api(stack, 'POST', '/account/close', { token: kim.token, body: { password: strongPassword } })).status).toBe(429);
     expect((await api(stack, 'POST', '/account/email', { token: kim.token, body: { email: uniqueEmail(), password: strongPassword } })).status).toBe(429);
     expect(await mailsTo(stack, kim.email).then((mails) => mails.filter((mail) => !mail.link.includes('/confirm?')))).toEqual([]);
@@ -248,9 +299,20 @@ describe('signed-in devices', () => {
     expect((await api(stack, 'GET', '/me', { token: firefox })).status).toBe(200);
     const listed = await api(stack, 'GET', '/account/sessions', { token: iphone });
     expect(listed.status).toBe(200);
-    const sessions = listed.body.sessions as { id: string; current: boolean; lastUsedAt?: string; device: Record<string, unknown>; ip: string; createdAt: string }[];
+    const sessions = listed.body.sessions as {
+      id: string;
+      current: boolean;
+      lastUsedAt?: string;
+      device: Record<string, unknown>;
+      ip: string;
+      createdAt: string;
+    }[];
     expect(sessions).toHaveLength(3);
-    expect(sessions[0]).toMatchObject({ current: true, device: { browser: 'Safari', os: 'iOS', mobile: true }, ip: expect.stringMatching(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/) });
+    expect(sessions[0]).toMatchObject({
+      current: true,
+      device: { browser: 'Safari', os: 'iOS', mobile: true },
+      ip: expect.stringMatching(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/),
+    });
     const firefoxSession = sessions.find((session) => session.device.browser === 'Firefox');
     expect(firefoxSession).toMatchObject({ current: false, device: { os: 'Linux', mobile: false }, lastUsedAt: expect.any(String) });
     expect(Date.parse(firefoxSession!.lastUsedAt!)).toBeGreaterThan(Date.now() + 3600_000);
@@ -258,14 +320,17 @@ describe('signed-in devices', () => {
 
     expect(await api(stack, 'DELETE', `/account/sessions/${firefoxSession!.id}`, { token: iphone })).toMatchObject({ status: 204 });
     expect((await api(stack, 'GET', '/me', { token: firefox })).status).toBe(401);
-    expect(await api(stack, 'DELETE', `/account/sessions/${firefoxSession!.id}`, { token: iphone })).toMatchObject({ status: 404, body: { error: 'not found' } });
+    expect(await api(stack, 'DELETE', `/account/sessions/${firefoxSession!.id}`, { token: iphone })).toMatchObject({
+      status: 404,
+      body: { error: 'not found' },
+    });
 
     expect(await api(stack, 'POST', '/account/sessions/sign-out-others', { token: iphone })).toMatchObject({ status: 200, body: { sessionsEnded: 1 } });
     expect((await api(stack, 'GET', '/me', { token: lea.token })).status).toBe(401);
     expect((await api(stack, 'GET', '/account/sessions', { token: iphone })).body.sessions).toEqual([expect.objectContaining({ current: true })]);
   });
 
-  test('another user\'s device cannot be signed out', async () => {
+  test("another user's device cannot be signed out", async () => {
     const max = await signedInUser(stack, label('max'));
     const ned = await signedInUser(stack, label('ned'));
     const [nedSession] = (await api(stack, 'GET', '/account/sessions', { token: ned.token })).body.sessions;
@@ -285,16 +350,24 @@ describe('realtime sockets end with their sessions (security audit L5)', () => {
     });
     return socket;
   }
-  const closed = (socket: WebSocket) => new Promise<void>((resolve) => {
-    if (socket.readyState === WebSocket.CLOSED) return resolve();
-    socket.addEventListener('close', () => resolve(), { once: true });
-  });
+  const closed = (socket: WebSocket) =>
+    new Promise<void>((resolve) => {
+      if (socket.readyState === WebSocket.CLOSED) return resolve();
+      socket.addEventListener('close', () => resolve(), { once: true });
+    });
 
   test('a password change and "sign out everywhere else" close the other sessions\' sockets and keep this one\'s', async () => {
     const uma = await signedInUser(stack, label('uma'));
     const [second, third] = [(await login(uma.email)).body.token as string, (await login(uma.email)).body.token as string];
     const [mine, theirs] = [await socketOf(uma.token), await socketOf(second)];
-    expect((await api(stack, 'POST', '/account/password', { token: uma.token, body: { currentPassword: strongPassword, newPassword: 'a much better passphrase 42' } })).status).toBe(200);
+    expect(
+      (
+        await api(stack, 'POST', '/account/password', {
+          token: uma.token,
+          body: { currentPassword: strongPassword, newPassword: 'a much better passphrase 42' },
+        })
+      ).status,
+    ).toBe(200);
     await closed(theirs);
     expect(mine.readyState).toBe(WebSocket.OPEN);
 
@@ -308,7 +381,7 @@ describe('realtime sockets end with their sessions (security audit L5)', () => {
     mine.close();
   });
 
-  test('signing one device out closes that device\'s socket only', async () => {
+  test("signing one device out closes that device's socket only", async () => {
     const vic = await signedInUser(stack, label('vic'));
     const phone = (await login(vic.email, strongPassword, safariOnIphone)).body.token as string;
     const [mine, theirs] = [await socketOf(vic.token), await socketOf(phone)];
@@ -350,13 +423,21 @@ describe('data export', () => {
 
   test('is rate-limited per account', async () => {
     const pia = await signedInUser(stack, label('pia'));
-    expect((await exhaust(rateLimits.exportPerUser.limit, () => api(stack, 'GET', '/account/export', { token: pia.token }))).body.error).toBe('too many requests');
+    expect((await exhaust(rateLimits.exportPerUser.limit, () => api(stack, 'GET', '/account/export', { token: pia.token }))).body.error).toBe(
+      'too many requests',
+    );
   });
 });
 
 /** A tus upload created and given its first bytes, never finished: a multipart upload, `.info` and `.part` objects. */
 async function unfinishedUpload(token: string): Promise<void> {
-  const metadata = [['filename', 'half.mp4'], ['filetype', 'video/mp4'], ['kind', 'video']].map(([k, v]) => `${k} ${Buffer.from(v!).toString('base64')}`).join(',');
+  const metadata = [
+    ['filename', 'half.mp4'],
+    ['filetype', 'video/mp4'],
+    ['kind', 'video'],
+  ]
+    .map(([k, v]) => `${k} ${Buffer.from(v!).toString('base64')}`)
+    .join(',');
   const created = await fetch(`${stack.urls.api}/uploads`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-length': String(8 * 1024 * 1024), 'upload-metadata': metadata },
@@ -373,15 +454,24 @@ async function unfinishedUpload(token: string): Promise<void> {
 describe('closing the account', () => {
   test('refuses a wrong password and rate-limits the e-mails', async () => {
     const quin = await signedInUser(stack, label('quin'));
-    expect((await exhaust(rateLimits.closurePerUser.limit, () => api(stack, 'POST', '/account/close', { token: quin.token, body: { password: strongPassword } }))).body.error).toBe('too many requests');
+    expect(
+      (await exhaust(rateLimits.closurePerUser.limit, () => api(stack, 'POST', '/account/close', { token: quin.token, body: { password: strongPassword } })))
+        .body.error,
+    ).toBe('too many requests');
     // Only the newest link works; asking changed nothing.
     const links = (await mailsTo(stack, quin.email)).filter((mail) => mail.link.includes('close-account'));
     expect(links).toHaveLength(rateLimits.closurePerUser.limit);
-    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf(links[0]) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf(links[0]) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
     expect((await api(stack, 'GET', '/me', { token: quin.token })).status).toBe(200);
 
     const ray = await signedInUser(stack, label('ray'));
-    expect(await api(stack, 'POST', '/account/close', { token: ray.token, body: { password: 'not the password' } })).toMatchObject({ status: 403, body: { error: 'wrong password' } });
+    expect(await api(stack, 'POST', '/account/close', { token: ray.token, body: { password: 'not the password' } })).toMatchObject({
+      status: 403,
+      body: { error: 'wrong password' },
+    });
     expect(await api(stack, 'POST', '/account/close', { token: ray.token, body: {} })).toMatchObject({ status: 400, body: { error: 'invalid request' } });
     expect((await mailsTo(stack, ray.email)).filter((mail) => mail.link.includes('close-account'))).toEqual([]);
   });
@@ -390,9 +480,15 @@ describe('closing the account', () => {
     const rua = await signedInUser(stack, label('rua'));
     await api(stack, 'POST', '/account/close', { token: rua.token, body: { password: strongPassword } });
     expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: 'short' } })).toMatchObject({ status: 400, body: { error: 'invalid request' } });
-    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: 'y'.repeat(43) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: 'y'.repeat(43) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
     stack.deps.now = later(25);
-    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf((await mailsTo(stack, rua.email)).at(-1)) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf((await mailsTo(stack, rua.email)).at(-1)) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
     stack.deps.now = realNow;
     expect((await api(stack, 'GET', '/me', { token: rua.token })).status).toBe(200);
   });
@@ -402,7 +498,12 @@ describe('closing the account', () => {
     const sam = await creatorWithDestination(stack, name);
     const stream = await createStream(stack, sam, { title: `${name} loop` });
     expect((await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: sam.token })).status).toBe(200);
-    await waitFor('stream live', async () => (await api(stack, 'GET', `/streams/${stream.body.id}`, { token: sam.token })).body.status, (status) => status === 'started', 90_000);
+    await waitFor(
+      'stream live',
+      async () => (await api(stack, 'GET', `/streams/${stream.body.id}`, { token: sam.token })).body.status,
+      (status) => status === 'started',
+      90_000,
+    );
     // Everything else an account leaves around: a second device, a realtime connection, a pending new address,
     // an unfinished upload, a finished one still being transcoded (its outcome held until after the closure).
     await login(sam.email, strongPassword, firefoxOnLinux);
@@ -413,7 +514,11 @@ describe('closing the account', () => {
     // A Telegram link started and not yet followed in Telegram.
     expect((await api(stack, 'POST', '/notifications/telegram', { token: sam.token })).status).toBe(200);
     held.hold(sam.userId);
-    const encodingId = await uploadWithTus(stack, sam.token, (await makeClip({ seconds: 2 })).bytes, { filename: 'late.mp4', filetype: 'video/mp4', kind: 'video' });
+    const encodingId = await uploadWithTus(stack, sam.token, (await makeClip({ seconds: 2 })).bytes, {
+      filename: 'late.mp4',
+      filetype: 'video/mp4',
+      kind: 'video',
+    });
     await held.ended(encodingId);
 
     const asked = await api(stack, 'POST', '/account/close', { token: sam.token, body: { password: strongPassword } });
@@ -426,14 +531,22 @@ describe('closing the account', () => {
     // The link may be opened in a browser that is not signed in.
     expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf(link) } })).toMatchObject({ status: 200, body: { closed: true } });
     expect(await noMediaWithin(`${stack.urls.rtmp}/${sam.key}`, 5)).toBe(true);
-    await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0, 30_000);
+    await waitFor(
+      'lifecycle execution to end',
+      async () => stack.streamRunner.children.length,
+      (count) => count === 0,
+      30_000,
+    );
     // The held transcode finishes after its item is gone: what it wrote is removed.
     await held.release(sam.userId);
     realtime.close();
 
     expect((await api(stack, 'GET', '/me', { token: sam.token })).status).toBe(401);
     expect((await login(sam.email)).body.error).toBe('invalid credentials');
-    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf(link) } })).toMatchObject({ status: 400, body: { error: 'invalid token' } });
+    expect(await api(stack, 'POST', '/account/close/confirm', { body: { token: tokenOf(link) } })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid token' },
+    });
     expect((await mailsTo(stack, sam.email)).at(-1)).toMatchObject({ subject: 'Your Loopcast account is closed' });
 
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // anything that would still write, has
@@ -443,7 +556,7 @@ describe('closing the account', () => {
     expect(await claimOf(sam.email)).toBeUndefined();
   }, 240_000);
 
-  test('a paying account\'s subscription is canceled at Stripe; only the payment records the law requires stay', async () => {
+  test("a paying account's subscription is canceled at Stripe; only the payment records the law requires stay", async () => {
     const name = label('tia');
     const tia = await signedInUser(stack, name);
     const started = await api(stack, 'POST', '/billing/checkout', { token: tia.token, body: { plan: 'basic', period: 'month' } });
@@ -462,7 +575,9 @@ describe('closing the account', () => {
     expect((await new Stripe(fake.apiKey, fake.clientOptions).subscriptions.retrieve(outcome.subscription.id)).status).toBe('canceled');
     const left = await leftoversOf(stack, [tia.userId, tia.email, name]);
     expect(left.objects).toEqual([]);
-    expect(left.items).toEqual([expect.objectContaining({ pk: userKey(tia.userId).pk, sk: expect.stringMatching(/^PAYMENT#in_/), expiresAt: expect.any(Number) })]);
+    expect(left.items).toEqual([
+      expect.objectContaining({ pk: userKey(tia.userId).pk, sk: expect.stringMatching(/^PAYMENT#in_/), expiresAt: expect.any(Number) }),
+    ]);
     const paid = (await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).payments(tia.userId))[0]!;
     const retention = new Date(paid.paidAt);
     retention.setUTCFullYear(retention.getUTCFullYear() + PAYMENT_RETENTION_YEARS);

@@ -8,7 +8,9 @@ import { uniqueEmail } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 /** Password-reset requests per IP: cheap (an unknown e-mail sends nothing), a fresh e-mail each time so only the
@@ -55,13 +57,15 @@ test('requests CloudFront vouches for keep a bucket per viewer', async () => {
 
 // Security audit L11: the execute-api endpoint bypasses CloudFront (and its WAF); a request there without
 // CloudFront's origin-verify value is refused outright, forged viewer address or not.
-test('a direct request without CloudFront\'s value is refused, whatever address it claims', async () => {
+test("a direct request without CloudFront's value is refused, whatever address it claims", async () => {
   const refused = { status: 403, error: 'direct access refused' };
   expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress() })).toEqual(refused);
   expect(await forgotPassword(stack.urls.apiDirect)).toEqual(refused);
   // A made-up origin-verify value (or a prefix of the real one) does not help either.
   expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': 'guessed' })).toEqual(refused);
-  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': stack.originVerify.slice(0, -1) })).toEqual(refused);
+  expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': stack.originVerify.slice(0, -1) })).toEqual(
+    refused,
+  );
   // The viewers CloudFront vouches for are served, with their own buckets.
   expect(await forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': '203.0.113.12', 'x-origin-verify': stack.originVerify })).toEqual({ status: 202 });
 });

@@ -8,12 +8,21 @@ import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
 const realNow = () => new Date();
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
-afterEach(() => { stack.deps.now = realNow; });
+afterEach(() => {
+  stack.deps.now = realNow;
+});
 
 const registration = (email: string, overrides: Record<string, unknown> = {}) => ({
-  displayName: 'Ana Creator', email, password: strongPassword, acceptTerms: true, ageConfirmed: true, ...overrides,
+  displayName: 'Ana Creator',
+  email,
+  password: strongPassword,
+  acceptTerms: true,
+  ageConfirmed: true,
+  ...overrides,
 });
 const later = (hours: number) => () => new Date(Date.now() + hours * 3600_000);
 
@@ -56,10 +65,9 @@ describe('register', () => {
     const mails = await mailsTo(stack, email);
     expect(mails.length).toBeGreaterThanOrEqual(2);
     expect(new Set(mails.map((m) => m.subject))).toEqual(new Set(['Confirm your e-mail for Loopcast']));
-
   });
 
-  test('signing up again with a confirmed account\'s address sends its owner a note to sign in, and changes nothing', async () => {
+  test("signing up again with a confirmed account's address sends its owner a note to sign in, and changes nothing", async () => {
     const { email } = await signedInUser(stack, 'owner');
     const again = await api(stack, 'POST', '/register', { body: registration(email, { displayName: 'Someone Else', password: 'another long passphrase' }) });
     expect(again).toMatchObject({ status: 202, body: { accepted: true, email } });
@@ -182,7 +190,9 @@ describe('password reset', () => {
     await api(stack, 'POST', '/forgot-password', { body: { email } });
     const resetToken = tokenOf((await mailsTo(stack, email)).at(-1));
     stack.deps.now = later(2);
-    expect((await api(stack, 'POST', '/reset-password', { body: { token: resetToken, password: 'another fine passphrase' } })).body.error).toBe('invalid token');
+    expect((await api(stack, 'POST', '/reset-password', { body: { token: resetToken, password: 'another fine passphrase' } })).body.error).toBe(
+      'invalid token',
+    );
   });
 
   test('a failing mail service gives the catalogued message', async () => {
@@ -191,7 +201,10 @@ describe('password reset', () => {
     stack.deps.mailer = { send: () => Promise.reject(new Error('SES throttled')) };
     try {
       const response = await api(stack, 'POST', '/forgot-password', { body: { email } });
-      expect(response).toMatchObject({ status: 502, body: { error: 'password reset email failed', message: 'Failed to send password reset email. Please try again' } });
+      expect(response).toMatchObject({
+        status: 502,
+        body: { error: 'password reset email failed', message: 'Failed to send password reset email. Please try again' },
+      });
     } finally {
       stack.deps.mailer = mailer;
     }

@@ -27,10 +27,18 @@ beforeAll(async () => {
   const videoId = await uploadWithTus(stack, owner.token, (await makeClip({ seconds: 2 })).bytes);
   const video = await waitForItem(stack, owner.token, videoId);
   thumbnailUrl = video.thumbnailUrl;
-  const channel = await api(stack, 'POST', '/channels/rtmp', { token: owner.token, body: { name: 'Owner destination', url: 'rtmp://127.0.0.1:1935/live', key: 'owner-key-0123456789' } });
+  const channel = await api(stack, 'POST', '/channels/rtmp', {
+    token: owner.token,
+    body: { name: 'Owner destination', url: 'rtmp://127.0.0.1:1935/live', key: 'owner-key-0123456789' },
+  });
   // No destination: starting it stops at a catalogued refusal, after authorization, without launching anything.
   const stream = await api(stack, 'POST', '/streams', { token: owner.token, body: { title: 'Owner loop', videoId } });
-  const withThumbnail = await send(stack.urls.api, 'PUT', { path: `/streams/${stream.body.id}/thumbnail`, raw: { bytes: pngBytes, contentType: 'image/png' } }, { token: owner.token });
+  const withThumbnail = await send(
+    stack.urls.api,
+    'PUT',
+    { path: `/streams/${stream.body.id}/thumbnail`, raw: { bytes: pngBytes, contentType: 'image/png' } },
+    { token: owner.token },
+  );
   streamThumbnailUrl = withThumbnail.body.thumbnailUrl;
   world = { email: owner.email, userId: owner.userId, videoId, streamId: stream.body.id, channelId: channel.body.id };
 }, 120_000);
@@ -47,7 +55,11 @@ function expectNothingOfTheOwner(answer: Answer, what: string): void {
 function expectCatalogued(answer: Answer, what: string): void {
   if (answer.status < 400) return;
   const key = answer.body?.error;
-  expect({ what, catalogued: isErrorKey(key), status: isErrorKey(key) ? errorCatalogue[key].status : undefined }).toEqual({ what, catalogued: true, status: answer.status });
+  expect({ what, catalogued: isErrorKey(key), status: isErrorKey(key) ? errorCatalogue[key].status : undefined }).toEqual({
+    what,
+    catalogued: true,
+    status: answer.status,
+  });
 }
 
 // What each caller gets, by route key: [status, error key when refused]. Anonymous callers get 401 on session routes.
@@ -166,12 +178,14 @@ const expectedColumn = (table: (route: RouteDefinition) => Expected) =>
     const [status, error] = table(route);
     return { route: routeKeyOf(route), status, ...(status >= 400 ? { error } : {}) };
   });
-const answerOf = (caller: 'anonymous' | 'other' | 'owner', answers: Record<string, Expected>) => (route: RouteDefinition): Expected => {
-  const key = routeKeyOf(route);
-  if (route.auth === 'task') return taskAnswers(caller)[key] ?? [0, 'no expectation'];
-  if (route.auth !== 'session') return publicAnswers[key] ?? [0, 'no expectation'];
-  return caller === 'anonymous' ? [401, 'unauthorized'] : answers[key] ?? [0, 'no expectation'];
-};
+const answerOf =
+  (caller: 'anonymous' | 'other' | 'owner', answers: Record<string, Expected>) =>
+  (route: RouteDefinition): Expected => {
+    const key = routeKeyOf(route);
+    if (route.auth === 'task') return taskAnswers(caller)[key] ?? [0, 'no expectation'];
+    if (route.auth !== 'session') return publicAnswers[key] ?? [0, 'no expectation'];
+    return caller === 'anonymous' ? [401, 'unauthorized'] : (answers[key] ?? [0, 'no expectation']);
+  };
 
 test('every route of the table has a sample request and an expected answer for every caller', () => {
   expect(routesWithoutSample()).toEqual([]);
@@ -191,7 +205,9 @@ test('signed media URLs: a bearer URL for whoever holds it, nothing when any par
       (u: URL) => u.searchParams.set('u', other.userId),
       (u: URL) => u.searchParams.set('e', String(Number(u.searchParams.get('e')) + 3600)),
       (u: URL) => u.searchParams.set('s', 'A'.repeat(43)),
-      (u: URL) => { u.pathname = u.pathname.replace(/\/media\/[^/]+\//, `/media/${world.channelId}/`); },
+      (u: URL) => {
+        u.pathname = u.pathname.replace(/\/media\/[^/]+\//, `/media/${world.channelId}/`);
+      },
     ];
     for (const change of tampered) {
       const forged = new URL(signed);
@@ -202,13 +218,21 @@ test('signed media URLs: a bearer URL for whoever holds it, nothing when any par
   }
 });
 
-test('tus: anyone else is refused the owner\'s upload; the owner resumes it', async () => {
+test("tus: anyone else is refused the owner's upload; the owner resumes it", async () => {
   const endpoint = `${stack.urls.api}/uploads`;
   const tus = (token?: string) => ({ 'Tus-Resumable': '1.0.0', ...(token ? { authorization: `Bearer ${token}` } : {}) });
-  const created = await fetch(endpoint, { method: 'POST', headers: { ...tus(owner.token), 'Upload-Length': '100', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' } });
+  const created = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...tus(owner.token), 'Upload-Length': '100', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+  });
   expect(created.status).toBe(201);
   const url = new URL(created.headers.get('location')!, stack.urls.web).href;
-  const patch = (token?: string) => fetch(url, { method: 'PATCH', headers: { ...tus(token), 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(10) });
+  const patch = (token?: string) =>
+    fetch(url, {
+      method: 'PATCH',
+      headers: { ...tus(token), 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      body: new Uint8Array(10),
+    });
   const statuses = async (token?: string) => [
     (await fetch(url, { method: 'HEAD', headers: tus(token) })).status,
     (await patch(token)).status,
@@ -220,13 +244,16 @@ test('tus: anyone else is refused the owner\'s upload; the owner resumes it', as
   expect((await patch(owner.token)).status).toBe(204);
 });
 
-test('the realtime WebSocket: no ticket, no socket; another user\'s socket hears nothing of the owner\'s', async () => {
+test("the realtime WebSocket: no ticket, no socket; another user's socket hears nothing of the owner's", async () => {
   const open = async (token?: string) => {
     const ticket = token ? (await api(stack, 'GET', '/ws', { token })).body : { url: stack.urls.realtime, token: '' };
     const socket = new WebSocket(`${ticket.url}?token=${encodeURIComponent(ticket.token)}`);
     const received: RealtimeEvent[] = [];
     socket.addEventListener('message', (m) => received.push(JSON.parse(String(m.data))));
-    const opened = await new Promise<boolean>((resolve) => { socket.onopen = () => resolve(true); socket.onerror = () => resolve(false); });
+    const opened = await new Promise<boolean>((resolve) => {
+      socket.onopen = () => resolve(true);
+      socket.onerror = () => resolve(false);
+    });
     return { socket, received, opened };
   };
   expect((await open()).opened).toBe(false);
@@ -241,7 +268,7 @@ test('the realtime WebSocket: no ticket, no socket; another user\'s socket hears
   theirs.socket.close();
 });
 
-test('through the API\'s own endpoint, without CloudFront, every route is refused', async () => {
+test("through the API's own endpoint, without CloudFront, every route is refused", async () => {
   const answers = [];
   for (const route of routes) {
     const answer = await send(stack.urls.apiDirect, route.method, sampleRequest(route, world), { token: owner.token });
@@ -250,7 +277,7 @@ test('through the API\'s own endpoint, without CloudFront, every route is refuse
   expect(answers).toEqual(routes.map((route) => ({ route: routeKeyOf(route), status: 403, error: 'direct access refused' })));
 });
 
-test('anonymous: 401 on every session route, the public routes\' own answers, nothing of the owner\'s', async () => {
+test("anonymous: 401 on every session route, the public routes' own answers, nothing of the owner's", async () => {
   expect(await column('anonymous', undefined)).toEqual(expectedColumn(answerOf('anonymous', {})));
 }, 60_000);
 
@@ -258,7 +285,7 @@ test('another user: the catalogued "not found" for every resource of the owner, 
   expect(await column('other', other.token)).toEqual(expectedColumn(answerOf('other', otherUser)));
 }, 60_000);
 
-test('the owner: every route\'s own answer', async () => {
+test("the owner: every route's own answer", async () => {
   // A fresh session, so the sign-out at the end does not end the one the other tests used.
   const session = await api(stack, 'POST', '/login', { body: { email: owner.email, password: strongPassword } });
   expect(await column('owner', session.body.token)).toEqual(expectedColumn(answerOf('owner', ownerAnswers)));

@@ -17,7 +17,13 @@ beforeAll(async () => {
   fake = await startFakeStripe();
   for (const plan of ['basic', 'pro'] as const) {
     for (const period of billingPeriods) {
-      fake.seedPrice({ lookupKey: stripeLookupKey(plan, period), unitAmount: periodPriceCents(plans[plan], period)!, productName: plan, interval: period === 'year' ? 'year' : 'month', intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period] });
+      fake.seedPrice({
+        lookupKey: stripeLookupKey(plan, period),
+        unitAmount: periodPriceCents(plans[plan], period)!,
+        productName: plan,
+        interval: period === 'year' ? 'year' : 'month',
+        intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period],
+      });
     }
   }
   [stack, unconfigured] = await Promise.all([
@@ -29,7 +35,9 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), unconfigured?.stop()]);
   await fake?.stop();
 });
-afterEach(() => { stack.deps.now = () => new Date(); });
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
 const webhookUrl = () => `${stack.urls.api}/billing/webhook`;
 
@@ -38,7 +46,7 @@ async function deliverAll(events: WebhookDelivery[]): Promise<Record<string, unk
   for (const delivery of events) {
     const response = await fake.deliver(delivery, webhookUrl());
     expect(response.status).toBe(200);
-    answers.push(await response.json() as Record<string, unknown>);
+    answers.push((await response.json()) as Record<string, unknown>);
   }
   return answers;
 }
@@ -68,7 +76,14 @@ describe('subscriptions', () => {
   test('a new user is on the 3-day trial, which then expires', async () => {
     const user = await signedInUser(stack);
     const trial = await api(stack, 'GET', '/subscription', { token: user.token });
-    expect(trial.body).toMatchObject({ plan: 'trial', state: 'trial', active: true, billingAvailable: true, hasBillingAccount: false, usage: { storageBytes: 0, runningStreams: 0, uploadsThisCycle: 0 } });
+    expect(trial.body).toMatchObject({
+      plan: 'trial',
+      state: 'trial',
+      active: true,
+      billingAvailable: true,
+      hasBillingAccount: false,
+      usage: { storageBytes: 0, runningStreams: 0, uploadsThisCycle: 0 },
+    });
     stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
     const expired = await api(stack, 'GET', '/subscription', { token: user.token });
     expect(expired.body).toMatchObject({ plan: 'trial', state: 'expired', active: false, blockedBy: 'no active subscription' });
@@ -124,7 +139,11 @@ describe('subscriptions', () => {
     // state comes from Stripe's current subscription, so it stays past_due.
     const created = outcome.events.find((d) => d.type === 'customer.subscription.created')!;
     const resent = JSON.stringify({ ...created.event, id: `${created.event.id}_retry` });
-    const response = await fetch(webhookUrl(), { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(resent) }, body: resent });
+    const response = await fetch(webhookUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(resent) },
+      body: resent,
+    });
     expect(response.status).toBe(200);
     const after = (await api(stack, 'GET', '/subscription', { token: user.token })).body;
     expect(after).toEqual(before);
@@ -179,7 +198,11 @@ describe('refusals', () => {
 
   test('a webhook with a wrong or missing signature is refused and changes nothing', async () => {
     const payload = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'customer.subscription.deleted', data: { object: {} } });
-    const forged = await fetch(webhookUrl(), { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=deadbeef' }, body: payload });
+    const forged = await fetch(webhookUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=deadbeef' },
+      body: payload,
+    });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toEqual({ error: 'wrong signature', message: 'Payment verification failed. Please try again' });
     const unsigned = await fetch(webhookUrl(), { method: 'POST', body: payload });
@@ -195,7 +218,10 @@ describe('refusals', () => {
     const user = await signedInUser(unconfigured);
     expect((await api(unconfigured, 'GET', '/subscription', { token: user.token })).body).toMatchObject({ state: 'trial', billingAvailable: false });
     const checkout = await api(unconfigured, 'POST', '/billing/checkout', { token: user.token, body: { plan: 'basic' } });
-    expect(checkout).toMatchObject({ status: 503, body: { error: 'payment provider missing configuration', message: 'Payment system configuration error. Please contact support' } });
+    expect(checkout).toMatchObject({
+      status: 503,
+      body: { error: 'payment provider missing configuration', message: 'Payment system configuration error. Please contact support' },
+    });
     const webhook = await fetch(`${unconfigured.urls.api}/billing/webhook`, { method: 'POST', body: '{}' });
     expect(webhook.status).toBe(503);
   });

@@ -14,13 +14,20 @@ afterAll(() => stack.stop());
 
 const duplicate = (field: 'name' | 'key') => ({
   status: 409,
-  body: { error: 'duplicate destination', message: 'You already have a destination with this name or stream key', details: { fields: { [field]: 'duplicate' } } },
+  body: {
+    error: 'duplicate destination',
+    message: 'You already have a destination with this name or stream key',
+    details: { fields: { [field]: 'duplicate' } },
+  },
 });
 
 describe('changing a destination', () => {
   test('rename, new stream key, new server: the key stays sealed, the hint follows', async () => {
     const user = await signedInUser(stack);
-    const added = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app', key: 'live_1_abcdWXYZ' } });
+    const added = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app', key: 'live_1_abcdWXYZ' },
+    });
     const id = added.body.id as string;
 
     const renamed = await api(stack, 'PATCH', `/channels/${id}`, { token: user.token, body: { name: '  Twitch main ' } });
@@ -39,9 +46,15 @@ describe('changing a destination', () => {
   test('bad changes are refused with the same rules as adding, and nothing changes', async () => {
     const user = await signedInUser(stack);
     const other = await signedInUser(stack);
-    const { body: channel } = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } });
+    const { body: channel } = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' },
+    });
     for (const body of [{}, { name: '' }, { url: 'https://a.rtmp.youtube.com/live2' }, { url: 'rtmp://host' }, { key: 'has space' }, { key: 'a/b' }]) {
-      expect(await api(stack, 'PATCH', `/channels/${channel.id}`, { token: user.token, body })).toMatchObject({ status: 400, body: { error: 'invalid request' } });
+      expect(await api(stack, 'PATCH', `/channels/${channel.id}`, { token: user.token, body })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid request' },
+      });
     }
     expect((await api(stack, 'PATCH', `/channels/${channel.id}`, { token: other.token, body: { name: 'Mine now' } })).body.error).toBe('not found');
     expect((await api(stack, 'PATCH', '/channels/no-such-id', { token: user.token, body: { name: 'X' } })).status).toBe(404);
@@ -50,26 +63,62 @@ describe('changing a destination', () => {
 
   test('duplicates are refused: the same name (any case) or the same server and key, when adding and when changing', async () => {
     const user = await signedInUser(stack);
-    const first = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'YouTube main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } });
-    const second = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Kick', url: 'rtmps://fa723fc1b171.global-contribute.live-video.net/app', key: 'sk_kick_1' } });
+    const first = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'YouTube main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' },
+    });
+    const second = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Kick', url: 'rtmps://fa723fc1b171.global-contribute.live-video.net/app', key: 'sk_kick_1' },
+    });
     expect([first.status, second.status]).toEqual([201, 201]);
 
-    expect(await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'youtube MAIN', url: 'rtmp://b.rtmp.youtube.com/live2', key: 'other' } })).toMatchObject(duplicate('name'));
+    expect(
+      await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'youtube MAIN', url: 'rtmp://b.rtmp.youtube.com/live2', key: 'other' } }),
+    ).toMatchObject(duplicate('name'));
     // The same target, however the URL is written (a trailing slash is the same server).
-    expect(await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Backup', url: 'rtmp://a.rtmp.youtube.com/live2/', key: ' aaaa-bbbb-cccc ' } })).toMatchObject(duplicate('key'));
+    expect(
+      await api(stack, 'POST', '/channels/rtmp', {
+        token: user.token,
+        body: { name: 'Backup', url: 'rtmp://a.rtmp.youtube.com/live2/', key: ' aaaa-bbbb-cccc ' },
+      }),
+    ).toMatchObject(duplicate('key'));
     // The same key on another server is another target.
-    expect((await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Backup', url: 'rtmp://b.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } })).status).toBe(201);
+    expect(
+      (
+        await api(stack, 'POST', '/channels/rtmp', {
+          token: user.token,
+          body: { name: 'Backup', url: 'rtmp://b.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' },
+        })
+      ).status,
+    ).toBe(201);
 
     expect(await api(stack, 'PATCH', `/channels/${second.body.id}`, { token: user.token, body: { name: 'Youtube Main' } })).toMatchObject(duplicate('name'));
-    expect(await api(stack, 'PATCH', `/channels/${second.body.id}`, { token: user.token, body: { url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } })).toMatchObject(duplicate('key'));
+    expect(
+      await api(stack, 'PATCH', `/channels/${second.body.id}`, { token: user.token, body: { url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } }),
+    ).toMatchObject(duplicate('key'));
     // Changing only the server onto a server where the same key is already used is a duplicate too.
-    const kickOnYoutube = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Spare', url: 'rtmp://c.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } });
-    expect(await api(stack, 'PATCH', `/channels/${kickOnYoutube.body.id}`, { token: user.token, body: { url: 'rtmp://a.rtmp.youtube.com/live2' } })).toMatchObject(duplicate('key'));
+    const kickOnYoutube = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Spare', url: 'rtmp://c.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' },
+    });
+    expect(
+      await api(stack, 'PATCH', `/channels/${kickOnYoutube.body.id}`, { token: user.token, body: { url: 'rtmp://a.rtmp.youtube.com/live2' } }),
+    ).toMatchObject(duplicate('key'));
     // A destination keeps its own name and key: "changing" to them is no duplicate.
-    expect((await api(stack, 'PATCH', `/channels/${first.body.id}`, { token: user.token, body: { name: 'YouTube main', key: 'aaaa-bbbb-cccc' } })).status).toBe(200);
+    expect((await api(stack, 'PATCH', `/channels/${first.body.id}`, { token: user.token, body: { name: 'YouTube main', key: 'aaaa-bbbb-cccc' } })).status).toBe(
+      200,
+    );
     // Another user may have the very same destination.
     const other = await signedInUser(stack);
-    expect((await api(stack, 'POST', '/channels/rtmp', { token: other.token, body: { name: 'YouTube main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } })).status).toBe(201);
+    expect(
+      (
+        await api(stack, 'POST', '/channels/rtmp', {
+          token: other.token,
+          body: { name: 'YouTube main', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   test('a running stream keeps its destination address: a new key or server is refused until it stops; a new name is fine', async () => {
@@ -77,7 +126,10 @@ describe('changing a destination', () => {
     const clip = await makeClip({ seconds: 3 });
     const videoId = await uploadWithTus(stack, user.token, clip.bytes, { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' });
     await waitForItem(stack, user.token, videoId);
-    const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local', url: stack.urls.rtmp!, key: `live-${user.userId.slice(0, 8)}` } });
+    const channel = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Local', url: stack.urls.rtmp!, key: `live-${user.userId.slice(0, 8)}` },
+    });
     const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Loop', videoId, channelIds: [channel.body.id] } });
     expect((await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: user.token })).status).toBeLessThan(300);
     try {
@@ -86,11 +138,16 @@ describe('changing a destination', () => {
         status: 409,
         body: { error: 'stream started', message: "Cannot modify stream while it's currently live" },
       });
-      expect(await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { name: 'Local test server' } })).toMatchObject({ status: 200, body: { name: 'Local test server' } });
+      expect(await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { name: 'Local test server' } })).toMatchObject({
+        status: 200,
+        body: { name: 'Local test server' },
+      });
     } finally {
       await api(stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
       await waitForStreamStatus(stack, user.token, stream.body.id, 'stopped');
     }
-    expect((await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { key: 'another-stream-key' } })).body.keyHint).toBe('••••-key');
+    expect((await api(stack, 'PATCH', `/channels/${channel.body.id}`, { token: user.token, body: { key: 'another-stream-key' } })).body.keyHint).toBe(
+      '••••-key',
+    );
   }, 120_000);
 });

@@ -10,7 +10,10 @@ const execFileAsync = promisify(execFile);
 
 async function costs(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(repoRoot, 'bin', 'costs.ts'), ...args], { cwd: repoRoot, timeout: 60_000 });
+    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(repoRoot, 'bin', 'costs.ts'), ...args], {
+      cwd: repoRoot,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -29,7 +32,10 @@ test('by default: both data planes at 3, 4.5 and 6 Mbit/s for a fleet of 25, lin
   expect(result.stdout).toMatch(/^USD PER STREAM-MONTH\s+3 Mbit\/s\s+4\.5 Mbit\/s\s+6 Mbit\/s$/m);
   const total = (plane: 'fargate' | 'external', videoMbps: number) => streamMonthCost({ plane, videoMbps, streams: 25 }).totalUsd.toFixed(2);
   const totals = [...result.stdout.matchAll(/^TOTAL without Stripe\s+(\S+)\s+(\S+)\s+(\S+)$/gm)].map((match) => match.slice(1));
-  expect(totals).toEqual([[total('fargate', 3), total('fargate', 4.5), total('fargate', 6)], [total('external', 3), total('external', 4.5), total('external', 6)]]);
+  expect(totals).toEqual([
+    [total('fargate', 3), total('fargate', 4.5), total('fargate', 6)],
+    [total('external', 3), total('external', 4.5), total('external', 6)],
+  ]);
   expect(result.stdout).toMatch(/^basic\s+month\s+8\.99\s+0\.76\s/m);
   expect(result.stdout).toMatch(/^trial\s+per trial\s+free\s/m);
   expect(result.stdout).toContain('Custom at full use breaks even at');

@@ -22,9 +22,20 @@ const add = (url: string, key = `abcd-efgh-ijkl-${String(added).padStart(4, '0')
 };
 
 test.each([
-  'rtmp://127.0.0.1/x', 'rtmp://169.254.169.254/latest', 'rtmp://169.254.170.2/v2', 'rtmp://10.0.0.1/live', 'rtmp://192.168.1.10/live',
-  'rtmp://2130706433/live', 'rtmp://0x7f.1/live', 'rtmp://017700000001/live', 'rtmp://[::1]/live', 'rtmp://0.0.0.0/live',
-  'rtmp://[::ffff:169.254.169.254]/live', 'rtmp://[fd00:ec2::254]/live', 'rtmps://localhost:443/live', 'rtmp://LOCALHOST/live',
+  'rtmp://127.0.0.1/x',
+  'rtmp://169.254.169.254/latest',
+  'rtmp://169.254.170.2/v2',
+  'rtmp://10.0.0.1/live',
+  'rtmp://192.168.1.10/live',
+  'rtmp://2130706433/live',
+  'rtmp://0x7f.1/live',
+  'rtmp://017700000001/live',
+  'rtmp://[::1]/live',
+  'rtmp://0.0.0.0/live',
+  'rtmp://[::ffff:169.254.169.254]/live',
+  'rtmp://[fd00:ec2::254]/live',
+  'rtmps://localhost:443/live',
+  'rtmp://LOCALHOST/live',
 ])('%s is refused', async (url) => {
   expect(await add(url)).toMatchObject({ status: 422, body: { error: 'destination not allowed' } });
 });
@@ -32,16 +43,29 @@ test.each([
 test('a public server is taken (numeric spellings are stored as the address they mean); a port the tasks may not dial or a name that does not resolve is a 400', async () => {
   expect(await add('rtmp://8.8.8.8/live')).toMatchObject({ status: 201, body: { rtmpUrl: 'rtmp://8.8.8.8/live' } });
   expect(await add('rtmp://134744072:1935/live')).toMatchObject({ status: 201, body: { rtmpUrl: 'rtmp://8.8.8.8:1935/live' } });
-  expect(await add('rtmp://8.8.8.8:8080/live')).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { url: 'the port must be 1935 or 443' } } } });
-  expect(await add('rtmp://no-such-host.invalid/live')).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { url: expect.any(String) } } } });
+  expect(await add('rtmp://8.8.8.8:8080/live')).toMatchObject({
+    status: 400,
+    body: { error: 'invalid request', details: { fields: { url: 'the port must be 1935 or 443' } } },
+  });
+  expect(await add('rtmp://no-such-host.invalid/live')).toMatchObject({
+    status: 400,
+    body: { error: 'invalid request', details: { fields: { url: expect.any(String) } } },
+  });
 });
 
-test.each([['a NUL', 'live\u0000key'], ['an escape', 'live\u001bkey'], ['a non-ASCII letter', 'livékey'], ['a space', 'live key'], ['a slash', 'live/key'], ['a #', 'live#key']])(
-  'a stream key with %s is refused',
-  async (_, key) => {
-    expect(await add('rtmp://8.8.8.8/live', key)).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { key: expect.any(String) } } } });
-  },
-);
+test.each([
+  ['a NUL', 'live\u0000key'],
+  ['an escape', 'live\u001bkey'],
+  ['a non-ASCII letter', 'livékey'],
+  ['a space', 'live key'],
+  ['a slash', 'live/key'],
+  ['a #', 'live#key'],
+])('a stream key with %s is refused', async (_, key) => {
+  expect(await add('rtmp://8.8.8.8/live', key)).toMatchObject({
+    status: 400,
+    body: { error: 'invalid request', details: { fields: { key: expect.any(String) } } },
+  });
+});
 
 test('a short key shows no characters in its hint; a long one its last four', async () => {
   expect((await add('rtmp://8.8.8.8/live', 'abcd')).body.keyHint).toBe('••••');

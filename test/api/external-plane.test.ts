@@ -40,7 +40,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function liveWithOneTask(except?: TaskProcess): Promise<TaskProcess> {
   await waitForStreamStatus(stack, ext.token, streamId, 'started', 90_000);
   const others = () => streamTaskProcesses(streamId).filter((task) => task.pid !== except?.pid);
-  await waitFor('one task publishing', async () => ({ tasks: others().length, ffmpegs: publishingFfmpegs(streamId).length, publishers: await rtmpPublishers(stack, ext.key) }), (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1, 60_000);
+  await waitFor(
+    'one task publishing',
+    async () => ({ tasks: others().length, ffmpegs: publishingFfmpegs(streamId).length, publishers: await rtmpPublishers(stack, ext.key) }),
+    (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1,
+    60_000,
+  );
   return others()[0]!;
 }
 
@@ -86,7 +91,12 @@ test('a host that dies and ECS hears nothing (StopTask cannot reach it, .sync ne
   stack.streamRunner.disconnect(deadTaskId);
   process.kill(dead.pid, 'SIGSTOP');
   for (const ffmpeg of publishingFfmpegs(streamId)) process.kill(ffmpeg, 'SIGKILL');
-  await waitFor('the destination to lose the publisher', () => rtmpPublishers(stack, ext.key), (n) => n === 0, 30_000);
+  await waitFor(
+    'the destination to lose the publisher',
+    () => rtmpPublishers(stack, ext.key),
+    (n) => n === 0,
+    30_000,
+  );
 
   // Before the lease is stale nothing happens; after 3 minutes of silence the reconciler moves the run to a fresh
   // execution, whose PrepareTask revokes the dead task's lease. Nobody waits for the unreachable task.
@@ -115,8 +125,10 @@ test('a host that dies and ECS hears nothing (StopTask cannot reach it, .sync ne
   const goneAfterMs = Date.now() - watchFrom;
   expect(alive(dead.pid)).toBe(false);
   // Why it stopped, in its own log (what CloudWatch keeps in AWS): its lease, not a signal.
-  const stops = readFileSync(join(stack.dataDir, 'logs', `stream-${streamId}.log`), 'utf8').split('\n')
-    .filter((line) => line.includes('"stopping: ')).map((line) => JSON.parse(line) as { message: string; timestamp: string })
+  const stops = readFileSync(join(stack.dataDir, 'logs', `stream-${streamId}.log`), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"stopping: '))
+    .map((line) => JSON.parse(line) as { message: string; timestamp: string })
     .filter((line) => Date.parse(line.timestamp) >= watchFrom);
   expect(stops.map((line) => line.message)).toEqual([expect.stringMatching(/lease was refused|lease could not be renewed/)]);
   console.log(`[external] the half-dead host's task was gone ${(goneAfterMs / 1000).toFixed(1)} s after it came back: "${stops[0]!.message}"`);

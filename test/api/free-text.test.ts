@@ -17,20 +17,37 @@ const forged = 'ok\u001b[2K\r\u001b[31mSUSPENDED by ops\u001b[0m \u001b]8;;https
 const hostile = [forged, 'a\u0000b', 'gpj\u202Eexe', 'ti\uFEFFtle', 'x\u0085y'];
 
 const fields: [string, (text: string) => Promise<{ status: number; body: Record<string, any> }>, string][] = [
-  ['register: displayName', (text) => api(stack, 'POST', '/register', { body: { displayName: text, email: uniqueEmail(), password: strongPassword, acceptTerms: true, ageConfirmed: true } }), 'displayName'],
+  [
+    'register: displayName',
+    (text) =>
+      api(stack, 'POST', '/register', { body: { displayName: text, email: uniqueEmail(), password: strongPassword, acceptTerms: true, ageConfirmed: true } }),
+    'displayName',
+  ],
   ['stream: title', (text) => api(stack, 'POST', '/streams', { token, body: { title: text } }), 'title'],
   ['stream: description', (text) => api(stack, 'POST', '/streams', { token, body: { title: 'ok', description: text } }), 'description'],
   ['stream: new title', (text) => api(stack, 'PATCH', '/streams/00000000-0000-4000-8000-000000000000', { token, body: { title: text } }), 'title'],
-  ['channel: name', (text) => api(stack, 'POST', '/channels/rtmp', { token, body: { name: text, url: 'rtmp://127.0.0.1:1935/live', key: 'abcd-efgh-ijkl' } }), 'name'],
-  ['channel: server URL', (text) => api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'ok', url: `rtmp://127.0.0.1:1935/li${text}ve`, key: 'abcd-efgh-ijkl' } }), 'url'],
+  [
+    'channel: name',
+    (text) => api(stack, 'POST', '/channels/rtmp', { token, body: { name: text, url: 'rtmp://127.0.0.1:1935/live', key: 'abcd-efgh-ijkl' } }),
+    'name',
+  ],
+  [
+    'channel: server URL',
+    (text) => api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'ok', url: `rtmp://127.0.0.1:1935/li${text}ve`, key: 'abcd-efgh-ijkl' } }),
+    'url',
+  ],
   ['video: new title', (text) => api(stack, 'PATCH', '/videos/00000000-0000-4000-8000-000000000000', { token, body: { title: text } }), 'title'],
 ];
 
 test.each(fields)('%s refuses control and invisible formatting characters', async (_, send, field) => {
   for (const text of hostile) {
     const answer = await send(text);
-    expect({ text: JSON.stringify(text), status: answer.status, error: answer.body.error, field: Object.keys(answer.body.details?.fields ?? {}) })
-      .toEqual({ text: JSON.stringify(text), status: 400, error: 'invalid request', field: [field] });
+    expect({ text: JSON.stringify(text), status: answer.status, error: answer.body.error, field: Object.keys(answer.body.details?.fields ?? {}) }).toEqual({
+      text: JSON.stringify(text),
+      status: 400,
+      error: 'invalid request',
+      field: [field],
+    });
   }
 });
 

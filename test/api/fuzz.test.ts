@@ -36,15 +36,28 @@ const prototypeBodies = (body: object) => [
   JSON.stringify({ ...body, userId: 'someone-else', id: 'chosen', status: 'started', plan: 'custom', isAdmin: true }),
 ];
 const oddIds = ['L'.repeat(1018), 'L'.repeat(5000), '%', '%E0%A4%A', '%zz', '%00', '..%2F..%2Fetc', 'a%20b', '%F0%9F%98'];
-const oddQueries = ['?u=%&e=%zz&s=%E0%A4', `?u=${'u'.repeat(5000)}`, '?code=%&state=%E0%A4%A&error=%zz', '?__proto__[x]=1&constructor[prototype][y]=1', '?e=1e999&v=-1'];
+const oddQueries = [
+  '?u=%&e=%zz&s=%E0%A4',
+  `?u=${'u'.repeat(5000)}`,
+  '?code=%&state=%E0%A4%A&error=%zz',
+  '?__proto__[x]=1&constructor[prototype][y]=1',
+  '?e=1e999&v=-1',
+];
 
-interface Case { label: string; method: string; request: SampleRequest; headers?: Record<string, string> }
+interface Case {
+  label: string;
+  method: string;
+  request: SampleRequest;
+  headers?: Record<string, string>;
+}
 
 function cases(route: RouteDefinition): Case[] {
   const key = routeKeyOf(route);
   const sample = sampleRequest(route, world);
   const list: Case[] = [{ label: 'sample', method: route.method, request: sample }];
-  const json = (body: string, contentType = 'application/json') => ({ request: { path: sample.path, raw: { bytes: new TextEncoder().encode(body), contentType } } });
+  const json = (body: string, contentType = 'application/json') => ({
+    request: { path: sample.path, raw: { bytes: new TextEncoder().encode(body), contentType } },
+  });
   // fetch sends no body with GET (nor would a browser).
   if (route.method !== 'GET') {
     for (const body of wholeBodies) list.push({ label: `body ${body.slice(0, 12)}`, method: route.method, ...json(body) });
@@ -55,14 +68,19 @@ function cases(route: RouteDefinition): Case[] {
     for (const body of prototypeBodies(sample.body)) list.push({ label: `prototype ${body.slice(0, 20)}`, method: route.method, ...json(body) });
     for (const field of Object.keys(sample.body)) {
       for (const value of wrongValues) {
-        list.push({ label: `${field}=${JSON.stringify(value)?.slice(0, 16)}`, method: route.method, request: { path: sample.path, body: { ...sample.body, [field]: value } } });
+        list.push({
+          label: `${field}=${JSON.stringify(value)?.slice(0, 16)}`,
+          method: route.method,
+          request: { path: sample.path, body: { ...sample.body, [field]: value } },
+        });
       }
     }
   }
   if (route.path.includes('{id}')) {
     for (const id of oddIds) list.push({ label: `id ${id.slice(0, 16)}`, method: route.method, request: { ...sample, path: route.path.replace('{id}', id) } });
   }
-  for (const query of oddQueries) list.push({ label: `query ${query.slice(0, 20)}`, method: route.method, request: { ...sample, path: `${sample.path}${query}` } });
+  for (const query of oddQueries)
+    list.push({ label: `query ${query.slice(0, 20)}`, method: route.method, request: { ...sample, path: `${sample.path}${query}` } });
   return list.map((c) => ({ ...c, label: `${key} ${c.label}` }));
 }
 
@@ -78,19 +96,26 @@ test('no route answers 500 or hangs, and every refusal is catalogued, whatever i
     const all = cases(route);
     // A few at a time: the machine is shared, and some routes answer no sooner than FLAT_RESPONSE_MS.
     for (let i = 0; i < all.length; i += 4) {
-      await Promise.all(all.slice(i, i + 4).map(async (c) => {
-        sent++;
-        try {
-          const answer = await send(stack.urls.api, c.method, c.request, { token, timeoutMs: 10_000 });
-          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          if (answer.status === 500) problems.push(`${c.label}: 500 ${answer.text.slice(0, 100)}`);
-          if (answer.status >= 400 && (!isErrorKey(answer.body?.error) || errorCatalogue[answer.body.error as keyof typeof errorCatalogue].status !== answer.status || typeof answer.body?.message !== 'string')) {
-            problems.push(`${c.label}: ${answer.status} not catalogued: ${answer.text.slice(0, 100)}`);
+      await Promise.all(
+        all.slice(i, i + 4).map(async (c) => {
+          sent++;
+          try {
+            const answer = await send(stack.urls.api, c.method, c.request, { token, timeoutMs: 10_000 });
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            if (answer.status === 500) problems.push(`${c.label}: 500 ${answer.text.slice(0, 100)}`);
+            if (
+              answer.status >= 400 &&
+              (!isErrorKey(answer.body?.error) ||
+                errorCatalogue[answer.body.error as keyof typeof errorCatalogue].status !== answer.status ||
+                typeof answer.body?.message !== 'string')
+            ) {
+              problems.push(`${c.label}: ${answer.status} not catalogued: ${answer.text.slice(0, 100)}`);
+            }
+          } catch (error) {
+            problems.push(`${c.label}: ${(error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : String(error)}`);
           }
-        } catch (error) {
-          problems.push(`${c.label}: ${(error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : String(error)}`);
-        }
-      }));
+        }),
+      );
     }
   }
   process.stdout.write(`fuzz: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}\n`);
@@ -98,5 +123,10 @@ test('no route answers 500 or hangs, and every refusal is catalogued, whatever i
   expect(statuses.get(500)).toBeUndefined();
   expect(sent).toBeGreaterThan(800);
   const prototype = Object.prototype as Record<string, unknown>;
-  expect({ isAdmin: prototype.isAdmin, polluted: prototype.polluted, x: prototype.x, y: prototype.y }).toEqual({ isAdmin: undefined, polluted: undefined, x: undefined, y: undefined });
+  expect({ isAdmin: prototype.isAdmin, polluted: prototype.polluted, x: prototype.x, y: prototype.y }).toEqual({
+    isAdmin: undefined,
+    polluted: undefined,
+    x: undefined,
+    y: undefined,
+  });
 }, 110_000);

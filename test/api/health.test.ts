@@ -4,7 +4,9 @@ import { checkDependencies } from '../../lambdas/http/system';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 describe('GET /api/health', () => {
@@ -16,7 +18,13 @@ describe('GET /api/health', () => {
   });
 
   test('reports a dependency that does not answer as down', async () => {
-    const unreachable = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+    const unreachable = new S3Client({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      maxAttempts: 1,
+    });
     const states = await checkDependencies({ ...stack.deps, s3: unreachable });
     expect(states.dynamodb?.status).toBe('up');
     expect(states.s3).toMatchObject({ status: 'down' });

@@ -71,7 +71,13 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys, Google
   secrets.password = `first ${unique()} password`;
   secrets.newPassword = `second ${unique()} password`;
 
-  expect((await api(stack, 'POST', '/register', { body: { displayName: 'Logs', email, password: secrets.password, language: 'en', acceptTerms: true, ageConfirmed: true } })).status).toBe(202);
+  expect(
+    (
+      await api(stack, 'POST', '/register', {
+        body: { displayName: 'Logs', email, password: secrets.password, language: 'en', acceptTerms: true, ageConfirmed: true },
+      })
+    ).status,
+  ).toBe(202);
   secrets.confirmToken = tokenOf((await mailsTo(stack, email)).at(-1));
   expect((await api(stack, 'POST', '/confirm', { body: { token: `${secrets.confirmToken}x` } })).status).toBe(400);
   const confirmed = await api(stack, 'POST', '/confirm', { body: { token: secrets.confirmToken } });
@@ -115,7 +121,12 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys, Google
   expect((await api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'Bad', url: 'rtmp://host', key: secrets.streamKey } })).status).toBe(400);
   const refusedUpload = await fetch(`${stack.urls.api}/uploads`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${secrets.session}x`, 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': 'filename bG9vcC5tcDQ=,kind dmlkZW8=' },
+    headers: {
+      authorization: `Bearer ${secrets.session}x`,
+      'tus-resumable': '1.0.0',
+      'upload-length': '10',
+      'upload-metadata': 'filename bG9vcC5tcDQ=,kind dmlkZW8=',
+    },
   });
   expect(refusedUpload.status).toBe(401);
   const videoId = await uploadWithTus(stack, token, (await makeClip({ seconds: 4 })).bytes);
@@ -152,7 +163,9 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys, Google
   expect(issued.codes).toContain(secrets.authorizationCode);
   expect(issued.accessTokens.length).toBeGreaterThan(0);
   expect(issued.refreshTokens).toHaveLength(1);
-  issued.accessTokens.forEach((accessToken, i) => { secrets[`googleAccessToken${i + 1}`] = accessToken; });
+  issued.accessTokens.forEach((accessToken, i) => {
+    secrets[`googleAccessToken${i + 1}`] = accessToken;
+  });
   secrets.googleRefreshToken = issued.refreshTokens[0]!;
   socket.close();
   expect((await api(stack, 'POST', '/logout', { token })).status).toBe(204);
@@ -161,7 +174,10 @@ test('passwords, session and e-mail tokens, realtime tokens, stream keys, Google
   const handlerLogs = captured.join('');
   const logs = `${handlerLogs}\n${await streamTaskLogs()}`;
   // The capture works: JSON lines at INFO with the request keys (user id, route) that support searches by.
-  const lines = handlerLogs.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = handlerLogs
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines).toContainEqual(expect.objectContaining({ level: 'INFO', message: 'request refused', route: 'POST /api/login' }));
   expect(lines).toContainEqual(expect.objectContaining({ level: 'INFO', message: 'realtime connected', userId: confirmed.body.user.id }));
   expect(lines).toContainEqual(expect.objectContaining({ level: 'INFO', message: 'request done', route: 'GET /api/channels/youtube/callback' }));

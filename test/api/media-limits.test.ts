@@ -15,14 +15,31 @@ import { uploadWithTus, waitForItem } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
 
 /** A black still picture for `seconds`, one frame a second: a few kilobytes whatever its length. */
 async function stillVideo(seconds: number): Promise<Buffer> {
   const path = join(mkdtempSync(join(tmpdir(), 'loopcast-still-')), 'still.mp4');
-  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=black:s=64x64:r=1:d=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', path]);
+  await promisify(execFile)('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=black:s=64x64:r=1:d=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'stillimage',
+    path,
+  ]);
   return readFile(path);
 }
 

@@ -17,7 +17,9 @@ beforeAll(async () => {
   transcodes = holdTranscodes(stack);
 });
 afterAll(() => stack.stop());
-afterEach(() => { stack.deps.now = () => new Date(); });
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
 const refusal = (error: unknown) => {
   const response = (error as DetailedError).originalResponse;
@@ -61,7 +63,8 @@ describe('media library', () => {
     expect(ready.durationSeconds).toBeCloseTo(3, 0);
     expect(ready.sizeBytes).toBeGreaterThan(0);
     // The push may land a moment after the item reads `ready`.
-    for (let i = 0; i < 100 && !realtime.events.some((e) => e.type === 'video.state' && e.videoId === videoId); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !realtime.events.some((e) => e.type === 'video.state' && e.videoId === videoId); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(realtime.events.map((e) => e.type)).toContain('upload.finished');
     expect(realtime.events).toContainEqual({ type: 'video.state', videoId, status: 'ready' });
     realtime.close();
@@ -89,7 +92,11 @@ describe('media library', () => {
 
   test('a file that is not a video ends failed with the catalogued reason, and can be deleted', async () => {
     const user = await signedInUser(stack);
-    const videoId = await upload(Buffer.from('this is not a video at all '.repeat(1000)), user.token, { filename: 'broken.mp4', filetype: 'video/mp4', kind: 'video' });
+    const videoId = await upload(Buffer.from('this is not a video at all '.repeat(1000)), user.token, {
+      filename: 'broken.mp4',
+      filetype: 'video/mp4',
+      kind: 'video',
+    });
     const failed = await waitForItem(stack, user.token, videoId);
     expect(failed).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
     expect((await api(stack, 'DELETE', `/videos/${videoId}`, { token: user.token })).status).toBe(204);
@@ -127,7 +134,11 @@ describe('media library', () => {
     const other = await signedInUser(stack, 'other');
     const videoId = await upload(Buffer.from('not a video'), owner.token, { filename: 'x.mp4', filetype: 'video/mp4', kind: 'video' });
     await waitForItem(stack, owner.token, videoId);
-    for (const [method, body] of [['GET', undefined], ['PATCH', { title: 'mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { title: 'mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       expect((await api(stack, method, `/videos/${videoId}`, { token: other.token, body })).body.error).toBe('not found');
     }
     expect((await api(stack, 'GET', '/videos/does-not-exist', { token: owner.token })).status).toBe(404);
@@ -142,20 +153,29 @@ describe('media library', () => {
       // The trial's storage is 5 GB: announcing 6 GB is refused at creation.
       const created = await fetch(`${stack.urls.api}/uploads`, {
         method: 'POST',
-        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(6 * 1024 ** 3), Authorization: `Bearer ${user.token}`, 'Upload-Metadata': `filename ${Buffer.from('big.mp4').toString('base64')},kind ${Buffer.from('video').toString('base64')}` },
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': String(6 * 1024 ** 3),
+          Authorization: `Bearer ${user.token}`,
+          'Upload-Metadata': `filename ${Buffer.from('big.mp4').toString('base64')},kind ${Buffer.from('video').toString('base64')}`,
+        },
       });
       expect(created.status).toBe(403);
       expect(await created.json()).toEqual({ error: 'storage limit', message: 'Not enough storage left on your plan. Delete a file or upgrade your plan' });
 
       for (let i = 1; i < 5; i++) uploaded.push(await upload(Buffer.from(`tiny ${i}`), user.token));
       const sixth = await upload(Buffer.from('one too many'), user.token).catch(refusal);
-      expect(sixth).toEqual({ status: 403, body: { error: 'video upload limit', message: 'Upload limit exceeded. Please upgrade your plan or wait until next billing cycle' } });
+      expect(sixth).toEqual({
+        status: 403,
+        body: { error: 'video upload limit', message: 'Upload limit exceeded. Please upgrade your plan or wait until next billing cycle' },
+      });
       expect((await api(stack, 'GET', '/subscription', { token: user.token })).body.usage).toMatchObject({ uploadsThisCycle: 5 });
 
       // The transcoder works through one job at a time: the first outcome is held, the others wait behind it.
       expect((await transcodes.ended(uploaded[0]!)).type).toBe('failed');
       await transcodes.release(user.userId);
-      for (const videoId of uploaded) expect(await waitForItem(stack, user.token, videoId)).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
+      for (const videoId of uploaded)
+        expect(await waitForItem(stack, user.token, videoId)).toMatchObject({ status: 'failed', error: { key: 'uploader encode error' } });
       // None of the five became stream-ready, so none used an upload; their bytes stay counted until deleted.
       const usage = (await api(stack, 'GET', '/subscription', { token: user.token })).body.usage;
       expect(usage).toMatchObject({ uploadsThisCycle: 0, storageBytes: Buffer.byteLength('tiny 0') * 5 });
@@ -178,6 +198,9 @@ describe('media library', () => {
 
   test('uploads without a valid session get the uploader authentication error', async () => {
     const refused = await upload(Buffer.from('anything'), 'not-a-session-token').catch(refusal);
-    expect(refused).toEqual({ status: 401, body: { error: 'uploader token error', message: 'Upload failed due to authentication error. Please refresh and try again' } });
+    expect(refused).toEqual({
+      status: 401,
+      body: { error: 'uploader token error', message: 'Upload failed due to authentication error. Please refresh and try again' },
+    });
   });
 });

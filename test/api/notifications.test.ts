@@ -24,9 +24,16 @@ let stack: LocalStack;
 
 beforeAll(async () => {
   telegram = await startFakeTelegram();
-  stack = await startTestStack({ rtmp: true, telegram: { botToken: telegram.botToken, botUsername: telegram.botUsername, webhookSecret, apiBase: telegram.apiBase } });
+  stack = await startTestStack({
+    rtmp: true,
+    telegram: { botToken: telegram.botToken, botUsername: telegram.botUsername, webhookSecret, apiBase: telegram.apiBase },
+  });
   // The operator's one-time step (docs/deploy.md): the bot's webhook, with its secret.
-  await fetch(`${telegram.apiBase}/bot${telegram.botToken}/setWebhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${stack.urls.api}/telegram/webhook`, secret_token: webhookSecret }) });
+  await fetch(`${telegram.apiBase}/bot${telegram.botToken}/setWebhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${stack.urls.api}/telegram/webhook`, secret_token: webhookSecret }),
+  });
 }, 120_000);
 afterAll(async () => {
   await stack.stop();
@@ -43,7 +50,7 @@ async function linkTelegram(token: string, chatId: number): Promise<void> {
 }
 
 describe('Telegram', () => {
-  test('a chat is linked with a one-time deep link; the bot answers in the account\'s language; a used or unknown token links nothing', async () => {
+  test("a chat is linked with a one-time deep link; the bot answers in the account's language; a used or unknown token links nothing", async () => {
     const user = await signedInUser(stack, 'tg', { language: 'es' });
     expect((await api(stack, 'GET', '/notifications', { token: user.token })).body).toEqual({ email: true, telegram: { available: true, linked: false } });
 
@@ -51,7 +58,11 @@ describe('Telegram', () => {
     const startToken = new URL(started.body.link).searchParams.get('start')!;
     expect(await telegram.userSends(501, `/start ${startToken}`)).toBe(200);
     expect(telegram.messages.at(-1)).toEqual({ chatId: '501', text: expect.stringContaining('Vinculado a la cuenta de Loopcast de tg') });
-    expect((await api(stack, 'GET', '/notifications', { token: user.token })).body.telegram).toMatchObject({ available: true, linked: true, linkedAt: expect.any(String) });
+    expect((await api(stack, 'GET', '/notifications', { token: user.token })).body.telegram).toMatchObject({
+      available: true,
+      linked: true,
+      linkedAt: expect.any(String),
+    });
 
     // The same link again, from another chat: nothing is linked to it.
     expect(await telegram.userSends(502, `/start ${startToken}`)).toBe(200);
@@ -63,8 +74,15 @@ describe('Telegram', () => {
   });
 
   test('a webhook call without the secret is refused and changes nothing', async () => {
-    const response = await fetch(`${stack.urls.api}/telegram/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'guess' }, body: JSON.stringify({ message: { chat: { id: 9 }, text: '/start x' } }) });
-    expect({ status: response.status, body: await response.json() }).toEqual({ status: 400, body: { error: 'wrong signature', message: 'Payment verification failed. Please try again' } });
+    const response = await fetch(`${stack.urls.api}/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'guess' },
+      body: JSON.stringify({ message: { chat: { id: 9 }, text: '/start x' } }),
+    });
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 400,
+      body: { error: 'wrong signature', message: 'Payment verification failed. Please try again' },
+    });
     expect(telegram.messages.some((m) => m.chatId === '9')).toBe(false);
   });
 });
@@ -89,7 +107,9 @@ describe('a stream that needs attention', () => {
     const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
     await waitForItem(stack, user.token, videoId);
     const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Own server', url: nginx.rtmpUrl, key: 'alerted' } });
-    const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Ночной эфир', videoId, channelIds: [channel.body.id], attentionMinutes: 1 } })).body;
+    const stream = (
+      await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Ночной эфир', videoId, channelIds: [channel.body.id], attentionMinutes: 1 } })
+    ).body;
     expect(stream).toMatchObject({ attentionMinutes: 1, needsAttention: false });
     await api(stack, 'POST', `/streams/${stream.id}/start`, { token: user.token });
     await waitForStreamStatus(stack, user.token, stream.id, 'started', 90_000);
@@ -108,11 +128,19 @@ describe('a stream that needs attention', () => {
     expect(alerted[0]!.subject).toBe('Трансляции «Ночной эфир» нужно ваше внимание');
     expect(alerted[0]!.link).toBe(`${stack.urls.web}/ru/app/streams/${stream.id}`);
     expect(telegram.messages.filter((m) => m.chatId === '777' && m.text.includes('нужно ваше внимание'))).toHaveLength(1);
-    expect((await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body).toMatchObject({ needsAttention: true, attentionSince: expect.any(String) });
+    expect((await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body).toMatchObject({
+      needsAttention: true,
+      attentionSince: expect.any(String),
+    });
 
     nginx = await startDestination();
     await waitForStreamStatus(stack, user.token, stream.id, 'started', 90_000);
-    await waitFor('a healthy heartbeat', async () => (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body.verdict, (verdict) => verdict === 'healthy', 60_000);
+    await waitFor(
+      'a healthy heartbeat',
+      async () => (await api(stack, 'GET', `/streams/${stream.id}`, { token: user.token })).body.verdict,
+      (verdict) => verdict === 'healthy',
+      60_000,
+    );
     expect(await reconcile()).toMatchObject({ recovered: 1 });
     const back = (await mailsTo(stack, user.email)).filter((mail) => mail.subject === 'Трансляция «Ночной эфир» снова работает');
     expect(back).toHaveLength(1);
@@ -129,7 +157,11 @@ describe('a stream that needs attention', () => {
     expect(history.uptime.day).toBeLessThan(0.9);
 
     const incidents = (await api(stack, 'GET', '/incidents', { token: user.token })).body.incidents;
-    expect(incidents.map((incident: { kind: string; streamTitle: string }) => `${incident.kind}: ${incident.streamTitle}`)).toEqual(['recovered: Ночной эфир', 'needs attention: Ночной эфир', 'interrupted: Ночной эфир']);
+    expect(incidents.map((incident: { kind: string; streamTitle: string }) => `${incident.kind}: ${incident.streamTitle}`)).toEqual([
+      'recovered: Ночной эфир',
+      'needs attention: Ночной эфир',
+      'interrupted: Ночной эфир',
+    ]);
     await api(stack, 'POST', `/streams/${stream.id}/stop`, { token: user.token });
     const stoppedHistory = (await api(stack, 'GET', `/streams/${stream.id}/history`, { token: user.token })).body;
     expect(stoppedHistory.events[0]).toMatchObject({ kind: 'stopped' });

@@ -14,8 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const unknownIdAnswer = (path: string) =>
-  path.startsWith('/streams/') ? 'stream not found' : path.startsWith('/billing/') ? 'wrong order id' : 'not found';
+const unknownIdAnswer = (path: string) => (path.startsWith('/streams/') ? 'stream not found' : path.startsWith('/billing/') ? 'wrong order id' : 'not found');
 const withId = routes.filter((route) => route.path.includes('{id}'));
 const oddIds = ['L'.repeat(1018), 'L'.repeat(5000), 'a.b', 'a..b', ' ', 'ü', 'a%2Fb', "'or'1'='1", '%00'];
 

@@ -22,16 +22,19 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack.stop());
 
-const add = (body: Record<string, unknown>) => api(stack, 'POST', '/channels/rtmp', { token, body: { key: `key-${Math.random().toString(36).slice(2)}`, ...body } });
+const add = (body: Record<string, unknown>) =>
+  api(stack, 'POST', '/channels/rtmp', { token, body: { key: `key-${Math.random().toString(36).slice(2)}`, ...body } });
 
 /** What a 2160p60 output profile stores on an item (the local transcoder makes 1080p30 only). */
 const makeUhd = () =>
-  stack.deps.db.send(new UpdateCommand({
-    TableName: stack.config.tables.app,
-    Key: videoKey(userId, videoId),
-    UpdateExpression: 'SET width = :w, height = :h, frameRate = :f, videoBitrate = :b, keyframeIntervalSeconds = :k',
-    ExpressionAttributeValues: { ':w': 3840, ':h': 2160, ':f': 60, ':b': 20_000_000, ':k': 2 },
-  }));
+  stack.deps.db.send(
+    new UpdateCommand({
+      TableName: stack.config.tables.app,
+      Key: videoKey(userId, videoId),
+      UpdateExpression: 'SET width = :w, height = :h, frameRate = :f, videoBitrate = :b, keyframeIntervalSeconds = :k',
+      ExpressionAttributeValues: { ':w': 3840, ':h': 2160, ':f': 60, ':b': 20_000_000, ':k': 2 },
+    }),
+  );
 
 describe('destinations', () => {
   test("a destination's platform: the one picked, else its server URL's; listed with it", async () => {
@@ -42,7 +45,11 @@ describe('destinations', () => {
     const custom = await add({ name: 'My server', url: 'rtmp://127.0.0.1:1935/live' });
     expect(custom.body.preset).toBe('custom');
     const listed = (await api(stack, 'GET', '/channels', { token })).body.channels as { name: string; preset: string }[];
-    expect(listed.map(({ name, preset }) => [name, preset])).toEqual([['Twitch', 'twitch'], ['Instagram', 'instagram'], ['My server', 'custom']]);
+    expect(listed.map(({ name, preset }) => [name, preset])).toEqual([
+      ['Twitch', 'twitch'],
+      ['Instagram', 'instagram'],
+      ['My server', 'custom'],
+    ]);
   });
 
   test('a platform that takes RTMPS only refuses an rtmp:// server, on adding and on editing; an unknown platform is a 400', async () => {
@@ -54,9 +61,15 @@ describe('destinations', () => {
     expect((await add({ name: 'Facebook', url: 'rtmp://live-api-s.facebook.com/rtmp' })).body.error).toBe('platform requires rtmps');
     const plain = await add({ name: 'Plain', url: 'rtmp://127.0.0.1:1935/app' });
     expect((await api(stack, 'PATCH', `/channels/${plain.body.id}`, { token, body: { preset: 'kick' } })).body.error).toBe('platform requires rtmps');
-    expect(await api(stack, 'PATCH', `/channels/${plain.body.id}`, { token, body: { preset: 'trovo' } })).toMatchObject({ status: 200, body: { preset: 'trovo' } });
+    expect(await api(stack, 'PATCH', `/channels/${plain.body.id}`, { token, body: { preset: 'trovo' } })).toMatchObject({
+      status: 200,
+      body: { preset: 'trovo' },
+    });
     // A new server keeps the picked platform.
-    expect(await api(stack, 'PATCH', `/channels/${plain.body.id}`, { token, body: { url: 'rtmp://127.0.0.1:1935/other' } })).toMatchObject({ status: 200, body: { preset: 'trovo' } });
+    expect(await api(stack, 'PATCH', `/channels/${plain.body.id}`, { token, body: { url: 'rtmp://127.0.0.1:1935/other' } })).toMatchObject({
+      status: 200,
+      body: { preset: 'trovo' },
+    });
     expect(await add({ name: 'Nope', url: 'rtmp://127.0.0.1/live', preset: 'myspace' })).toMatchObject({ status: 400, body: { error: 'invalid request' } });
   });
 });
@@ -98,9 +111,15 @@ describe("streams against their destinations' platforms", () => {
         ],
       },
     };
-    expect(await api(stack, 'POST', '/streams', { token, body: { title: 'Another', videoId, channelIds: [facebook.body.id] } })).toMatchObject({ status: 422, body: refusal });
+    expect(await api(stack, 'POST', '/streams', { token, body: { title: 'Another', videoId, channelIds: [facebook.body.id] } })).toMatchObject({
+      status: 422,
+      body: refusal,
+    });
     expect((await api(stack, 'GET', '/streams', { token })).body.streams.length).toBe(before + 1);
-    expect(await api(stack, 'PATCH', `/streams/${toYouTube.body.id}`, { token, body: { channelIds: [facebook.body.id] } })).toMatchObject({ status: 422, body: refusal });
+    expect(await api(stack, 'PATCH', `/streams/${toYouTube.body.id}`, { token, body: { channelIds: [facebook.body.id] } })).toMatchObject({
+      status: 422,
+      body: refusal,
+    });
     expect((await api(stack, 'GET', `/streams/${toYouTube.body.id}`, { token })).body.channelIds).toEqual([youtube.body.id]);
     // Created before the item changed: its start is refused, and it stays stopped.
     expect(await api(stack, 'POST', `/streams/${toFacebook.body.id}/start`, { token })).toMatchObject({ status: 422, body: refusal });

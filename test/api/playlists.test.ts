@@ -27,7 +27,11 @@ class KeyframeWatcher {
   private readonly child: ChildProcessByStdio<null, Readable, null>;
 
   constructor(url: string) {
-    this.child = spawn('stdbuf', ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '15000000', '-show_entries', 'packet=codec_type,dts_time,flags', '-of', 'csv=p=0', url], { stdio: ['ignore', 'pipe', 'ignore'] });
+    this.child = spawn(
+      'stdbuf',
+      ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '15000000', '-show_entries', 'packet=codec_type,dts_time,flags', '-of', 'csv=p=0', url],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const [type, dtsText, flags] = line.split(',');
       const dts = Number(dtsText);
@@ -60,7 +64,9 @@ class KeyframeWatcher {
     while (!condition()) {
       if (Date.now() > deadline) {
         const intervals = this.keyframes.slice(1).map((k, i) => (k.dts - this.keyframes[i]!.dts).toFixed(2));
-        throw new Error(`not within ${timeoutMs} ms; items so far ${JSON.stringify(this.items().map((i) => i.name))}; ${this.dts.video.length} video packets, keyframe intervals ${intervals.join(' ')}`);
+        throw new Error(
+          `not within ${timeoutMs} ms; items so far ${JSON.stringify(this.items().map((i) => i.name))}; ${this.dts.video.length} video packets, keyframe intervals ${intervals.join(' ')}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -88,22 +94,30 @@ async function waitForHealth(token: string, streamId: string, ready: (health: Re
 test('a playlist of three videos of different lengths plays in order across passes with every packet in order; shuffled after an edit at the next join, each pass a fresh order; an edit for the next restart waits', async () => {
   // A (3 s) comes with the creator; B (5 s) and C (7 s) are uploaded beside it.
   const ida = await creatorWithDestination(stack, 'pia', 3);
-  const [b, c] = await Promise.all([5, 7].map(async (seconds) => {
-    const clip = await makeClip({ seconds });
-    const id = await uploadWithTus(stack, ida.token, clip.bytes, { filename: `${seconds}s.mp4`, filetype: 'video/mp4', kind: 'video' });
-    expect((await waitForItem(stack, ida.token, id)).status).toBe('ready');
-    return id;
-  }));
+  const [b, c] = await Promise.all(
+    [5, 7].map(async (seconds) => {
+      const clip = await makeClip({ seconds });
+      const id = await uploadWithTus(stack, ida.token, clip.bytes, { filename: `${seconds}s.mp4`, filetype: 'video/mp4', kind: 'video' });
+      expect((await waitForItem(stack, ida.token, id)).status).toBe('ready');
+      return id;
+    }),
+  );
   const ids = [ida.videoId, b!, c!];
   const nameOf = new Map(ids.map((id, i) => [id, i + 1]));
 
   // What cannot be a playlist is refused with catalogued errors.
   const song = await uploadWithTus(stack, ida.token, (await makeClip({ seconds: 2 })).bytes, { filename: 'song.m4a', filetype: 'audio/mp4', kind: 'audio' });
   await waitForItem(stack, ida.token, song);
-  expect((await createStream(stack, ida, { playlist: { videoIds: [ida.videoId, song] } })).body).toMatchObject({ error: 'invalid request', details: { fields: { playlist: 'must be videos, not audio tracks' } } });
+  expect((await createStream(stack, ida, { playlist: { videoIds: [ida.videoId, song] } })).body).toMatchObject({
+    error: 'invalid request',
+    details: { fields: { playlist: 'must be videos, not audio tracks' } },
+  });
   expect((await createStream(stack, ida, { playlist: { videoIds: [ida.videoId, 'nope'] } })).body).toMatchObject({ error: 'not found' });
   const tooLong = await createStream(stack, ida, { playlist: { videoIds: [...ids, ...ids] } });
-  expect(tooLong).toMatchObject({ status: 403, body: { error: 'playlist limit', message: 'This playlist has more videos than your plan allows. Remove some or upgrade your plan' } });
+  expect(tooLong).toMatchObject({
+    status: 403,
+    body: { error: 'playlist limit', message: 'This playlist has more videos than your plan allows. Remove some or upgrade your plan' },
+  });
   expect((await createStream(stack, ida, { playlist: { videoIds: [] } })).status).toBe(400);
 
   const created = await createStream(stack, ida, { playlist: { videoIds: ids, shuffle: false } });
@@ -135,10 +149,19 @@ test('a playlist of three videos of different lengths plays in order across pass
     const before = watcher.items().length;
     // Three passes (9 items) after the edit surely applied.
     await watcher.until(() => watcher.items().filter((item) => item.endedAt > appliedSeenAt).length >= 10, 150_000);
-    const shuffled = watcher.items().filter((item) => item.endedAt > appliedSeenAt).map((item) => item.name);
-    expect(watcher.items().slice(0, before).every((item) => item.endedAt < editedAt || item.endedAt <= appliedSeenAt)).toBe(true);
+    const shuffled = watcher
+      .items()
+      .filter((item) => item.endedAt > appliedSeenAt)
+      .map((item) => item.name);
+    expect(
+      watcher
+        .items()
+        .slice(0, before)
+        .every((item) => item.endedAt < editedAt || item.endedAt <= appliedSeenAt),
+    ).toBe(true);
     // Some alignment makes every 3 items a pass playing each item once, and the passes are not all in one order.
-    const passesAt = (offset: number) => Array.from({ length: Math.floor((shuffled.length - offset) / 3) }, (_, i) => shuffled.slice(offset + 3 * i, offset + 3 * i + 3));
+    const passesAt = (offset: number) =>
+      Array.from({ length: Math.floor((shuffled.length - offset) / 3) }, (_, i) => shuffled.slice(offset + 3 * i, offset + 3 * i + 3));
     const alignment = [0, 1, 2].map(passesAt).find((passes) => passes.length >= 2 && passes.every((pass) => [...pass].sort().join() === '1,2,3'));
     expect(alignment).toBeDefined();
     expect(new Set(alignment!.map((pass) => pass.join())).size).toBeGreaterThan(1);
@@ -152,7 +175,9 @@ test('a playlist of three videos of different lengths plays in order across pass
     expect((await api(stack, 'GET', `/streams/${streamId}`, { token: ida.token })).body.health.playlist.applied).toBe(1);
 
     // Every packet, across every join, pass and edit, in order; no hole in the picture or the sound.
-    console.log(`[playlists] in order ${JSON.stringify(inOrder)}; shuffled ${JSON.stringify(shuffled)}; packets video ${watcher.dts.video.length}, audio ${watcher.dts.audio.length}; largest steps ${largestStep(watcher.dts.video).toFixed(3)} s / ${largestStep(watcher.dts.audio).toFixed(3)} s`);
+    console.log(
+      `[playlists] in order ${JSON.stringify(inOrder)}; shuffled ${JSON.stringify(shuffled)}; packets video ${watcher.dts.video.length}, audio ${watcher.dts.audio.length}; largest steps ${largestStep(watcher.dts.video).toFixed(3)} s / ${largestStep(watcher.dts.audio).toFixed(3)} s`,
+    );
     expect(regressions(watcher.dts.video)).toBe(0);
     expect(regressions(watcher.dts.audio)).toBe(0);
     expect(largestStep(watcher.dts.video)).toBeLessThan(0.05);
@@ -160,7 +185,14 @@ test('a playlist of three videos of different lengths plays in order across pass
   } catch (error) {
     // What the task said, for the failure's reader.
     const log = readFileSync(join(stack.dataDir, 'logs', `stream-${streamId}.log`), 'utf8');
-    console.log(log.split('\n').map((line) => /"message":"([^"]*)"/.exec(line)?.[1]).filter(Boolean).slice(0, 60).join('\n'));
+    console.log(
+      log
+        .split('\n')
+        .map((line) => /"message":"([^"]*)"/.exec(line)?.[1])
+        .filter(Boolean)
+        .slice(0, 60)
+        .join('\n'),
+    );
     throw error;
   } finally {
     watcher.stop();

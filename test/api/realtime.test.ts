@@ -11,11 +11,18 @@ import { api, mailsTo, signedInUser, strongPassword, tokenOf } from '../helpers/
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack(); });
+beforeAll(async () => {
+  stack = await startTestStack();
+});
 afterAll(() => stack.stop());
-afterEach(() => { stack.deps.now = () => new Date(); });
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
-interface Client { socket: WebSocket; received: RealtimeEvent[] }
+interface Client {
+  socket: WebSocket;
+  received: RealtimeEvent[];
+}
 
 async function connect(sessionToken: string, tamper = (t: string) => t): Promise<Client> {
   const { body } = await api(stack, 'GET', '/ws', { token: sessionToken });
@@ -69,7 +76,12 @@ describe('realtime', () => {
     const { body } = await api(stack, 'GET', '/ws', { token: user.token });
     stack.deps.now = () => new Date(Date.now() + 6 * 60_000);
     const late = new WebSocket(`${body.url}?token=${encodeURIComponent(body.token)}`);
-    await expect(new Promise((resolve, reject) => { late.onopen = resolve; late.onerror = () => reject(new Error('refused')); })).rejects.toThrow('refused');
+    await expect(
+      new Promise((resolve, reject) => {
+        late.onopen = resolve;
+        late.onerror = () => reject(new Error('refused'));
+      }),
+    ).rejects.toThrow('refused');
   });
 
   test('a closed connection is removed, and a connection that is gone is dropped on publish', async () => {
@@ -82,10 +94,18 @@ describe('realtime', () => {
     expect(await store.ofUser(user.userId, new Date())).toEqual([]);
 
     // A connection API Gateway no longer knows (the browser vanished without $disconnect).
-    await stack.deps.db.send(new PutCommand({
-      TableName: stack.config.tables.app,
-      Item: { ...connectionKey('ghost='), gsi1pk: connectionsOfUser(user.userId), gsi1sk: 'ghost=', userId: user.userId, expiresAt: Math.floor(Date.now() / 1000) + 600 },
-    }));
+    await stack.deps.db.send(
+      new PutCommand({
+        TableName: stack.config.tables.app,
+        Item: {
+          ...connectionKey('ghost='),
+          gsi1pk: connectionsOfUser(user.userId),
+          gsi1sk: 'ghost=',
+          userId: user.userId,
+          expiresAt: Math.floor(Date.now() / 1000) + 600,
+        },
+      }),
+    );
     await stack.deps.realtime.publish(user.userId, event);
     const { Item } = await stack.deps.db.send(new GetCommand({ TableName: stack.config.tables.app, Key: connectionKey('ghost=') }));
     expect(Item).toBeUndefined();
@@ -103,15 +123,19 @@ describe('realtime', () => {
 // Security audit L5: a realtime token still connected after sign-out, a password reset and a suspension, and open
 // sockets stayed open. L6: the local management API (POST/DELETE /@connections/{id}) answered on the browsers' port.
 describe('realtime access ends with the session', () => {
-  const closed = (client: Client) => new Promise<void>((resolve) => {
-    if (client.socket.readyState === WebSocket.CLOSED) return resolve();
-    client.socket.addEventListener('close', () => resolve(), { once: true });
-  });
+  const closed = (client: Client) =>
+    new Promise<void>((resolve) => {
+      if (client.socket.readyState === WebSocket.CLOSED) return resolve();
+      client.socket.addEventListener('close', () => resolve(), { once: true });
+    });
   const ticketOf = async (sessionToken: string) => (await api(stack, 'GET', '/ws', { token: sessionToken })).body as { url: string; token: string };
   const refusedAtConnect = (ticket: { url: string; token: string }) =>
     new Promise<string>((resolve) => {
       const socket = new WebSocket(`${ticket.url}?token=${encodeURIComponent(ticket.token)}`);
-      socket.onopen = () => { socket.close(); resolve('opened'); };
+      socket.onopen = () => {
+        socket.close();
+        resolve('opened');
+      };
       socket.onerror = () => resolve('refused');
     });
 
@@ -155,7 +179,10 @@ describe('realtime access ends with the session', () => {
     const [connectionId] = await store.ofUser(user.userId, new Date());
     const browserPort = stack.urls.realtime.replace(/^ws/, 'http');
     for (const method of ['POST', 'DELETE', 'GET']) {
-      const answer = await fetch(`${browserPort}/@connections/${encodeURIComponent(connectionId!)}`, { method, ...(method === 'POST' ? { body: '{"forged":true}' } : {}) });
+      const answer = await fetch(`${browserPort}/@connections/${encodeURIComponent(connectionId!)}`, {
+        method,
+        ...(method === 'POST' ? { body: '{"forged":true}' } : {}),
+      });
       expect(answer.status).toBe(426);
     }
     const management = new URL(stack.config.realtime.managementUrl);

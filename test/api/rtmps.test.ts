@@ -53,28 +53,38 @@ test("the stack's RTMPS destination receives the loop with its certificate verif
   // The task trusts the stack's CA (and nothing else is different from AWS, where it trusts the system's store).
   expect(streamTaskProcesses(streamId)[0]?.environment.LOOPCAST_DESTINATION_CA_FILE).toMatch(/tls\/ca\.crt$/);
   // What arrived through TLS, as a player reads it behind the front.
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name,width', '-of', 'json', `${stack.urls.rtmp}/secure-key`], { timeout: 30_000 });
-  expect(JSON.parse(stdout).streams).toEqual(expect.arrayContaining([
-    expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
-    expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
-  ]));
+  const { stdout } = await run(
+    'ffprobe',
+    ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name,width', '-of', 'json', `${stack.urls.rtmp}/secure-key`],
+    { timeout: 30_000 },
+  );
+  expect(JSON.parse(stdout).streams).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+    ]),
+  );
   await stop(streamId);
 }, 150_000);
 
 test.each([
   ['another CA', () => impostor.rtmpsUrl, () => ({ urls: { hls: impostor.hlsUrl } }), /the certificate could not be verified/],
   ['another name', () => stack.urls.rtmps!.replace('127.0.0.1', 'localhost'), () => stack, /the certificate is not for this server name/],
-])('a server whose certificate is for %s gets nothing, and the stream says why', async (label, url, server, why) => {
-  const key = `refused-${label.replace(/\W/g, '')}`;
-  const streamId = await streamTo(`Refused ${label}`, url(), key);
-  const health = await waitFor(
-    'the certificate refusal in the health',
-    async () => (await api(stack, 'GET', `/streams/${streamId}`, { token: creator.token })).body.health,
-    (h) => typeof h?.lastError === 'string' && h.lastError.includes('destination certificate refused'),
-    60_000,
-  );
-  expect(health).toMatchObject({ destinations: [{ state: 'failed' }] });
-  expect(health.lastError).toMatch(why);
-  expect(await rtmpPublishers(server(), key)).toBe(0);
-  await stop(streamId);
-}, 150_000);
+])(
+  'a server whose certificate is for %s gets nothing, and the stream says why',
+  async (label, url, server, why) => {
+    const key = `refused-${label.replace(/\W/g, '')}`;
+    const streamId = await streamTo(`Refused ${label}`, url(), key);
+    const health = await waitFor(
+      'the certificate refusal in the health',
+      async () => (await api(stack, 'GET', `/streams/${streamId}`, { token: creator.token })).body.health,
+      (h) => typeof h?.lastError === 'string' && h.lastError.includes('destination certificate refused'),
+      60_000,
+    );
+    expect(health).toMatchObject({ destinations: [{ state: 'failed' }] });
+    expect(health.lastError).toMatch(why);
+    expect(await rtmpPublishers(server(), key)).toBe(0);
+    await stop(streamId);
+  },
+  150_000,
+);

@@ -30,11 +30,20 @@ const createStream = (who: Creator, overrides: Record<string, unknown> = {}) => 
 const wallAt = (instant: number, timeZone: string) => new Date(wallClockMs(instant, timeZone)).toISOString().slice(0, 19);
 const hhmm = (instant: number, timeZone: string) => wallAt(instant, timeZone).slice(11, 16);
 
-interface HistoryEvent { at: string; kind: string; reason?: string }
+interface HistoryEvent {
+  at: string;
+  kind: string;
+  reason?: string;
+}
 const history = async (who: Creator, streamId: string): Promise<HistoryEvent[]> =>
   (await api(stack, 'GET', `/streams/${streamId}/history`, { token: who.token })).body.events as HistoryEvent[];
 const eventOf = (who: Creator, streamId: string, kind: string, reason?: string) =>
-  waitFor(`${kind} in the history`, async () => (await history(who, streamId)).find((event) => event.kind === kind && event.reason === reason), (event) => event !== undefined, 150_000).then((event) => Date.parse(event!.at));
+  waitFor(
+    `${kind} in the history`,
+    async () => (await history(who, streamId)).find((event) => event.kind === kind && event.reason === reason),
+    (event) => event !== undefined,
+    150_000,
+  ).then((event) => Date.parse(event!.at));
 const scheduleOf = (streamId: string) => stack.scheduler.schedules.get(`loopcast-local-streams/stream-${streamId}`);
 
 describe('a one-time schedule', () => {
@@ -46,7 +55,12 @@ describe('a one-time schedule', () => {
     const created = await createStream(sam, { timeZone: zone, schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) } });
     expect(created).toMatchObject({
       status: 201,
-      body: { status: 'stopped', schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) }, nextStartAt: new Date(startAt).toISOString(), nextStopAt: new Date(stopAt).toISOString() },
+      body: {
+        status: 'stopped',
+        schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) },
+        nextStartAt: new Date(startAt).toISOString(),
+        nextStopAt: new Date(stopAt).toISOString(),
+      },
     });
     const streamId = created.body.id as string;
     // One schedule for the stream, set a minute ahead of its transition or, this close to it, 5 s from now.
@@ -62,7 +76,9 @@ describe('a one-time schedule', () => {
       const stopped = await eventOf(sam, streamId, 'stopped', 'schedule');
       await waitForStreamStatus(stack, sam.token, streamId, 'stopped', 10_000);
       const figures = player.snapshot;
-      console.log(`scheduled start acted on ${started - startAt} ms after its time, first media ${figures.firstPacketAt! - startAt} ms after it; stop acted on ${stopped - stopAt} ms after its time, last media ${figures.lastPacketAt! - stopAt} ms after it`);
+      console.log(
+        `scheduled start acted on ${started - startAt} ms after its time, first media ${figures.firstPacketAt! - startAt} ms after it; stop acted on ${stopped - stopAt} ms after its time, last media ${figures.lastPacketAt! - stopAt} ms after it`,
+      );
       expect(Math.abs(started - startAt)).toBeLessThanOrEqual(2_000);
       expect(figures.firstPacketAt).toBeGreaterThanOrEqual(startAt);
       expect(figures.video.packets).toBeGreaterThan(100);
@@ -93,19 +109,35 @@ describe('a weekly timetable', () => {
     const stopAt = startAt + 60_000;
     const window = { day: weekdayOfWall(wallClockMs(startAt, zone)), start: hhmm(startAt, zone), stop: hhmm(stopAt, zone) };
     const created = await createStream(wes, { timeZone: zone, schedule: { kind: 'weekly', windows: [window] } });
-    expect(created.body).toMatchObject({ schedule: { kind: 'weekly', windows: [window] }, nextStartAt: new Date(startAt).toISOString(), nextStopAt: new Date(stopAt).toISOString() });
+    expect(created.body).toMatchObject({
+      schedule: { kind: 'weekly', windows: [window] },
+      nextStartAt: new Date(startAt).toISOString(),
+      nextStopAt: new Date(stopAt).toISOString(),
+    });
     const streamId = created.body.id as string;
 
     const started = await eventOf(wes, streamId, 'started', 'schedule');
     expect(Math.abs(started - startAt)).toBeLessThanOrEqual(2_000);
     await waitForStreamStatus(stack, wes.token, streamId, 'started', 30_000);
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name', '-of', 'json', `${stack.urls.rtmp}/${wes.key}`], { timeout: 30_000 });
-    expect(JSON.parse(stdout).streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264' }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })]));
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name', '-of', 'json', `${stack.urls.rtmp}/${wes.key}`],
+      { timeout: 30_000 },
+    );
+    expect(JSON.parse(stdout).streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264' }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]),
+    );
 
     // Live, the stream's settings are locked, but its timetable may change: a second window later in the week.
     expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: wes.token, body: { title: 'x' } })).body.error).toBe('stream started');
     const other = { day: window.day === 'mon' ? 'tue' : 'mon', start: '03:00', stop: '04:00' };
-    const changed = await api(stack, 'PUT', `/streams/${streamId}/schedule`, { token: wes.token, body: { schedule: { kind: 'weekly', windows: [window, other] } } });
+    const changed = await api(stack, 'PUT', `/streams/${streamId}/schedule`, {
+      token: wes.token,
+      body: { schedule: { kind: 'weekly', windows: [window, other] } },
+    });
     expect(changed).toMatchObject({ status: 200, body: { status: 'started', nextStopAt: new Date(stopAt).toISOString() } });
     expect(changed.body.schedule.windows).toHaveLength(2);
 
@@ -123,18 +155,29 @@ describe('a weekly timetable', () => {
 });
 
 describe('plan limits at the moment a stream starts', () => {
-  test('a scheduled start the plan refuses then: the reason on the stream and in its history, an e-mail in the creator\'s language', async () => {
+  test("a scheduled start the plan refuses then: the reason on the stream and in its history, an e-mail in the creator's language", async () => {
     const rea = await creator('rea');
     expect((await api(stack, 'PATCH', '/account', { token: rea.token, body: { language: 'es' } })).status).toBe(200);
     // The trial runs one stream at a time; one is running when the other's start comes.
     const running = (await createStream(rea, { title: 'Running' })).body.id as string;
     expect((await api(stack, 'POST', `/streams/${running}/start`, { token: rea.token })).status).toBe(200);
-    const scheduled = (await createStream(rea, { title: 'Lluvia', timeZone: 'UTC', schedule: { kind: 'once', startAt: wallAt(Math.ceil(Date.now() / 1000) * 1000 + 8_000, 'UTC') } })).body.id as string;
+    const scheduled = (
+      await createStream(rea, {
+        title: 'Lluvia',
+        timeZone: 'UTC',
+        schedule: { kind: 'once', startAt: wallAt(Math.ceil(Date.now() / 1000) * 1000 + 8_000, 'UTC') },
+      })
+    ).body.id as string;
     try {
       await eventOf(rea, scheduled, 'start refused', 'stream limit');
       const refused = (await api(stack, 'GET', `/streams/${scheduled}`, { token: rea.token })).body;
       expect(refused).toMatchObject({ status: 'stopped', lastError: 'stream limit' });
-      const mail = await waitFor('the e-mail', () => mailsTo(stack, rea.email), (mails) => mails.some((m) => m.subject.includes('Lluvia')), 10_000);
+      const mail = await waitFor(
+        'the e-mail',
+        () => mailsTo(stack, rea.email),
+        (mails) => mails.some((m) => m.subject.includes('Lluvia')),
+        10_000,
+      );
       const told = mail.find((m) => m.subject.includes('Lluvia'))!;
       expect(told.subject).toBe('Tu emisión "Lluvia" no empezó según lo programado');
       expect(told.text).toContain('tu plan ya tiene en marcha todas las emisiones simultáneas que permite');
@@ -154,7 +197,9 @@ describe('plan limits at the moment a stream starts', () => {
 
 describe('schedule rules', () => {
   let ida: Creator;
-  beforeAll(async () => { ida = await creator('ida'); }, 120_000);
+  beforeAll(async () => {
+    ida = await creator('ida');
+  }, 120_000);
   const put = (streamId: string, schedule: unknown, token = ida.token) => api(stack, 'PUT', `/streams/${streamId}/schedule`, { token, body: { schedule } });
 
   test('bad schedules get catalogued errors naming the field; nothing is stored', async () => {
@@ -165,13 +210,28 @@ describe('schedule rules', () => {
       [{ kind: 'once', startAt: future, stopAt: future }, 'schedule stop before start', 'schedule.stopAt'],
       [{ kind: 'once', startAt: '2031-02-30T10:00' }, 'invalid number', 'schedule.startAt'],
       [{ kind: 'once' }, 'invalid request'],
-      [{ kind: 'weekly', windows: [{ day: 'mon', start: '09:00', stop: '12:00' }, { day: 'mon', start: '11:00', stop: '13:00' }] }, 'schedule windows overlap', 'schedule.windows'],
+      [
+        {
+          kind: 'weekly',
+          windows: [
+            { day: 'mon', start: '09:00', stop: '12:00' },
+            { day: 'mon', start: '11:00', stop: '13:00' },
+          ],
+        },
+        'schedule windows overlap',
+        'schedule.windows',
+      ],
       [{ kind: 'weekly', windows: [{ day: 'someday', start: '09:00', stop: '12:00' }] }, 'invalid number', 'schedule.windows'],
       [{ kind: 'hourly' }, 'invalid request'],
     ];
     for (const [schedule, error, field] of cases) {
       const answer = await put(streamId, schedule);
-      expect({ schedule, status: answer.status, error: answer.body.error, field: answer.body.details?.field }).toEqual({ schedule, status: error === 'invalid request' ? 400 : 422, error, field });
+      expect({ schedule, status: answer.status, error: answer.body.error, field: answer.body.details?.field }).toEqual({
+        schedule,
+        status: error === 'invalid request' ? 400 : 422,
+        error,
+        field,
+      });
     }
     expect((await createStream(ida, { schedule: { kind: 'once', startAt: '2020-01-01T10:00' } })).body.error).toBe('schedule time passed');
     const stored = (await api(stack, 'GET', `/streams/${streamId}`, { token: ida.token })).body;
@@ -179,7 +239,7 @@ describe('schedule rules', () => {
     expect(scheduleOf(streamId)).toBeUndefined();
   });
 
-  test('a stream\'s wake-up follows its schedule, its time zone and its deletion; another user\'s stream is not found', async () => {
+  test("a stream's wake-up follows its schedule, its time zone and its deletion; another user's stream is not found", async () => {
     const streamId = (await createStream(ida, { timeZone: 'UTC' })).body.id as string;
     const set = await put(streamId, { kind: 'weekly', windows: [{ day: 'sat', start: '10:00', stop: '11:00' }] });
     expect(set.status).toBe(200);
@@ -205,7 +265,7 @@ describe('schedule rules', () => {
     expect(scheduleOf(streamId)).toBeUndefined();
   }, 120_000);
 
-  test('across a DST change: the same wall-clock times are an hour apart less in spring and more in autumn (next year\'s switches in Berlin)', async () => {
+  test("across a DST change: the same wall-clock times are an hour apart less in spring and more in autumn (next year's switches in Berlin)", async () => {
     // The EU switches on the last Sunday of March and of October, at 01:00 UTC.
     const year = new Date().getUTCFullYear() + 1;
     const lastSunday = (month: number) => {
@@ -229,7 +289,10 @@ describe('schedule rules', () => {
   test('restart times per weekday are kept beside daily ones', async () => {
     const created = await createStream(ida, { restartTimes: ['Sun 3:00', '12:00', 'mon 06:30'], timeZone: 'Europe/Kyiv' });
     expect(created.body.restartTimes).toEqual(['12:00', 'mon 06:30', 'sun 03:00']);
-    expect((await createStream(ida, { restartTimes: ['12:00', 'mon 12:00'] })).body).toMatchObject({ error: 'duplicate restart times', details: { field: 'restartTimes', value: 'mon 12:00' } });
+    expect((await createStream(ida, { restartTimes: ['12:00', 'mon 12:00'] })).body).toMatchObject({
+      error: 'duplicate restart times',
+      details: { field: 'restartTimes', value: 'mon 12:00' },
+    });
     expect((await createStream(ida, { restartTimes: ['someday 12:00'] })).body.error).toBe('invalid number');
   });
 });

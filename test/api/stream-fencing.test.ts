@@ -37,7 +37,16 @@ const reconcileAt = (aheadMs: number) => reconcileStreams({ ...streamsContext(st
 /** Live with exactly one task, one ffmpeg, one publisher at the destination: answers the task. */
 async function liveWithOneTask(): Promise<TaskProcess> {
   await waitForStreamStatus(stack, cleo.token, streamId, 'started', 90_000);
-  await waitFor('one task publishing', async () => ({ tasks: streamTaskProcesses(streamId).length, ffmpegs: publishingFfmpegs(streamId).length, publishers: await rtmpPublishers(stack, cleo.key) }), (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1, 60_000);
+  await waitFor(
+    'one task publishing',
+    async () => ({
+      tasks: streamTaskProcesses(streamId).length,
+      ffmpegs: publishingFfmpegs(streamId).length,
+      publishers: await rtmpPublishers(stack, cleo.key),
+    }),
+    (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1,
+    60_000,
+  );
   return streamTaskProcesses(streamId)[0]!;
 }
 
@@ -59,12 +68,22 @@ test('a task whose lease is taken away stops publishing within one heartbeat int
   const [ffmpeg] = publishingFfmpegs(streamId);
   const revokedAt = Date.now();
   expect(await streams.mintLease(runOf(current!)!, hashToken('another task'), new Date())).toEqual({ revokedHolder: first.environment.LOOPCAST_TASK_ID });
-  await waitFor('the revoked task to stop its ffmpeg', () => alive(ffmpeg!), (running) => !running, 30_000);
+  await waitFor(
+    'the revoked task to stop its ffmpeg',
+    () => alive(ffmpeg!),
+    (running) => !running,
+    30_000,
+  );
   const stoppedAfterMs = Date.now() - revokedAt;
   console.log(`[fencing] the revoked task's ffmpeg was gone ${(stoppedAfterMs / 1000).toFixed(1)} s after its lease was taken`);
   // At its next renewal (one interval), plus ffmpeg's SIGTERM grace (2 s).
   expect(stoppedAfterMs).toBeLessThan((TASK_LEASE.renewSeconds + 3) * 1000);
-  await waitFor('the revoked task to exit', () => alive(first.pid), (running) => !running, 10_000);
+  await waitFor(
+    'the revoked task to exit',
+    () => alive(first.pid),
+    (running) => !running,
+    10_000,
+  );
   const next = await liveWithOneTask();
   expect(next.pid).not.toBe(first.pid);
   expect(await stream()).toMatchObject({ status: 'started', restarts: 0 });
@@ -82,8 +101,18 @@ test('the reconciler ends a hung task whose run is over, and its ffmpeg with it'
   const outcome = await reconcileAt(0);
   expect(outcome).toMatchObject({ orphansEnded: 1 });
   expect(alive(task.pid)).toBe(false);
-  await waitFor('its ffmpeg to die with it', () => alive(ffmpeg!), (running) => !running, 10_000);
-  await waitFor('the publisher to leave the destination', () => rtmpPublishers(stack, cleo.key), (n) => n === 0, 10_000);
+  await waitFor(
+    'its ffmpeg to die with it',
+    () => alive(ffmpeg!),
+    (running) => !running,
+    10_000,
+  );
+  await waitFor(
+    'the publisher to leave the destination',
+    () => rtmpPublishers(stack, cleo.key),
+    (n) => n === 0,
+    10_000,
+  );
   expect((await stream()).status).toBe('stopped');
   expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: cleo.token })).status).toBe(200);
 }, 180_000);

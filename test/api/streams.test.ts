@@ -31,10 +31,17 @@ const createStream = (who: Creator, overrides: Record<string, unknown> = {}) => 
 describe('destinations', () => {
   test('an RTMP destination keeps its key sealed and shows only a hint', async () => {
     const user = await signedInUser(stack);
-    const added = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app/', key: 'live_123456789_abcdefXYZ' } });
+    const added = await api(stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app/', key: 'live_123456789_abcdefXYZ' },
+    });
     expect(added).toMatchObject({ status: 201, body: { kind: 'rtmp', name: 'Twitch', rtmpUrl: 'rtmp://live.twitch.tv/app', keyHint: '••••fXYZ' } });
     expect(JSON.stringify((await api(stack, 'GET', '/channels', { token: user.token })).body)).not.toContain('abcdef');
-    for (const body of [{ name: 'x', url: 'https://example.com/live', key: 'k' }, { name: 'x', url: 'rtmp://host', key: 'k' }, { name: 'x', url: 'rtmp://host/app', key: 'has space' }]) {
+    for (const body of [
+      { name: 'x', url: 'https://example.com/live', key: 'k' },
+      { name: 'x', url: 'rtmp://host', key: 'k' },
+      { name: 'x', url: 'rtmp://host/app', key: 'has space' },
+    ]) {
       expect((await api(stack, 'POST', '/channels/rtmp', { token: user.token, body })).body.error).toBe('invalid request');
     }
   });
@@ -42,11 +49,19 @@ describe('destinations', () => {
 
 describe('stream rules', () => {
   let ana: Creator;
-  beforeAll(async () => { ana = await creator('ana'); }, 120_000);
+  beforeAll(async () => {
+    ana = await creator('ana');
+  }, 120_000);
 
   test('restart times: duplicates and invalid values get the catalogued messages; valid ones are kept sorted', async () => {
     const duplicate = await createStream(ana, { restartTimes: ['04:00', '4:00'], timeZone: 'Europe/Kyiv' });
-    expect(duplicate).toMatchObject({ status: 422, body: { error: 'duplicate restart times', message: 'You have two restart times scheduled for the same time. Please choose different times for each restart.' } });
+    expect(duplicate).toMatchObject({
+      status: 422,
+      body: {
+        error: 'duplicate restart times',
+        message: 'You have two restart times scheduled for the same time. Please choose different times for each restart.',
+      },
+    });
     for (const bad of [['25:00'], ['12:61'], ['noon']]) {
       expect((await createStream(ana, { restartTimes: bad })).body).toMatchObject({ error: 'invalid number', message: 'Please enter a valid number' });
     }
@@ -106,7 +121,9 @@ describe('plan limits under concurrency', () => {
     const statuses = starts.map((s) => s.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 403)).toHaveLength(19);
-    expect(starts.find((s) => s.status === 403)?.body.message).toBe("You've reached your streaming limit. Please upgrade your plan or wait until next billing cycle");
+    expect(starts.find((s) => s.status === 403)?.body.message).toBe(
+      "You've reached your streaming limit. Please upgrade your plan or wait until next billing cycle",
+    );
     const running = starts.findIndex((s) => s.status === 200);
     await api(stack, 'POST', `/streams/${streams[running]!.body.id}/stop`, { token: carol.token });
     expect((await api(stack, 'GET', '/subscription', { token: carol.token })).body.usage.runningStreams).toBe(0);
@@ -115,10 +132,18 @@ describe('plan limits under concurrency', () => {
   test('twenty parallel starts on Pro (five streams) let exactly five through', async () => {
     const dan = await creator('dan');
     const now = new Date();
-    await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription({
-      userId: dan.userId, plan: 'pro', period: 'month', status: 'active', cancelAtPeriodEnd: false,
-      currentPeriodStart: now.toISOString(), currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-    }, Math.floor(now.getTime() / 1000));
+    await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription(
+      {
+        userId: dan.userId,
+        plan: 'pro',
+        period: 'month',
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: now.toISOString(),
+        currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      },
+      Math.floor(now.getTime() / 1000),
+    );
     const streams = await Promise.all(Array.from({ length: 20 }, (_, i) => createStream(dan, { title: `Loop ${i}` })));
     const starts = await Promise.all(streams.map((s) => api(stack, 'POST', `/streams/${s.body.id}/start`, { token: dan.token })));
     expect(starts.filter((s) => s.status === 200)).toHaveLength(5);
@@ -136,7 +161,10 @@ describe('plan limits under concurrency', () => {
     try {
       // Four days later the session (30 days) still works; the trial (3 days) does not.
       const refused = await api(stack, 'POST', `/streams/${stream.body.id}/start`, { token: erin.token });
-      expect(refused).toMatchObject({ status: 402, body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' } });
+      expect(refused).toMatchObject({
+        status: 402,
+        body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' },
+      });
     } finally {
       stack.deps.now = () => new Date();
     }
@@ -149,8 +177,12 @@ describe('a failed payment', () => {
     const billing = new DynamoBillingStore(stack.deps.db, stack.config.tables.app);
     const periodStart = new Date();
     const subscription = {
-      userId: gil.userId, plan: 'pro' as const, period: 'month' as const, cancelAtPeriodEnd: false,
-      currentPeriodStart: periodStart.toISOString(), currentPeriodEnd: new Date(periodStart.getTime() + 30 * 86_400_000).toISOString(),
+      userId: gil.userId,
+      plan: 'pro' as const,
+      period: 'month' as const,
+      cancelAtPeriodEnd: false,
+      currentPeriodStart: periodStart.toISOString(),
+      currentPeriodEnd: new Date(periodStart.getTime() + 30 * 86_400_000).toISOString(),
     };
     await billing.saveSubscription({ ...subscription, status: 'active' }, Math.floor(periodStart.getTime() / 1000));
     const running = (await createStream(gil)).body.id as string;
@@ -165,7 +197,12 @@ describe('a failed payment', () => {
     expect(await api(stack, 'POST', `/streams/${other}/start`, { token: gil.token })).toMatchObject({ status: 402, body: noPayment });
     const upload = await fetch(`${stack.urls.api}/uploads`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${gil.token}`, 'Tus-Resumable': '1.0.0', 'Upload-Length': '1000', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+      headers: {
+        Authorization: `Bearer ${gil.token}`,
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': '1000',
+        'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=',
+      },
     });
     expect({ status: upload.status, body: await upload.json() }).toMatchObject({ status: 402, body: noPayment });
 
@@ -196,7 +233,9 @@ describe('a live stream', () => {
     fay = await creator('fay', 4);
     streamId = (await createStream(fay)).body.id;
   }, 120_000);
-  afterAll(async () => { await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token }); });
+  afterAll(async () => {
+    await api(stack, 'POST', `/streams/${streamId}/stop`, { token: fay.token });
+  });
 
   test('goes pending -> started, media arrives at the destination with 2 s keyframes and audio, and cannot be edited', async () => {
     const started = await api(stack, 'POST', `/streams/${streamId}/start`, { token: fay.token });
@@ -207,17 +246,29 @@ describe('a live stream', () => {
     // An opaque name: the preview's URL never carries the stream key (security audit L13).
     expect(live.preview).toEqual({ kind: 'hls', url: expect.stringMatching(/^\/hls\/[\w-]{32}\.m3u8$/) });
     expect(live.preview.url).not.toContain(fay.key);
-    for (const [method, path, body] of [['PATCH', `/streams/${streamId}`, { title: 'x' }], ['DELETE', `/streams/${streamId}`, undefined]] as const) {
-      expect((await api(stack, method, path, { token: fay.token, body })).body).toEqual({ error: 'stream started', message: "Cannot modify stream while it's currently live" });
+    for (const [method, path, body] of [
+      ['PATCH', `/streams/${streamId}`, { title: 'x' }],
+      ['DELETE', `/streams/${streamId}`, undefined],
+    ] as const) {
+      expect((await api(stack, method, path, { token: fay.token, body })).body).toEqual({
+        error: 'stream started',
+        message: "Cannot modify stream while it's currently live",
+      });
     }
     expect((await api(stack, 'DELETE', `/videos/${fay.videoId}`, { token: fay.token })).body.error).toBe('video in use');
 
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', `${stack.urls.rtmp}/${fay.key}`], { timeout: 30_000 });
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', `${stack.urls.rtmp}/${fay.key}`],
+      { timeout: 30_000 },
+    );
     const streams = (JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number }[] }).streams;
-    expect(streams).toEqual(expect.arrayContaining([
-      expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
-      expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
-    ]));
+    expect(streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]),
+    );
     // The preview plays from the stack's own origin.
     const playlist = await fetch(`${stack.urls.web}${live.preview.url}`);
     expect(playlist.status).toBe(200);

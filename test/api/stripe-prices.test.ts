@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.stop());
 
-interface CliResult { code: number; stdout: string; stderr: string }
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** `npm run stripe:prices -- ...` as a child process; `env` replaces every STRIPE_* variable of ours. */
 async function stripePrices(args: string[], env: Record<string, string> = { STRIPE_SECRET_KEY: fake.apiKey, STRIPE_API_URL: fake.url }): Promise<CliResult> {
@@ -48,7 +52,8 @@ const pricesByKey = async () => new Map((await stripe.prices.list({ lookup_keys:
 /** The cost check passes on the external data plane with a fleet of 200 (docs/costs.md); Pro still loses money at
  * full use there, which is a warning only. */
 const profitable = ['--plane', 'external', '--streams', '200'];
-const fullUseWarning = 'stripe:prices: WARNING: 4 prices lose money when every destination and the whole storage allowance are used on the external data plane: loopcast_pro_month, loopcast_pro_3months, loopcast_pro_6months, loopcast_pro_year\n';
+const fullUseWarning =
+  'stripe:prices: WARNING: 4 prices lose money when every destination and the whole storage allowance are used on the external data plane: loopcast_pro_month, loopcast_pro_3months, loopcast_pro_6months, loopcast_pro_year\n';
 
 describe('the cost check against the data plane', () => {
   test('on Fargate (the default) every price is below cost: the dry run warns loudly and goes on', async () => {
@@ -71,7 +76,7 @@ describe('the cost check against the data plane', () => {
     expect(fake.calls.length).toBe(before);
   });
 
-  test('the data plane and the fleet are the operator\'s to give; a wrong one is a usage error', async () => {
+  test("the data plane and the fleet are the operator's to give; a wrong one is a usage error", async () => {
     const small = await stripePrices(['--local', '--plane', 'external', '--streams', '1']);
     expect(small.stdout).toContain('Cost check on the external data plane: a fleet of 1 streams at 6 Mbit/s');
     expect(small.stderr).toContain("8 of 8 prices are below their plan's cost on the external data plane");
@@ -148,14 +153,21 @@ describe('npm run stripe:prices', () => {
     ]);
     const dryRun = await stripePrices(['--local', ...profitable]);
     expect(dryRun.code).toBe(1);
-    expect(dryRun.stdout).toMatch(new RegExp(`^loopcast_basic_month\\s+8\\.99 USD\\s+every 1 month\\s+replace ${drifted.id}: amount 9\\.99 USD → 8\\.99 USD$`, 'm'));
+    expect(dryRun.stdout).toMatch(
+      new RegExp(`^loopcast_basic_month\\s+8\\.99 USD\\s+every 1 month\\s+replace ${drifted.id}: amount 9\\.99 USD → 8\\.99 USD$`, 'm'),
+    );
 
     const result = await sync.apply(plan);
     expect(result.createdProducts).toEqual([]);
     const replaced = result.actions.find((action) => action.kind === 'replaced');
     expect(replaced).toMatchObject({ lookupKey: 'loopcast_basic_month', oldPriceId: drifted.id, oldDeactivated: true });
     const basicProduct = (await stripe.products.list({ limit: 100 })).data.find((product) => product.metadata.loopcast_plan === 'basic');
-    expect((await pricesByKey()).get('loopcast_basic_month')).toMatchObject({ id: replaced?.priceId, unit_amount: 899, active: true, product: basicProduct?.id });
+    expect((await pricesByKey()).get('loopcast_basic_month')).toMatchObject({
+      id: replaced?.priceId,
+      unit_amount: 899,
+      active: true,
+      product: basicProduct?.id,
+    });
     expect(await stripe.prices.retrieve(drifted.id)).toMatchObject({ active: false, lookup_key: null, unit_amount: 999 });
     expect(fake.calls.filter((call) => call.method === 'POST').slice(-2)).toEqual([
       expect.objectContaining({ path: '/v1/prices', params: expect.objectContaining({ lookup_key: 'loopcast_basic_month', transfer_lookup_key: 'true' }) }),
@@ -164,7 +176,7 @@ describe('npm run stripe:prices', () => {
     expect((await sync.plan()).map((action) => action.kind)).toEqual(Array(8).fill('ok'));
   });
 
-  test('checkout through the API\'s StripeProvider sells the prices the tool made', async () => {
+  test("checkout through the API's StripeProvider sells the prices the tool made", async () => {
     const provider = new StripeProvider({ secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url });
     const priceId = await provider.priceFor('pro', '3months');
     expect(priceId).toBe((await pricesByKey()).get('loopcast_pro_3months')?.id);

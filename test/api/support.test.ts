@@ -15,7 +15,15 @@ import { StripeSubscriptionControl } from '../../lambdas/adapters/stripe/support
 import { supportContext } from '../../lambdas/wiring/support';
 import { billingPeriods, periodPriceCents, plans, stripeLookupKey } from '../../lambdas/core/plans';
 import type { AuditEntry } from '../../lambdas/core/support/ports';
-import { auditTrail, PAYMENT_RETENTION_YEARS, reactivateUser, SupportRefusal, suspendUser, terminateUser, type FindResult } from '../../lambdas/core/support/support';
+import {
+  auditTrail,
+  PAYMENT_RETENTION_YEARS,
+  reactivateUser,
+  SupportRefusal,
+  suspendUser,
+  terminateUser,
+  type FindResult,
+} from '../../lambdas/core/support/support';
 import { repoRoot } from '../../local/paths';
 import type { LocalStack } from '../../local/stack';
 import type { WebhookDelivery } from '../fakes/stripe/events';
@@ -30,14 +38,32 @@ import { waitFor } from '../helpers/wait';
 const execFileAsync = promisify(execFile);
 
 let stack: LocalStack;
-beforeAll(async () => { stack = await startTestStack({ rtmp: true }); }, 60_000);
+beforeAll(async () => {
+  stack = await startTestStack({ rtmp: true });
+}, 60_000);
 afterAll(() => stack.stop());
 
-interface CliResult { code: number; stdout: string; stderr: string }
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** `npm run support -- --local ...` against this file's stack (its own table, bucket and data folder). */
 async function support(...args: string[]): Promise<CliResult> {
-  const argv = ['--import', 'tsx', join(repoRoot, 'bin', 'support.ts'), '--local', '--table', stack.config.tables.app, '--bucket', stack.config.buckets.media, '--operator', 'test-operator', ...args];
+  const argv = [
+    '--import',
+    'tsx',
+    join(repoRoot, 'bin', 'support.ts'),
+    '--local',
+    '--table',
+    stack.config.tables.app,
+    '--bucket',
+    stack.config.buckets.media,
+    '--operator',
+    'test-operator',
+    ...args,
+  ];
   const env = {
     ...process.env,
     LOOPCAST_DATA_DIR: stack.dataDir,
@@ -60,7 +86,9 @@ async function supportJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-interface Creator extends DestinationCreator { streamId: string }
+interface Creator extends DestinationCreator {
+  streamId: string;
+}
 
 /** A signed-in user with a ready video, a destination on the local RTMP server and a (stopped) stream. */
 async function creator(label: string): Promise<Creator> {
@@ -83,13 +111,17 @@ async function objectKeys(target: LocalStack, userId: string): Promise<string[]>
 }
 
 async function partition(target: LocalStack, userId: string): Promise<Record<string, unknown>[]> {
-  const { Items = [] } = await target.deps.db.send(new QueryCommand({ TableName: target.config.tables.app, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userKey(userId).pk } }));
+  const { Items = [] } = await target.deps.db.send(
+    new QueryCommand({ TableName: target.config.tables.app, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userKey(userId).pk } }),
+  );
   return Items;
 }
 
 describe('support tool (bin/support.ts --local)', () => {
   let ana: Creator;
-  beforeAll(async () => { ana = await creator('ana'); }, 120_000);
+  beforeAll(async () => {
+    ana = await creator('ana');
+  }, 120_000);
 
   test('find shows the account, its plan, storage and streams, as text and as JSON', async () => {
     const found = await supportJson<FindResult>('find', ana.email.toUpperCase());
@@ -113,7 +145,12 @@ describe('support tool (bin/support.ts --local)', () => {
 
   test('suspend stops the running stream with its task, ends the sessions and refuses sign-in; nothing is deleted', async () => {
     expect((await api(stack, 'POST', `/streams/${ana.streamId}/start`, { token: ana.token })).status).toBe(200);
-    await waitFor('stream start', () => streamItem(ana.userId, ana.streamId), (s) => s?.status === 'started', 90_000);
+    await waitFor(
+      'stream start',
+      () => streamItem(ana.userId, ana.streamId),
+      (s) => s?.status === 'started',
+      90_000,
+    );
     const task = stack.streamRunner.children[0];
     expect(task?.exitCode).toBeNull();
 
@@ -122,18 +159,34 @@ describe('support tool (bin/support.ts --local)', () => {
 
     const suspended = await supportJson<AuditEntry>('suspend', ana.email, '--reason', 'copyright strike, ticket 4711');
     expect(suspended).toMatchObject({
-      userId: ana.userId, action: 'suspend', outcome: 'done', reason: 'copyright strike, ticket 4711',
-      operator: { name: 'test-operator', credentials: 'local' }, details: { previousStatus: 'active', streamsStopped: 1, billingPaused: 'none' },
+      userId: ana.userId,
+      action: 'suspend',
+      outcome: 'done',
+      reason: 'copyright strike, ticket 4711',
+      operator: { name: 'test-operator', credentials: 'local' },
+      details: { previousStatus: 'active', streamsStopped: 1, billingPaused: 'none' },
     });
     // The task was signalled (as ECS StopTask) and exited; the stream is stopped with the reason.
-    await waitFor('stream task to exit', async () => task!.exitCode ?? task!.signalCode, (end) => end !== null, 5_000);
+    await waitFor(
+      'stream task to exit',
+      async () => task!.exitCode ?? task!.signalCode,
+      (end) => end !== null,
+      5_000,
+    );
     expect(await streamItem(ana.userId, ana.streamId)).toMatchObject({ status: 'stopped', desired: 'stopped', lastError: 'account suspended' });
-    await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0);
+    await waitFor(
+      'lifecycle execution to end',
+      async () => stack.streamRunner.children.length,
+      (count) => count === 0,
+    );
     expect(streamTaskProcesses(ana.streamId)).toEqual([]);
     expect(await noMediaWithin(`${stack.urls.rtmp}/${ana.key}`, 5)).toBe(true);
 
     expect((await api(stack, 'GET', '/me', { token: ana.token })).status).toBe(401);
-    expect(await login(ana.email)).toMatchObject({ status: 403, body: { error: 'account suspended', message: 'This account is suspended. Please contact support' } });
+    expect(await login(ana.email)).toMatchObject({
+      status: 403,
+      body: { error: 'account suspended', message: 'This account is suspended. Please contact support' },
+    });
     expect((await new DynamoVideoStore(stack.deps.db, stack.config.tables.app).list(ana.userId)).map((v) => v.id)).toEqual([ana.videoId]);
     expect((await objectKeys(stack, ana.userId)).length).toBeGreaterThan(0);
 
@@ -151,22 +204,48 @@ describe('support tool (bin/support.ts --local)', () => {
 
   test('terminate deletes the objects and items of the account, keeps payments (with an expiry) and the audit trail', async () => {
     const bob = await creator('bob');
-    await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).recordPayment({ userId: bob.userId, id: 'in_test_1', amountCents: 899, currency: 'usd', paidAt: '2025-03-01T10:00:00.000Z' });
+    await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).recordPayment({
+      userId: bob.userId,
+      id: 'in_test_1',
+      amountCents: 899,
+      currency: 'usd',
+      paidAt: '2025-03-01T10:00:00.000Z',
+    });
     // An upload still in progress: parts of a multipart upload, not yet an object.
     const bucket = stack.config.buckets.media;
     await stack.deps.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: `uploads/${bob.userId}/unfinished` }));
     await stack.deps.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${bob.userId}/stray.info`, Body: '{}' }));
     expect((await api(stack, 'POST', `/streams/${bob.streamId}/start`, { token: bob.token })).status).toBe(200);
-    await waitFor('stream start', () => streamItem(bob.userId, bob.streamId), (s) => s?.status === 'started', 90_000);
+    await waitFor(
+      'stream start',
+      () => streamItem(bob.userId, bob.streamId),
+      (s) => s?.status === 'started',
+      90_000,
+    );
     const objectsBefore = (await objectKeys(stack, bob.userId)).length;
 
     expect(await support('terminate', bob.email, '--reason', 'repeated strikes')).toMatchObject({ code: 2, stderr: expect.stringContaining('add --yes') });
     const entry = await supportJson<AuditEntry>('terminate', bob.email, '--reason', 'repeated strikes', '--yes');
     expect(entry).toMatchObject({
-      userId: bob.userId, action: 'terminate', outcome: 'done',
-      details: { previousStatus: 'active', streamsStopped: 1, subscriptionCanceled: 'none', paymentCustomer: 'none', transcodesInFlight: 0, objectsDeleted: objectsBefore, uploadsAborted: 1, paymentsKept: 1 },
+      userId: bob.userId,
+      action: 'terminate',
+      outcome: 'done',
+      details: {
+        previousStatus: 'active',
+        streamsStopped: 1,
+        subscriptionCanceled: 'none',
+        paymentCustomer: 'none',
+        transcodesInFlight: 0,
+        objectsDeleted: objectsBefore,
+        uploadsAborted: 1,
+        paymentsKept: 1,
+      },
     });
-    await waitFor('lifecycle execution to end', async () => stack.streamRunner.children.length, (count) => count === 0);
+    await waitFor(
+      'lifecycle execution to end',
+      async () => stack.streamRunner.children.length,
+      (count) => count === 0,
+    );
 
     expect(await objectKeys(stack, bob.userId)).toEqual([]);
     const uploads = await stack.deps.s3.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `uploads/${bob.userId}/` }));
@@ -182,13 +261,21 @@ describe('support tool (bin/support.ts --local)', () => {
 
     // The audit trail outlives the account, by address and by id; the address is free again.
     const byEmail = await supportJson<AuditEntry[]>('audit', bob.email);
-    expect(byEmail).toEqual([expect.objectContaining({ action: 'terminate', reason: 'repeated strikes', operator: { name: 'test-operator', credentials: 'local' } })]);
+    expect(byEmail).toEqual([
+      expect.objectContaining({ action: 'terminate', reason: 'repeated strikes', operator: { name: 'test-operator', credentials: 'local' } }),
+    ]);
     expect(await supportJson<AuditEntry[]>('audit', bob.userId)).toEqual(byEmail);
     const gone = await support('find', bob.email);
     expect(gone.stdout).toContain(`No account matches "${bob.email}"`);
     expect(gone.stdout).toMatch(/terminate\s+done\s+test-operator \(local\)\s+repeated strikes/);
     // The address is free again: signing up makes a new account, whose confirmation link arrives.
-    expect((await api(stack, 'POST', '/register', { body: { displayName: 'bob again', email: bob.email, password: strongPassword, acceptTerms: true, ageConfirmed: true } })).status).toBe(202);
+    expect(
+      (
+        await api(stack, 'POST', '/register', {
+          body: { displayName: 'bob again', email: bob.email, password: strongPassword, acceptTerms: true, ageConfirmed: true },
+        })
+      ).status,
+    ).toBe(202);
     const confirmation = (await mailsTo(stack, bob.email)).at(-1);
     expect(confirmation?.subject).toBe('Confirm your e-mail for Loopcast');
     expect((await api(stack, 'POST', '/confirm', { body: { token: tokenOf(confirmation) } })).body.user).toMatchObject({ displayName: 'bob again' });
@@ -203,7 +290,10 @@ describe('support tool (bin/support.ts --local)', () => {
     expect(again).toMatchObject({ userId: carol.userId, action: 'terminate', outcome: 'done', details: { objectsDeleted: 1, itemsDeleted: 0 } });
     expect(await objectKeys(stack, carol.userId)).toEqual([]);
     expect((await supportJson<AuditEntry[]>('audit', carol.email)).map((e) => e.reason)).toEqual(['closed on request', 'sweep after transcode']);
-    expect(await support('terminate', 'never-was@example.com', '--reason', 'x', '--yes')).toMatchObject({ code: 1, stderr: expect.stringContaining('no account matches') });
+    expect(await support('terminate', 'never-was@example.com', '--reason', 'x', '--yes')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no account matches'),
+    });
   }, 60_000);
 });
 
@@ -215,7 +305,13 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
   beforeAll(async () => {
     fake = await startFakeStripe();
     for (const period of billingPeriods) {
-      fake.seedPrice({ lookupKey: stripeLookupKey('basic', period), unitAmount: periodPriceCents(plans.basic, period)!, productName: 'basic', interval: period === 'year' ? 'year' : 'month', intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period] });
+      fake.seedPrice({
+        lookupKey: stripeLookupKey('basic', period),
+        unitAmount: periodPriceCents(plans.basic, period)!,
+        productName: 'basic',
+        interval: period === 'year' ? 'year' : 'month',
+        intervalCount: { month: 1, '3months': 3, '6months': 6, year: 1 }[period],
+      });
     }
     paying = await startTestStack({ stripe: { secretKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url } });
   }, 60_000);
@@ -272,19 +368,31 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
     await deliverAll(fake.advancePeriod(fay.subscriptionId).events);
     expect(await payments()).toBe(2);
     const token = (await api(paying, 'POST', '/login', { body: { email: fay.email, password: strongPassword } })).body.token;
-    expect((await api(paying, 'GET', '/subscription', { token })).body).toMatchObject({ plan: 'basic', state: 'active', payments: [expect.anything(), expect.anything()] });
+    expect((await api(paying, 'GET', '/subscription', { token })).body).toMatchObject({
+      plan: 'basic',
+      state: 'active',
+      payments: [expect.anything(), expect.anything()],
+    });
   }, 60_000);
 
   test('suspend where Stripe is not configured, or failing, still suspends, and the audit entry says billing was not paused', async () => {
     const gus = await subscriber('gus');
     const entry = await suspendUser(await supportContext(paying.deps, { operator }), gus.email, 'abuse report');
-    expect(entry).toMatchObject({ outcome: 'done', details: { billingPaused: `not changed: ${gus.subscriptionId} is at the payment provider, which is not configured here` } });
+    expect(entry).toMatchObject({
+      outcome: 'done',
+      details: { billingPaused: `not changed: ${gus.subscriptionId} is at the payment provider, which is not configured here` },
+    });
     expect((await new Stripe(fake.apiKey, fake.clientOptions).subscriptions.retrieve(gus.subscriptionId)).pause_collection).toBeNull();
     expect((await api(paying, 'POST', '/login', { body: { email: gus.email, password: strongPassword } })).body.error).toBe('account suspended');
 
     const hal = await subscriber('hal');
-    const unavailable = async () => { throw new Error('Stripe is unavailable'); };
-    const failing = await supportContext(paying.deps, { operator, subscriptions: { cancel: unavailable, pauseBilling: unavailable, resumeBilling: unavailable } });
+    const unavailable = async () => {
+      throw new Error('Stripe is unavailable');
+    };
+    const failing = await supportContext(paying.deps, {
+      operator,
+      subscriptions: { cancel: unavailable, pauseBilling: unavailable, resumeBilling: unavailable },
+    });
     expect(await suspendUser(failing, hal.email, 'abuse report')).toMatchObject({
       outcome: 'done',
       details: { billingPaused: `not changed: the payment provider failed for ${hal.subscriptionId} (Stripe is unavailable); change it in its dashboard` },
@@ -295,9 +403,18 @@ describe('support use cases with a paying account (in process, fake Stripe)', ()
   test('a step that fails is recorded as failed with the error; running it again finishes the job', async () => {
     const erin = await signedInUser(paying, 'erin');
     const context = await supportContext(paying.deps, { operator });
-    const failing = { ...context, objects: { erase: async () => { throw new Error('S3 is unavailable'); } } };
+    const failing = {
+      ...context,
+      objects: {
+        erase: async () => {
+          throw new Error('S3 is unavailable');
+        },
+      },
+    };
     await expect(terminateUser(failing, erin.email, 'closed on request')).rejects.toThrow('S3 is unavailable');
-    expect(await auditTrail(context, erin.email)).toEqual([expect.objectContaining({ action: 'terminate', outcome: 'failed', details: { error: 'S3 is unavailable' } })]);
+    expect(await auditTrail(context, erin.email)).toEqual([
+      expect.objectContaining({ action: 'terminate', outcome: 'failed', details: { error: 'S3 is unavailable' } }),
+    ]);
     // Sign-in is already refused: the status changed before the failing step.
     expect((await api(paying, 'POST', '/login', { body: { email: erin.email, password: strongPassword } })).body.error).toBe('invalid credentials');
 

@@ -52,16 +52,16 @@ test('the run token opens its own run only: another stream, another user, anothe
   expect(new URL(spec.video).searchParams.get('X-Amz-Expires')).toMatch(/^\d+$/);
 
   const refusals = {
-    'bob\'s stream': await taskRequest(TASK_API.lease, token, { ...caller, userId: bob.userId, streamId: bobStreamId }),
-    'ada\'s stream under bob\'s name': await taskRequest(TASK_API.lease, token, { ...caller, userId: bob.userId }),
+    "bob's stream": await taskRequest(TASK_API.lease, token, { ...caller, userId: bob.userId, streamId: bobStreamId }),
+    "ada's stream under bob's name": await taskRequest(TASK_API.lease, token, { ...caller, userId: bob.userId }),
     'a second instance': await taskRequest(TASK_API.lease, token, { ...caller, instanceId: 'attacker' }),
     'a forged token': await taskRequest(TASK_API.lease, `${token}x`, caller),
     'a session token': await taskRequest(TASK_API.lease, ada.token, caller),
     'no token': await taskRequest(TASK_API.lease, undefined, caller),
   };
   expect(Object.fromEntries(Object.entries(refusals).map(([what, answer]) => [what, `${answer.status} ${answer.body.error}`]))).toEqual({
-    'bob\'s stream': '409 task lease lost',
-    'ada\'s stream under bob\'s name': '409 task lease lost',
+    "bob's stream": '409 task lease lost',
+    "ada's stream under bob's name": '409 task lease lost',
     'a second instance': '409 task lease lost',
     'a forged token': '409 task lease lost',
     'a session token': '409 task lease lost',

@@ -2,16 +2,7 @@
 // found'), so the client starts over; S3 lifecycle rules remove what is left in AWS.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  createTestStorage,
-  MiB,
-  startTestOrigin,
-  testHooks,
-  tokens,
-  tusHeaders,
-  type TestOrigin,
-  type TestStorage,
-} from '../helpers/upload-server';
+import { createTestStorage, MiB, startTestOrigin, testHooks, tokens, tusHeaders, type TestOrigin, type TestStorage } from '../helpers/upload-server';
 
 const EXPIRATION_MS = 1_000;
 let storage: TestStorage;

@@ -75,7 +75,11 @@ async function expectRefusal(response: Response, status: number, error: string):
 test("tus-js-client's parallel upload: the partials are joined in S3 into one object, registered once, and nothing else is left", async () => {
   const data = randomBytes(21 * MiB + 12_345);
   const finishedBefore = finishedOf('alice').length;
-  const boundaries = [{ start: 0, end: 8 * MiB }, { start: 8 * MiB, end: 16 * MiB }, { start: 16 * MiB, end: data.length }];
+  const boundaries = [
+    { start: 0, end: 8 * MiB },
+    { start: 8 * MiB, end: 16 * MiB },
+    { start: 16 * MiB, end: data.length },
+  ];
   const methods: string[] = [];
   const url = await tusUpload(data, {
     token: tokens.alice,
@@ -136,7 +140,10 @@ test("refusals: another user's partial, an unfinished one, a plain upload, a sho
   await expectRefusal(await final(tokens.bob, [bobs, bobs]), 400, 'invalid request');
   await expectRefusal(await final(tokens.bob, []), 400, 'invalid request');
   await expectRefusal(await final(tokens.bob, ['/api/uploads/../../etc']), 400, 'invalid request');
-  const odd = await fetch(origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.bob), 'Upload-Concat': 'whole', 'Upload-Length': '1', 'Upload-Metadata': metadataHeader } });
+  const odd = await fetch(origin.endpoint, {
+    method: 'POST',
+    headers: { ...tusHeaders(tokens.bob), 'Upload-Concat': 'whole', 'Upload-Length': '1', 'Upload-Metadata': metadataHeader },
+  });
   await expectRefusal(odd, 400, 'invalid request');
   expect(hooks.finished).toHaveLength(before);
   // A refused final leaves its partials usable: the same ones join once the request is right.
@@ -155,8 +162,11 @@ test('the plan is checked for the whole: partials under the limit, a final over 
   expect(hooks.finished).toHaveLength(before);
   expect(await keysUnder('uploads/bob/')).toEqual(keysBefore);
   // carol's plan refuses every upload: the refusal comes at the first partial, before any byte is sent.
-  const error: unknown = await tusUpload(randomBytes(MiB), { token: tokens.carol, endpoint: origin.endpoint, parallelUploads: 2, metadataForPartialUploads: videoMetadata }).catch(
-    (failure: unknown) => failure,
-  );
+  const error: unknown = await tusUpload(randomBytes(MiB), {
+    token: tokens.carol,
+    endpoint: origin.endpoint,
+    parallelUploads: 2,
+    metadataForPartialUploads: videoMetadata,
+  }).catch((failure: unknown) => failure);
   expect(refusalOf(error)).toEqual({ status: 402, body: expect.objectContaining({ error: 'no active subscription' }) });
 }, 60_000);

@@ -158,7 +158,10 @@ test('metadata: a file name with control or invisible formatting characters is r
 // and Upload-Length on a PATCH got tus's 501, which was passed on as 503 so clients retried a client error.
 test('an empty upload is refused at creation', async () => {
   for (const length of ['0', '00']) {
-    const response = await fetch(origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.alice), 'Upload-Length': length, 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' } });
+    const response = await fetch(origin.endpoint, {
+      method: 'POST',
+      headers: { ...tusHeaders(tokens.alice), 'Upload-Length': length, 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+    });
     const body = await expectRefusal(response, 400, 'invalid request');
     expect(body.details).toEqual({ fields: { 'Upload-Length': 'an upload has at least one byte' } });
   }
@@ -179,7 +182,11 @@ test('a header tus does not implement on a PATCH is a catalogued 400, not a 5xx'
 test('behind CloudFront, only requests with its origin-verify value are served', async () => {
   const guarded = await startTestOrigin(storage, hooks, { originVerify: async () => ['the-cloudfront-secret'] });
   try {
-    for (const [method, headers] of [['POST', { 'Upload-Length': '10' }], ['OPTIONS', {}], ['HEAD', {}]] as const) {
+    for (const [method, headers] of [
+      ['POST', { 'Upload-Length': '10' }],
+      ['OPTIONS', {}],
+      ['HEAD', {}],
+    ] as const) {
       const url = method === 'POST' || method === 'OPTIONS' ? guarded.endpoint : `${guarded.endpoint}/${'a'.repeat(32)}`;
       const direct = await fetch(url, { method, headers: { ...tusHeaders(tokens.alice), ...headers } });
       expect({ method, status: direct.status }).toEqual({ method, status: 403 });
@@ -187,7 +194,12 @@ test('behind CloudFront, only requests with its origin-verify value are served',
     }
     const viaCloudFront = await fetch(guarded.endpoint, {
       method: 'POST',
-      headers: { ...tusHeaders(tokens.alice), 'x-origin-verify': 'the-cloudfront-secret', 'Upload-Length': '10', 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
+      headers: {
+        ...tusHeaders(tokens.alice),
+        'x-origin-verify': 'the-cloudfront-secret',
+        'Upload-Length': '10',
+        'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=',
+      },
     });
     expect(viaCloudFront.status).toBe(201);
   } finally {
@@ -196,7 +208,9 @@ test('behind CloudFront, only requests with its origin-verify value are served',
 });
 
 test('metadata: filename and a kind of video or audio are required', async () => {
-  const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(refusalOf);
+  const refused = await upload(randomBytes(100), { token: tokens.alice, metadata: { filename: 'a.gif', filetype: 'image/gif', kind: 'image' } }).catch(
+    refusalOf,
+  );
   expect(refused).toMatchObject({ status: 400, body: { error: 'invalid request', details: { fields: { 'Upload-Metadata.kind': expect.any(String) } } } });
 
   const nameless = await upload(randomBytes(100), { token: tokens.alice, metadata: { kind: 'audio' } }).catch(refusalOf);
@@ -225,7 +239,10 @@ test("the plan's refusal reaches the client as the catalogued message, and nothi
     body: { error: 'storage limit', message: 'Not enough storage left on your plan. Delete a file or upgrade your plan' },
   });
   const unsubscribed = await upload(randomBytes(100), { token: tokens.carol }).catch(refusalOf);
-  expect(unsubscribed).toEqual({ status: 402, body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' } });
+  expect(unsubscribed).toEqual({
+    status: 402,
+    body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' },
+  });
 
   const after = await storage.s3.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket }));
   expect(after.Uploads?.length ?? 0).toBe(before.Uploads?.length ?? 0);

@@ -34,7 +34,9 @@ beforeAll(async () => {
   nginx = await startNginxRtmp({ dir, rtmpPort: await freePort(), hlsPort: await freePort(), logFile: join(dir, 'nginx.log') });
   google = await startFakeGoogle({ ingestionAddress: nginx.rtmpUrl });
   [stack, unconfigured] = await Promise.all([
-    startTestStack({ google: { clientId: google.clientId, clientSecret: google.clientSecret, endpoints: google.endpoints, youtubeRootUrl: google.youtubeRootUrl } }),
+    startTestStack({
+      google: { clientId: google.clientId, clientSecret: google.clientSecret, endpoints: google.endpoints, youtubeRootUrl: google.youtubeRootUrl },
+    }),
     startTestStack(),
   ]);
 }, 60_000);
@@ -42,7 +44,9 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), unconfigured?.stop()]);
   await Promise.all([google?.stop(), nginx?.stop()]);
 });
-afterEach(() => { stack.deps.now = () => new Date(); });
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
 /** The browser's round trip: our consent URL -> Google -> our callback (with the session cookie) -> the page. */
 async function connect(token: string, cookieToken: string | null = token): Promise<URL> {
@@ -60,10 +64,18 @@ async function connect(token: string, cookieToken: string | null = token): Promi
  * the checkout itself; streams.test.ts makes its Pro user the same way). */
 async function subscribe(userId: string, plan: Exclude<PlanId, 'trial'>): Promise<void> {
   const now = new Date();
-  await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription({
-    userId, plan, ...(plan === 'custom' ? {} : { period: 'month' as const }), status: 'active', cancelAtPeriodEnd: false,
-    currentPeriodStart: now.toISOString(), currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-  }, Math.floor(now.getTime() / 1000));
+  await new DynamoBillingStore(stack.deps.db, stack.config.tables.app).saveSubscription(
+    {
+      userId,
+      plan,
+      ...(plan === 'custom' ? {} : { period: 'month' as const }),
+      status: 'active',
+      cancelAtPeriodEnd: false,
+      currentPeriodStart: now.toISOString(),
+      currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    },
+    Math.floor(now.getTime() / 1000),
+  );
 }
 
 /** Connects a new fake Google account with its own channel; returns the account and our channel id. */
@@ -83,12 +95,24 @@ describe('connecting a YouTube account', () => {
     const channelId = page.searchParams.get('connected');
     expect(channelId).toBeTruthy();
     const consent = google.consents.at(-1)!;
-    expect(consent).toMatchObject({ accessType: 'offline', prompt: 'consent', codeChallengeMethod: 'S256', redirectUri: `${stack.urls.api}/channels/youtube/callback` });
+    expect(consent).toMatchObject({
+      accessType: 'offline',
+      prompt: 'consent',
+      codeChallengeMethod: 'S256',
+      redirectUri: `${stack.urls.api}/channels/youtube/callback`,
+    });
     expect(consent.scope).toContain(YOUTUBE_SCOPES.youtube);
 
     const { body } = await api(stack, 'GET', '/channels', { token: user.token });
     expect(body.youtubeAvailable).toBe(true);
-    expect(body.channels).toEqual([expect.objectContaining({ id: channelId, kind: 'youtube', name: google.defaultAccount.channel!.title, youtube: expect.objectContaining({ status: 'connected' }) })]);
+    expect(body.channels).toEqual([
+      expect.objectContaining({
+        id: channelId,
+        kind: 'youtube',
+        name: google.defaultAccount.channel!.title,
+        youtube: expect.objectContaining({ status: 'connected' }),
+      }),
+    ]);
     expect(JSON.stringify(body)).not.toMatch(/refresh|sealed/i);
     const { Items = [] } = await stack.deps.db.send(new ScanCommand({ TableName: stack.config.tables.app }));
     const stored = Items.find((item) => item.id === channelId)!;
@@ -99,7 +123,10 @@ describe('connecting a YouTube account', () => {
     const user = await signedInUser(stack);
     await connect(user.token);
     const second = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
-    expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
+    expect(second).toMatchObject({
+      status: 403,
+      body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
+    });
   });
 
   test('Basic, like the trial, allows one YouTube account: a second is refused with the upgrade message, at the start and after consent', async () => {
@@ -109,7 +136,10 @@ describe('connecting a YouTube account', () => {
     // Two consents opened before either finished (two tabs): the second is refused once Google names its account.
     const [firstTab, secondTab] = await Promise.all([0, 1].map(() => api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} })));
     const callbacks = [];
-    for (const [tab, title] of [[firstTab!, 'Basic loops'], [secondTab!, 'Basic extra']] as const) {
+    for (const [tab, title] of [
+      [firstTab!, 'Basic loops'],
+      [secondTab!, 'Basic extra'],
+    ] as const) {
       google.nextConsent({ account: google.addAccount({ channelTitle: title }).sub });
       callbacks.push((await fetch(tab.body.url, { redirect: 'manual' })).headers.get('location')!);
     }
@@ -118,7 +148,10 @@ describe('connecting a YouTube account', () => {
     expect((await finish(callbacks[0]!)).get('connected')).toBeTruthy();
     expect((await finish(callbacks[1]!)).get('error')).toBe('channel limit');
     const second = await api(stack, 'POST', '/channels/youtube', { token: user.token, body: {} });
-    expect(second).toMatchObject({ status: 403, body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' } });
+    expect(second).toMatchObject({
+      status: 403,
+      body: { error: 'channel limit', message: 'Connecting more than one YouTube account needs the Pro or Custom plan' },
+    });
     expect((await api(stack, 'GET', '/channels', { token: user.token })).body.channels).toEqual([expect.objectContaining({ name: 'Basic loops' })]);
   });
 
@@ -181,7 +214,10 @@ describe('connecting a YouTube account', () => {
   test('without a Google client configured, the page is told and connecting says so', async () => {
     const user = await signedInUser(unconfigured);
     expect((await api(unconfigured, 'GET', '/channels', { token: user.token })).body.youtubeAvailable).toBe(false);
-    expect(await api(unconfigured, 'POST', '/channels/youtube', { token: user.token, body: {} })).toMatchObject({ status: 503, body: { error: 'youtube not configured' } });
+    expect(await api(unconfigured, 'POST', '/channels/youtube', { token: user.token, body: {} })).toMatchObject({
+      status: 503,
+      body: { error: 'youtube not configured' },
+    });
   });
 });
 
@@ -193,7 +229,12 @@ describe('broadcasts that follow the loop', () => {
     const channelId = (await connect(user.token)).searchParams.get('connected')!;
     const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
     await waitForItem(stack, user.token, videoId);
-    const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Lo-fi 24/7', description: 'Beats to loop to', privacy: 'unlisted', videoId, channelIds: [channelId] } })).body;
+    const stream = (
+      await api(stack, 'POST', '/streams', {
+        token: user.token,
+        body: { title: 'Lo-fi 24/7', description: 'Beats to loop to', privacy: 'unlisted', videoId, channelIds: [channelId] },
+      })
+    ).body;
 
     // The creator has the Streams page open (its realtime connection): the task stores preview frames while watched.
     const page = await listenRealtime(stack, user.token);
@@ -235,10 +276,25 @@ describe('broadcasts that follow the loop', () => {
     const { caller, token, apiUrl } = taskCredentials(streamTaskProcesses(stream.id)[0]!);
     const at = new Date().toISOString();
     const heartbeat = {
-      streamId: stream.id, desired: 'running', actual: 'started', since: at, uptimeSeconds: 1, bitrateKbps: 6000, fps: 30, speed: 1, loops: 1,
-      restarts: live.health.taskRestarts, scheduledRestarts: live.health.scheduledRestarts + 1, destinations: live.health.destinations, at,
+      streamId: stream.id,
+      desired: 'running',
+      actual: 'started',
+      since: at,
+      uptimeSeconds: 1,
+      bitrateKbps: 6000,
+      fps: 30,
+      speed: 1,
+      loops: 1,
+      restarts: live.health.taskRestarts,
+      scheduledRestarts: live.health.scheduledRestarts + 1,
+      destinations: live.health.destinations,
+      at,
     };
-    const reported = await fetch(`${apiUrl}/task/heartbeat`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...caller, heartbeat }) });
+    const reported = await fetch(`${apiUrl}/task/heartbeat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...caller, heartbeat }),
+    });
     expect(reported.status).toBe(200);
     expect(google.calls.filter((c) => c.api === 'liveBroadcasts.insert' && c.status === 200)).toHaveLength(3);
     expect(google.calls.some((c) => c.api === 'liveBroadcasts.transition')).toBe(true);
@@ -274,12 +330,18 @@ describe('broadcasts that follow the loop', () => {
     const { body } = await api(stack, 'GET', '/channels', { token: user.token });
     expect(body.channels).toHaveLength(2);
     for (const { account, channelId } of connected) {
-      expect(body.channels).toContainEqual(expect.objectContaining({
-        id: channelId,
-        kind: 'youtube',
-        name: account.channel!.title,
-        youtube: expect.objectContaining({ channelId: account.channel!.id, status: 'connected', avatarUrl: expect.stringMatching(new RegExp(`^https://yt3\\.ggpht\\.com/.*${account.channel!.id}`)) }),
-      }));
+      expect(body.channels).toContainEqual(
+        expect.objectContaining({
+          id: channelId,
+          kind: 'youtube',
+          name: account.channel!.title,
+          youtube: expect.objectContaining({
+            channelId: account.channel!.id,
+            status: 'connected',
+            avatarUrl: expect.stringMatching(new RegExp(`^https://yt3\\.ggpht\\.com/.*${account.channel!.id}`)),
+          }),
+        }),
+      );
     }
 
     const videoId = await uploadWithTus(stack, user.token, (await makeClip({ seconds: 4 })).bytes);
@@ -333,7 +395,12 @@ describe('broadcasts that follow the loop', () => {
     const user = await signedInUser(stack);
     const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'x', url: nginx.rtmpUrl, key: 'thumb-test' } });
     const stream = (await api(stack, 'POST', '/streams', { token: user.token, body: { title: 'Thumb', channelIds: [channel.body.id] } })).body;
-    const put = (body: Buffer, type: string) => fetch(`${stack.urls.api}/streams/${stream.id}/thumbnail`, { method: 'PUT', headers: { authorization: `Bearer ${user.token}`, 'content-type': type }, body: new Uint8Array(body) });
+    const put = (body: Buffer, type: string) =>
+      fetch(`${stack.urls.api}/streams/${stream.id}/thumbnail`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': type },
+        body: new Uint8Array(body),
+      });
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]);
     const ok = await put(png, 'image/png');
     expect(ok.status).toBe(200);

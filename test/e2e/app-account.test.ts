@@ -23,7 +23,10 @@ const e2e = browserTestsOnStack({ rtmp: true }, 120_000);
 
 const desktop: BrowserContextOptions = { viewport: { width: 1366, height: 900 } };
 const phone: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const screens = [['desktop', desktop], ['phone', phone]] as const;
+const screens = [
+  ['desktop', desktop],
+  ['phone', phone],
+] as const;
 
 async function open(token: string, code: LanguageCode, path: string, options: BrowserContextOptions = desktop): Promise<Page> {
   const context = await e2e.signedInContext(e2e.stack, token, { ...options, locale: languageByCode(code).htmlLang });
@@ -36,34 +39,46 @@ async function open(token: string, code: LanguageCode, path: string, options: Br
  * store), so the dashboard has a week of incidents to show without a destination failing for real here (the API
  * tests of notifications do that). */
 const remember = (userId: string, streamId: string, event: Omit<StreamEvent, 'at'>, minutesAgo: number) =>
-  new DynamoStreamHistory(e2e.stack.deps.db, e2e.stack.config.tables.app).record(userId, streamId, { ...event, at: new Date(Date.now() - minutesAgo * 60_000).toISOString() });
+  new DynamoStreamHistory(e2e.stack.deps.db, e2e.stack.config.tables.app).record(userId, streamId, {
+    ...event,
+    at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+  });
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('the dashboard', () => {
-  test.each(['en', 'ru', 'ua'] as const)('%s: a new creator sees the way to a first stream, with the next step as a button', async (code) => {
-    const texts = catalogue(code);
-    const user = await signedInUser(e2e.stack, `new-${code}`);
-    for (const [screen, options] of screens) {
-      const page = await open(user.token, code, '/app/dashboard', options);
-      const problems = recordErrors(page, { console: true });
-      await page.getByRole('heading', { level: 2, name: texts.dashboard.live.title }).waitFor();
-      await page.getByText(texts.dashboard.incidents.none).waitFor();
-      const empty = page.locator('.live-empty');
-      await empty.getByText(texts.dashboard.live.emptyTitle).waitFor();
-      await expect(empty.getAttribute('data-next')).resolves.toBe('video');
-      const steps = empty.getByRole('list', { name: texts.dashboard.next.label }).getByRole('listitem');
-      await expect(steps.allInnerTexts()).resolves.toEqual([texts.dashboard.next.video.title, texts.dashboard.next.destination.title, texts.dashboard.next.stream.title, texts.dashboard.next.start.title]);
-      await expect(page.locator('.plan-summary .usage-meter').count()).resolves.toBe(3);
-      expect(await noSidewaysScroll(page)).toBe(0);
-      await screenshot(page, `dashboard-empty-${code}-${screen}`);
-      if (screen === 'desktop') {
-        await page.getByRole('link', { name: texts.dashboard.next.video.action }).click();
-        await page.getByRole('heading', { level: 1, name: texts.app.pages.videos.title }).waitFor();
+  test.each(['en', 'ru', 'ua'] as const)(
+    '%s: a new creator sees the way to a first stream, with the next step as a button',
+    async (code) => {
+      const texts = catalogue(code);
+      const user = await signedInUser(e2e.stack, `new-${code}`);
+      for (const [screen, options] of screens) {
+        const page = await open(user.token, code, '/app/dashboard', options);
+        const problems = recordErrors(page, { console: true });
+        await page.getByRole('heading', { level: 2, name: texts.dashboard.live.title }).waitFor();
+        await page.getByText(texts.dashboard.incidents.none).waitFor();
+        const empty = page.locator('.live-empty');
+        await empty.getByText(texts.dashboard.live.emptyTitle).waitFor();
+        await expect(empty.getAttribute('data-next')).resolves.toBe('video');
+        const steps = empty.getByRole('list', { name: texts.dashboard.next.label }).getByRole('listitem');
+        await expect(steps.allInnerTexts()).resolves.toEqual([
+          texts.dashboard.next.video.title,
+          texts.dashboard.next.destination.title,
+          texts.dashboard.next.stream.title,
+          texts.dashboard.next.start.title,
+        ]);
+        await expect(page.locator('.plan-summary .usage-meter').count()).resolves.toBe(3);
+        expect(await noSidewaysScroll(page)).toBe(0);
+        await screenshot(page, `dashboard-empty-${code}-${screen}`);
+        if (screen === 'desktop') {
+          await page.getByRole('link', { name: texts.dashboard.next.video.action }).click();
+          await page.getByRole('heading', { level: 1, name: texts.app.pages.videos.title }).waitFor();
+        }
+        expect(problems).toEqual([]);
       }
-      expect(problems).toEqual([]);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   describe('with a stream on air', () => {
     let ana: Creator;
@@ -82,31 +97,38 @@ describe('the dashboard', () => {
       await remember(ana.userId, streamId, { kind: 'recovered', durationSeconds: 6 * 60 }, 9 * 60 - 6);
     }, 180_000);
 
-    test.each(['en', 'ru', 'ua'] as const)('%s: its health and uptime, live; a stopped one to start; no sideways scrolling', async (code) => {
-      const texts = catalogue(code);
-      for (const [screen, options] of screens) {
-        const page = await open(ana.token, code, '/app/dashboard', options);
-        const problems = recordErrors(page, { console: true });
-        const row = page.locator(`.live-row[data-stream-id="${streamId}"]`);
-        await row.getByRole('link', { name: 'Lo-fi rain radio 24/7', exact: true }).waitFor();
-        await row.locator('[data-status="started"]').waitFor();
-        await row.getByText(texts.streams.verdict.healthy).waitFor();
-        // The uptime counts up on its own.
-        const uptime = row.locator('[data-stat="uptime"]');
-        const before = await uptime.innerText();
-        await page.waitForFunction(([selector, was]) => document.querySelector(selector)?.textContent !== was, [`.live-row[data-stream-id="${streamId}"] [data-stat="uptime"]`, before] as const);
-        await expect(page.locator('.stopped-row').getByText('Night drive synthwave').isVisible()).resolves.toBe(true);
-        // The week's incidents, newest first, each with its length.
-        const incidents = page.getByRole('list', { name: texts.dashboard.incidents.title }).getByRole('listitem');
-        await incidents.first().waitFor();
-        await expect(incidents.first().innerText()).resolves.toContain(texts.dashboard.incidents.kind.recovered);
-        await expect(incidents.last().innerText()).resolves.toContain(texts.dashboard.incidents.kind.interrupted);
-        await expect(incidents.last().innerText()).resolves.toContain(texts.errors['service unavailable']);
-        expect(await noSidewaysScroll(page)).toBe(0);
-        await screenshot(page, `dashboard-live-${code}-${screen}`);
-        expect(problems).toEqual([]);
-      }
-    }, 90_000);
+    test.each(['en', 'ru', 'ua'] as const)(
+      '%s: its health and uptime, live; a stopped one to start; no sideways scrolling',
+      async (code) => {
+        const texts = catalogue(code);
+        for (const [screen, options] of screens) {
+          const page = await open(ana.token, code, '/app/dashboard', options);
+          const problems = recordErrors(page, { console: true });
+          const row = page.locator(`.live-row[data-stream-id="${streamId}"]`);
+          await row.getByRole('link', { name: 'Lo-fi rain radio 24/7', exact: true }).waitFor();
+          await row.locator('[data-status="started"]').waitFor();
+          await row.getByText(texts.streams.verdict.healthy).waitFor();
+          // The uptime counts up on its own.
+          const uptime = row.locator('[data-stat="uptime"]');
+          const before = await uptime.innerText();
+          await page.waitForFunction(([selector, was]) => document.querySelector(selector)?.textContent !== was, [
+            `.live-row[data-stream-id="${streamId}"] [data-stat="uptime"]`,
+            before,
+          ] as const);
+          await expect(page.locator('.stopped-row').getByText('Night drive synthwave').isVisible()).resolves.toBe(true);
+          // The week's incidents, newest first, each with its length.
+          const incidents = page.getByRole('list', { name: texts.dashboard.incidents.title }).getByRole('listitem');
+          await incidents.first().waitFor();
+          await expect(incidents.first().innerText()).resolves.toContain(texts.dashboard.incidents.kind.recovered);
+          await expect(incidents.last().innerText()).resolves.toContain(texts.dashboard.incidents.kind.interrupted);
+          await expect(incidents.last().innerText()).resolves.toContain(texts.errors['service unavailable']);
+          expect(await noSidewaysScroll(page)).toBe(0);
+          await screenshot(page, `dashboard-live-${code}-${screen}`);
+          expect(problems).toEqual([]);
+        }
+      },
+      90_000,
+    );
 
     test('stopping elsewhere reaches the dashboard without a reload; Stop and Start work from it; Open shows the stream', async () => {
       const texts = catalogue('en');
@@ -125,7 +147,12 @@ describe('the dashboard', () => {
       expect((await api(e2e.stack, 'POST', `/streams/${streamId}/stop`, { token: ana.token })).status).toBe(200);
       await row.waitFor({ state: 'detached', timeout: 10_000 });
       await page.locator('.live-empty[data-next="start"]').waitFor();
-      await waitFor('the restart among the incidents', () => incidents.count(), (count) => count === before + 1, 10_000);
+      await waitFor(
+        'the restart among the incidents',
+        () => incidents.count(),
+        (count) => count === before + 1,
+        10_000,
+      );
       await expect(incidents.first().innerText()).resolves.toContain(texts.dashboard.incidents.kind.restarted);
 
       // Start from the dashboard: it goes live here.
@@ -151,27 +178,44 @@ describe('the dashboard', () => {
 });
 
 describe('the account page', () => {
-  test.each(['en', 'ru', 'ua'] as const)('%s: every section, on a desktop and a phone', async (code) => {
-    const texts = catalogue(code);
-    const user = await signedInUser(e2e.stack, `lofi-${code}`);
-    await api(e2e.stack, 'POST', '/login', { body: { email: user.email, password: strongPassword }, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1' } });
-    await api(e2e.stack, 'PATCH', '/account', { token: user.token, body: { displayName: 'Lofi Radio', language: code } });
-    for (const [screen, options] of screens) {
-      const page = await open(user.token, code, '/app/account', options);
-      const problems = recordErrors(page, { console: true });
-      await page.getByRole('heading', { level: 1, name: texts.app.pages.account.title }).waitFor();
-      for (const title of [texts.account.profile.title, texts.account.email.title, texts.account.password.title, texts.account.devices.title, texts.account.data.title, texts.account.close.title]) {
-        await page.getByRole('heading', { level: 2, name: title }).waitFor();
+  test.each(['en', 'ru', 'ua'] as const)(
+    '%s: every section, on a desktop and a phone',
+    async (code) => {
+      const texts = catalogue(code);
+      const user = await signedInUser(e2e.stack, `lofi-${code}`);
+      await api(e2e.stack, 'POST', '/login', {
+        body: { email: user.email, password: strongPassword },
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+        },
+      });
+      await api(e2e.stack, 'PATCH', '/account', { token: user.token, body: { displayName: 'Lofi Radio', language: code } });
+      for (const [screen, options] of screens) {
+        const page = await open(user.token, code, '/app/account', options);
+        const problems = recordErrors(page, { console: true });
+        await page.getByRole('heading', { level: 1, name: texts.app.pages.account.title }).waitFor();
+        for (const title of [
+          texts.account.profile.title,
+          texts.account.email.title,
+          texts.account.password.title,
+          texts.account.devices.title,
+          texts.account.data.title,
+          texts.account.close.title,
+        ]) {
+          await page.getByRole('heading', { level: 2, name: title }).waitFor();
+        }
+        const devices = page.locator('.device');
+        await expect(devices.count()).resolves.toBe(2);
+        await expect(devices.first().getByText(texts.account.devices.current).isVisible()).resolves.toBe(true);
+        await expect(page.getByText(fill(texts.account.devices.browserOn, { browser: 'Safari', os: 'iOS' })).isVisible()).resolves.toBe(true);
+        expect(await noSidewaysScroll(page)).toBe(0);
+        await screenshot(page, `account-${code}-${screen}`);
+        expect(problems).toEqual([]);
       }
-      const devices = page.locator('.device');
-      await expect(devices.count()).resolves.toBe(2);
-      await expect(devices.first().getByText(texts.account.devices.current).isVisible()).resolves.toBe(true);
-      await expect(page.getByText(fill(texts.account.devices.browserOn, { browser: 'Safari', os: 'iOS' })).isVisible()).resolves.toBe(true);
-      expect(await noSidewaysScroll(page)).toBe(0);
-      await screenshot(page, `account-${code}-${screen}`);
-      expect(problems).toEqual([]);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   test('ua: a wrong current password is shown at its field; then the password changes and the other device is signed out', async () => {
     const texts = catalogue('ua');

@@ -30,7 +30,9 @@ const url = (path: string) => `${e2e.stack.urls.web}${path}`;
 /** A confirmed user whose e-mails are in `language`. */
 async function confirmedUser(language: LanguageCode) {
   const email = uniqueEmail(`user-${language}`);
-  await api(e2e.stack, 'POST', '/register', { body: { displayName: 'Reset', email, password: strongPassword, language, acceptTerms: true, ageConfirmed: true } });
+  await api(e2e.stack, 'POST', '/register', {
+    body: { displayName: 'Reset', email, password: strongPassword, language, acceptTerms: true, ageConfirmed: true },
+  });
   const confirmed = await api<{ token: string }>(e2e.stack, 'POST', '/confirm', { body: { token: tokenOf((await mailsTo(e2e.stack, email)).at(-1)) } });
   return { email, token: confirmed.body.token };
 }
@@ -201,17 +203,21 @@ test('auth-token takes a session from the URL fragment, keeps it as the cookie a
   await screenshot(other, 'app-auth-token-missing-en');
 }, 30_000);
 
-test.each(['en', 'es'] as const)('the sign-in error page opens signed out in %s, with a way back to sign in', async (code) => {
-  const texts = catalogue(code);
-  const login = localizePath('/app/auth/login', languageByCode(code));
-  const { page, pageErrors } = await newPage();
-  await page.goto(url(`${localizePath('/app/auth/error', languageByCode(code))}?reason=invalid+token`));
-  await heading(page, texts.auth.error.title);
-  await page.getByText(texts.errors['invalid token']).waitFor();
-  await page.getByRole('link', { name: texts.auth.forgotPassword.backToLogin }).click();
-  await page.waitForURL((at) => at.pathname === login);
-  expect(pageErrors).toEqual([]);
-}, 30_000);
+test.each(['en', 'es'] as const)(
+  'the sign-in error page opens signed out in %s, with a way back to sign in',
+  async (code) => {
+    const texts = catalogue(code);
+    const login = localizePath('/app/auth/login', languageByCode(code));
+    const { page, pageErrors } = await newPage();
+    await page.goto(url(`${localizePath('/app/auth/error', languageByCode(code))}?reason=invalid+token`));
+    await heading(page, texts.auth.error.title);
+    await page.getByText(texts.errors['invalid token']).waitFor();
+    await page.getByRole('link', { name: texts.auth.forgotPassword.backToLogin }).click();
+    await page.waitForURL((at) => at.pathname === login);
+    expect(pageErrors).toEqual([]);
+  },
+  30_000,
+);
 
 test('too many sign-in attempts: the message says when to try again', async () => {
   const texts = catalogue('en');

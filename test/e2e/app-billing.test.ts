@@ -77,7 +77,11 @@ describe.each(['en', 'es'] as const)('the plan page on a server without payments
     const choosePro = page.getByRole('button', { name: fill(texts.billing.offers.choose, { plan: texts.pricing.plans.pro.name }) });
     await expect(choosePro.isDisabled()).resolves.toBe(true);
     await page.getByText(texts.pricing.periods.year).click();
-    await page.getByText(fill(texts.pricing.youSave, { amount: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'currency', currency: 'USD' }).format(74.97) })).waitFor();
+    await page
+      .getByText(
+        fill(texts.pricing.youSave, { amount: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'currency', currency: 'USD' }).format(74.97) }),
+      )
+      .waitFor();
     await page.getByText(texts.billing.payments.empty).waitFor();
     await screenshot(page, `app-billing-trial-${code}`);
     await page.setViewportSize({ width: 390, height: 844 });
@@ -131,7 +135,9 @@ describe('the plan page with Stripe', () => {
 
   test('while realtime is down the page polls, and still shows the new plan', async () => {
     const { page } = await signedInPage(paying, { realtime: true });
-    await page.route('**/api/ws', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"service unavailable","message":"down"}' }));
+    await page.route('**/api/ws', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"service unavailable","message":"down"}' }),
+    );
     const events = await buyPro(page);
     await page.locator('.app-shell[data-realtime="down"]').waitFor({ timeout: 30_000 });
     await page.getByText(texts.realtime.polling).waitFor();

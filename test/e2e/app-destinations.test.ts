@@ -53,78 +53,95 @@ async function shot(page: Page, name: string) {
 }
 
 describe('destination presets', () => {
-  test(
-    'every platform in the picker: its server URL filled in or where to find it, RTMPS, limits and help link; RTMPS-only platforms refuse rtmp://; the stream form checks the video against the platform',
-    async () => {
-      const user = await signedInUser(e2e.stack, 'presets');
-      const { page, problems } = await signedInPage(user.token);
-      await open(page, '/app/channels', en.app.pages.channels.title);
-      const serverUrl = page.getByLabel(en.channels.serverUrl);
+  test('every platform in the picker: its server URL filled in or where to find it, RTMPS, limits and help link; RTMPS-only platforms refuse rtmp://; the stream form checks the video against the platform', async () => {
+    const user = await signedInUser(e2e.stack, 'presets');
+    const { page, problems } = await signedInPage(user.token);
+    await open(page, '/app/channels', en.app.pages.channels.title);
+    const serverUrl = page.getByLabel(en.channels.serverUrl);
 
-      for (const preset of destinationPresets) {
-        const name = preset.id === 'custom' ? en.channels.rtmp.custom : preset.name;
-        await page.getByRole('radio', { name, exact: true }).check();
-        await notes(page).and(page.locator(`[data-platform="${preset.id}"]`)).waitFor();
-        if (preset.ingest.kind === 'fixed') {
-          expect(await serverUrl.inputValue()).toBe(preset.ingest.url);
-        } else {
-          expect(await serverUrl.inputValue()).toBe('');
-          expect(await serverUrl.getAttribute('placeholder')).toBe(preset.ingest.example);
-          if (preset.id !== 'custom') await notes(page).getByText(fill(en.platforms.perUser, { platform: preset.name })).waitFor();
-        }
-        expect(await notes(page).getByText(fill(en.platforms.rtmpsOnly, { platform: preset.name })).count()).toBe(preset.rtmpsRequired ? 1 : 0);
-        if (preset.helpUrl) expect(await notes(page).getByRole('link', { name: fill(en.platforms.help, { platform: preset.name }) }).getAttribute('href')).toBe(preset.helpUrl);
-        else await notes(page).getByText(en.platforms.customNote).waitFor();
-        if (preset.id === 'kick') {
-          await notes(page).getByText('Takes at most: a 1920×1080 frame, 60 frames a second, and 8.5 Mb/s of video.').waitFor();
-          await shot(page, 'app-destinations-kick-en');
-        }
+    for (const preset of destinationPresets) {
+      const name = preset.id === 'custom' ? en.channels.rtmp.custom : preset.name;
+      await page.getByRole('radio', { name, exact: true }).check();
+      await notes(page)
+        .and(page.locator(`[data-platform="${preset.id}"]`))
+        .waitFor();
+      if (preset.ingest.kind === 'fixed') {
+        expect(await serverUrl.inputValue()).toBe(preset.ingest.url);
+      } else {
+        expect(await serverUrl.inputValue()).toBe('');
+        expect(await serverUrl.getAttribute('placeholder')).toBe(preset.ingest.example);
+        if (preset.id !== 'custom')
+          await notes(page)
+            .getByText(fill(en.platforms.perUser, { platform: preset.name }))
+            .waitFor();
       }
+      expect(
+        await notes(page)
+          .getByText(fill(en.platforms.rtmpsOnly, { platform: preset.name }))
+          .count(),
+      ).toBe(preset.rtmpsRequired ? 1 : 0);
+      if (preset.helpUrl)
+        expect(
+          await notes(page)
+            .getByRole('link', { name: fill(en.platforms.help, { platform: preset.name }) })
+            .getAttribute('href'),
+        ).toBe(preset.helpUrl);
+      else await notes(page).getByText(en.platforms.customNote).waitFor();
+      if (preset.id === 'kick') {
+        await notes(page).getByText('Takes at most: a 1920×1080 frame, 60 frames a second, and 8.5 Mb/s of video.').waitFor();
+        await shot(page, 'app-destinations-kick-en');
+      }
+    }
 
-      // Instagram Live takes RTMPS only: an rtmp:// server is refused at the field, with what to do.
-      await page.getByRole('radio', { name: 'Instagram Live', exact: true }).check();
-      await serverUrl.fill('rtmp://live-upload.instagram.com:80/rtmp');
-      await page.getByLabel(en.channels.streamKey, { exact: true }).fill('IG-stream-key-1234');
-      await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
-      await page.getByText(en.errors['platform requires rtmps']).waitFor();
-      expect(await serverUrl.getAttribute('aria-invalid')).toBe('true');
-      await shot(page, 'app-destinations-rtmps-refused-en');
-      await serverUrl.fill('rtmps://live-upload.instagram.com:443/rtmp');
-      await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
-      const card = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: '••••1234' });
-      await card.locator('[data-preset="instagram"]').filter({ hasText: 'Instagram Live' }).waitFor();
+    // Instagram Live takes RTMPS only: an rtmp:// server is refused at the field, with what to do.
+    await page.getByRole('radio', { name: 'Instagram Live', exact: true }).check();
+    await serverUrl.fill('rtmp://live-upload.instagram.com:80/rtmp');
+    await page.getByLabel(en.channels.streamKey, { exact: true }).fill('IG-stream-key-1234');
+    await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
+    await page.getByText(en.errors['platform requires rtmps']).waitFor();
+    expect(await serverUrl.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'app-destinations-rtmps-refused-en');
+    await serverUrl.fill('rtmps://live-upload.instagram.com:443/rtmp');
+    await page.getByRole('button', { name: en.channels.rtmp.submit }).click();
+    const card = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: '••••1234' });
+    await card.locator('[data-preset="instagram"]').filter({ hasText: 'Instagram Live' }).waitFor();
 
-      // The stream form: the stream-ready video (1920x1080, 30 fps) against Instagram Live's advice.
-      const clip = await makeClip({ seconds: 3 });
-      const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: 'presets loop.mp4', filetype: 'video/mp4', kind: 'video' });
-      const video = await waitForItem(e2e.stack, user.token, videoId);
-      expect(video).toMatchObject({ status: 'ready', width: 1920, height: 1080 });
-      await open(page, '/app/streams', en.app.pages.streams.title);
-      await page.getByRole('button', { name: en.streams.new }).click();
-      await page.getByLabel('Video', { exact: true }).selectOption({ label: video.title });
-      await page.getByRole('checkbox', { name: /Instagram Live/ }).check();
-      const advice = page.locator('[data-fit="advice"]');
-      await advice.filter({ hasText: /^Instagram Live recommends otherwise \(Instagram Live\): a 1920×1080 frame, above 1280×720/ }).waitFor();
-      expect(await advice.textContent()).toContain('a landscape frame, where it recommends upright 9:16 video');
-      expect(await page.locator('[data-fit="refusal"]').count()).toBe(0);
-      await shot(page, 'app-destinations-stream-advice-en');
-      expect(problems).toEqual([]);
-    },
-    240_000,
-  );
+    // The stream form: the stream-ready video (1920x1080, 30 fps) against Instagram Live's advice.
+    const clip = await makeClip({ seconds: 3 });
+    const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: 'presets loop.mp4', filetype: 'video/mp4', kind: 'video' });
+    const video = await waitForItem(e2e.stack, user.token, videoId);
+    expect(video).toMatchObject({ status: 'ready', width: 1920, height: 1080 });
+    await open(page, '/app/streams', en.app.pages.streams.title);
+    await page.getByRole('button', { name: en.streams.new }).click();
+    await page.getByLabel('Video', { exact: true }).selectOption({ label: video.title });
+    await page.getByRole('checkbox', { name: /Instagram Live/ }).check();
+    const advice = page.locator('[data-fit="advice"]');
+    await advice.filter({ hasText: /^Instagram Live recommends otherwise \(Instagram Live\): a 1920×1080 frame, above 1280×720/ }).waitFor();
+    expect(await advice.textContent()).toContain('a landscape frame, where it recommends upright 9:16 video');
+    expect(await page.locator('[data-fit="refusal"]').count()).toBe(0);
+    await shot(page, 'app-destinations-stream-advice-en');
+    expect(problems).toEqual([]);
+  }, 240_000);
 
   test.each(languages)(
     'the picker in $code, on a desktop and on a phone',
     async ({ code, prefix, locale }) => {
       const texts = catalogue(code);
       const user = await signedInUser(e2e.stack, `presets-${code}`);
-      for (const [device, viewport] of [['desktop', { width: 1280, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+      for (const [device, viewport] of [
+        ['desktop', { width: 1280, height: 900 }],
+        ['mobile', { width: 390, height: 844 }],
+      ] as const) {
         const { page, problems } = await signedInPage(user.token, locale, viewport);
         await open(page, `${prefix}/app/channels`, texts.app.pages.channels.title);
         await page.getByRole('radio', { name: 'Facebook', exact: true }).check();
-        await notes(page).getByText(fill(texts.platforms.rtmpsOnly, { platform: 'Facebook' })).waitFor();
+        await notes(page)
+          .getByText(fill(texts.platforms.rtmpsOnly, { platform: 'Facebook' }))
+          .waitFor();
         expect(await page.getByLabel(texts.channels.serverUrl).inputValue()).toBe((presetById('facebook').ingest as { url: string }).url);
-        await notes(page).getByRole('link', { name: fill(texts.platforms.help, { platform: 'Facebook' }) }).waitFor();
+        await notes(page)
+          .getByRole('link', { name: fill(texts.platforms.help, { platform: 'Facebook' }) })
+          .waitFor();
         // Nothing runs past the page's width (long platform names, URLs, limits in a long language).
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await shot(page, `app-destinations-${code}-${device}`);
@@ -135,39 +152,35 @@ describe('destination presets', () => {
     120_000,
   );
 
-  test(
-    "an RTMPS server whose certificate is not for its name gets nothing, and the stream's card says why (Spanish)",
-    async () => {
-      const es = catalogue('es');
-      const user = await signedInUser(e2e.stack, 'presets-tls');
-      const clip = await makeClip({ seconds: 3 });
-      const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: 'tls loop.mp4', filetype: 'video/mp4', kind: 'video' });
-      const video = await waitForItem(e2e.stack, user.token, videoId);
-      // The stack's TLS front has a certificate for 127.0.0.1; "localhost" is the same server under another name.
-      const wrongName = e2e.stack.urls.rtmps!.replace('127.0.0.1', 'localhost');
-      const { page, problems } = await signedInPage(user.token, 'es-ES');
-      await open(page, '/es/app/channels', es.app.pages.channels.title);
-      await page.getByRole('radio', { name: es.channels.rtmp.custom, exact: true }).check();
-      await page.getByLabel(es.channels.rtmp.name, { exact: true }).fill('Servidor TLS');
-      await page.getByLabel(es.channels.serverUrl).fill(wrongName);
-      await page.getByLabel(es.channels.streamKey, { exact: true }).fill('tls-wrong-name');
-      await page.getByRole('button', { name: es.channels.rtmp.submit }).click();
-      await page.getByRole('list', { name: es.channels.listTitle }).getByText('Servidor TLS').waitFor();
+  test("an RTMPS server whose certificate is not for its name gets nothing, and the stream's card says why (Spanish)", async () => {
+    const es = catalogue('es');
+    const user = await signedInUser(e2e.stack, 'presets-tls');
+    const clip = await makeClip({ seconds: 3 });
+    const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: 'tls loop.mp4', filetype: 'video/mp4', kind: 'video' });
+    const video = await waitForItem(e2e.stack, user.token, videoId);
+    // The stack's TLS front has a certificate for 127.0.0.1; "localhost" is the same server under another name.
+    const wrongName = e2e.stack.urls.rtmps!.replace('127.0.0.1', 'localhost');
+    const { page, problems } = await signedInPage(user.token, 'es-ES');
+    await open(page, '/es/app/channels', es.app.pages.channels.title);
+    await page.getByRole('radio', { name: es.channels.rtmp.custom, exact: true }).check();
+    await page.getByLabel(es.channels.rtmp.name, { exact: true }).fill('Servidor TLS');
+    await page.getByLabel(es.channels.serverUrl).fill(wrongName);
+    await page.getByLabel(es.channels.streamKey, { exact: true }).fill('tls-wrong-name');
+    await page.getByRole('button', { name: es.channels.rtmp.submit }).click();
+    await page.getByRole('list', { name: es.channels.listTitle }).getByText('Servidor TLS').waitFor();
 
-      const channels = await api<{ channels: { id: string }[] }>(e2e.stack, 'GET', '/channels', { token: user.token });
-      const stream = await api<{ id: string }>(e2e.stack, 'POST', '/streams', {
-        token: user.token,
-        body: { title: 'Bucle seguro', videoId: video.id, channelIds: [channels.body.channels[0]!.id], timeZone: 'Europe/Madrid' },
-      });
-      expect(stream.status).toBe(201);
-      await open(page, '/es/app/streams', es.app.pages.streams.title);
-      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Bucle seguro', exact: true }) });
-      await card.getByRole('button', { name: 'Iniciar' }).click();
-      await card.getByText(es.errors['destination certificate refused']).waitFor({ timeout: 90_000 });
-      await shot(page, 'app-destinations-certificate-refused-es');
-      await api(e2e.stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
-      expect(problems).toEqual([]);
-    },
-    240_000,
-  );
+    const channels = await api<{ channels: { id: string }[] }>(e2e.stack, 'GET', '/channels', { token: user.token });
+    const stream = await api<{ id: string }>(e2e.stack, 'POST', '/streams', {
+      token: user.token,
+      body: { title: 'Bucle seguro', videoId: video.id, channelIds: [channels.body.channels[0]!.id], timeZone: 'Europe/Madrid' },
+    });
+    expect(stream.status).toBe(201);
+    await open(page, '/es/app/streams', es.app.pages.streams.title);
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Bucle seguro', exact: true }) });
+    await card.getByRole('button', { name: 'Iniciar' }).click();
+    await card.getByText(es.errors['destination certificate refused']).waitFor({ timeout: 90_000 });
+    await shot(page, 'app-destinations-certificate-refused-es');
+    await api(e2e.stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
+    expect(problems).toEqual([]);
+  }, 240_000);
 });

@@ -19,7 +19,11 @@ const fill = (text: string, vars: Record<string, string | number>) => text.repla
 const plural = (code: LanguageCode, forms: Record<string, string>, count: number) =>
   forms[new Intl.PluralRules(languageByCode(code).htmlLang).select(count)] ?? forms.other!;
 const formsOf = (section: Record<string, unknown>, base: string) =>
-  Object.fromEntries(Object.entries(section).filter(([key]) => key.startsWith(`${base}_`)).map(([key, text]) => [key.slice(base.length + 1), text as string]));
+  Object.fromEntries(
+    Object.entries(section)
+      .filter(([key]) => key.startsWith(`${base}_`))
+      .map(([key, text]) => [key.slice(base.length + 1), text as string]),
+  );
 
 const e2e = browserTestsOnStack({ rtmp: true }, 120_000);
 let transcodes: HeldTranscodes;
@@ -30,7 +34,13 @@ beforeAll(() => {
 const desktop = { viewport: { width: 1360, height: 900 } };
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-async function open(token: string, code: LanguageCode, path: string, heading: string, options: { viewport: { width: number; height: number }; isMobile?: boolean } = desktop) {
+async function open(
+  token: string,
+  code: LanguageCode,
+  path: string,
+  heading: string,
+  options: { viewport: { width: number; height: number }; isMobile?: boolean } = desktop,
+) {
   const context = await e2e.signedInContext(e2e.stack, token, options);
   const page = await context.newPage();
   const problems = recordErrors(page, { console: 'except failed loads' });
@@ -55,7 +65,10 @@ describe('uploads', () => {
     transcodes.hold(user.userId);
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push(await uploadWithTus(e2e.stack, user.token, Buffer.from(`not a video ${i}`), { filename: `broken-${i}.mp4`, filetype: 'video/mp4', kind: 'video' }));
+      for (let i = 0; i < 5; i++)
+        ids.push(
+          await uploadWithTus(e2e.stack, user.token, Buffer.from(`not a video ${i}`), { filename: `broken-${i}.mp4`, filetype: 'video/mp4', kind: 'video' }),
+        );
       const { page, problems } = await open(user.token, 'ru', '/app/videos', texts.app.pages.videos.title);
       const uploads = page.locator('[data-limit="uploads"]');
       await uploads.locator('.usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: 5, limit: 5 }) }).waitFor();
@@ -88,11 +101,17 @@ describe('what streams use', () => {
     const texts = catalogue('ua');
     const user = await signedInUser(e2e.stack, 'protect');
     const videoId = await readyVideo(user.token, 'Дощ.mp4');
-    const channel = await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Тестовий сервер', url: e2e.stack.urls.rtmp!, key: `protect-${user.userId.slice(0, 8)}` } });
+    const channel = await api(e2e.stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Тестовий сервер', url: e2e.stack.urls.rtmp!, key: `protect-${user.userId.slice(0, 8)}` },
+    });
     await api(e2e.stack, 'POST', '/streams', { token: user.token, body: { title: 'Лофі під дощ', videoId, channelIds: [channel.body.id] } });
 
     const { page, problems } = await open(user.token, 'ua', '/app/videos', texts.app.pages.videos.title);
-    await page.locator('.video-card').getByRole('button', { name: `${texts.videos.delete.button}: Дощ` }).click();
+    await page
+      .locator('.video-card')
+      .getByRole('button', { name: `${texts.videos.delete.button}: Дощ` })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(fill(plural('ua', formsOf(texts.videos.delete, 'usedByStoppedVideo'), 1), { streams: '«Лофі під дощ»' })).waitFor();
     await screenshot(page, 'next-delete-video-in-use-ua');
@@ -115,7 +134,10 @@ describe('what streams use', () => {
     const videoId = await readyVideo(user.token, 'rain.mp4');
     const key = `limits-${user.userId.slice(0, 8)}`;
     const channel = await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local test server', url: e2e.stack.urls.rtmp!, key } });
-    const second = await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Backup server', url: e2e.stack.urls.rtmp!, key: `${key}-b` } });
+    const second = await api(e2e.stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Backup server', url: e2e.stack.urls.rtmp!, key: `${key}-b` },
+    });
     const live = await api(e2e.stack, 'POST', '/streams', { token: user.token, body: { title: 'Rain radio', videoId, channelIds: [channel.body.id] } });
     await api(e2e.stack, 'POST', '/streams', { token: user.token, body: { title: 'Study beats', videoId, channelIds: [second.body.id] } });
     await api(e2e.stack, 'POST', `/streams/${live.body.id}/start`, { token: user.token });
@@ -130,7 +152,10 @@ describe('what streams use', () => {
 
       // The form shows the plan's streams at once before anything is refused.
       await page.getByRole('button', { name: texts.streams.new }).click();
-      await page.locator('.stream-form__plan[data-full]').getByText(fill(plural('en', formsOf(texts.streams.form, 'planStreams'), 1), { count: 1, running: 1 })).waitFor();
+      await page
+        .locator('.stream-form__plan[data-full]')
+        .getByText(fill(plural('en', formsOf(texts.streams.form, 'planStreams'), 1), { count: 1, running: 1 }))
+        .waitFor();
       await page.getByRole('button', { name: texts.streams.form.cancel }).click();
 
       // The live stream's destination: renaming is fine, its server and key wait until the stream stops.
@@ -152,8 +177,12 @@ describe('what streams use', () => {
 
       // Billing: one of one stream and destination used is normal, not red.
       await page.getByRole('navigation', { name: texts.app.navLabel }).getByRole('link', { name: texts.app.pages.billing.title }).click();
-      await page.locator('[data-limit="streams"].usage-meter--ok .usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: 1, limit: 1 }) }).waitFor();
-      await page.locator('[data-limit="destinations"].usage-meter--ok .usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: 1, limit: 1 }) }).waitFor();
+      await page
+        .locator('[data-limit="streams"].usage-meter--ok .usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: 1, limit: 1 }) })
+        .waitFor();
+      await page
+        .locator('[data-limit="destinations"].usage-meter--ok .usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: 1, limit: 1 }) })
+        .waitFor();
       await expect(page.locator('.usage-meter--over').count()).resolves.toBe(0);
       await screenshot(page, 'next-billing-full-not-red-en');
       expect(problems).toEqual([]);
@@ -194,7 +223,11 @@ describe('destinations', () => {
     expect(problems).toEqual([]);
 
     const small = await open(user.token, 'es', '/app/channels', texts.app.pages.channels.title, phone);
-    await small.page.locator('.dest-card').first().getByRole('button', { name: fill(texts.channels.edit.title, { name: 'Twitch principal' }) }).click();
+    await small.page
+      .locator('.dest-card')
+      .first()
+      .getByRole('button', { name: fill(texts.channels.edit.title, { name: 'Twitch principal' }) })
+      .click();
     await expect(small.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).resolves.toBe(0);
     await screenshot(small.page, 'next-destination-edit-es-phone');
   }, 120_000);
@@ -233,7 +266,12 @@ describe('sign-up', () => {
     await page.getByRole('heading', { name: texts.auth.checkInbox.title }).waitFor();
     await expect(page.locator('#email-error').count()).resolves.toBe(0);
     await screenshot(page, 'next-signup-existing-ua');
-    const told = await waitFor('the owner told of the sign-up', () => mailsTo(e2e.stack, existing.email), (mails) => mails.length > 1, 10_000);
+    const told = await waitFor(
+      'the owner told of the sign-up',
+      () => mailsTo(e2e.stack, existing.email),
+      (mails) => mails.length > 1,
+      10_000,
+    );
     expect(told.at(-1)!.link).toMatch(/\/app\/auth\/login$/);
   }, 60_000);
 });

@@ -54,7 +54,12 @@ const e2e = browserTests({
   timeoutMs: 120_000,
 });
 
-async function signedInPage(on: LocalStack, token: string, locale: string, size: typeof desktop | typeof phone): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function signedInPage(
+  on: LocalStack,
+  token: string,
+  locale: string,
+  size: typeof desktop | typeof phone,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await e2e.signedInContext(on, token, { locale, timezoneId: TIME_ZONE, ...size });
   const page = await context.newPage();
   return { context, page, problems: recordErrors(page, { console: 'except failed loads' }) };
@@ -63,7 +68,7 @@ async function signedInPage(on: LocalStack, token: string, locale: string, size:
 const telegramCard = (page: Page) => page.locator('[data-channel="telegram"]');
 
 describe('the Notifications page', () => {
-  test('from the navigation: e-mail alerts off and on; Telegram linked through the bot\'s deep link, the page following by itself; unlinked', async () => {
+  test("from the navigation: e-mail alerts off and on; Telegram linked through the bot's deep link, the page following by itself; unlinked", async () => {
     const user = await signedInUser(stack, 'alerts', { language: 'ua' });
     const { context, page, problems } = await signedInPage(stack, user.token, 'en-US', desktop);
     await page.goto(`${stack.urls.web}/app/streams`);
@@ -95,14 +100,18 @@ describe('the Notifications page', () => {
     expect(startToken).toMatch(/^[A-Za-z0-9_-]{20,64}$/);
     await telegramTab.close();
     expect(await telegramCard(page).getAttribute('data-linking')).toBe('waiting');
-    await telegramCard(page).getByText(/^The link works once, for 10 more minutes \(until \d{1,2}:\d{2} [AP]M\)\.$/).waitFor();
+    await telegramCard(page)
+      .getByText(/^The link works once, for 10 more minutes \(until \d{1,2}:\d{2} [AP]M\)\.$/)
+      .waitFor();
     expect(await telegramCard(page).getByRole('link', { name: en.notifications.telegram.openAgain }).getAttribute('href')).toBe(deepLink.href);
     await screenshot(page, 'notifications-telegram-waiting-en-1366');
 
     // The creator presses Start in Telegram: the page turns linked without a reload; the bot answers in Ukrainian.
     expect(await telegram.userSends(4242, `/start ${startToken}`)).toBe(200);
     await page.getByText(en.notifications.telegram.linkedToast).waitFor({ timeout: 15_000 });
-    await telegramCard(page).getByText(/^Linked on November \d{1,2}, \d{4}: alerts also go to your Telegram chat\.$/).waitFor();
+    await telegramCard(page)
+      .getByText(/^Linked on November \d{1,2}, \d{4}: alerts also go to your Telegram chat\.$/)
+      .waitFor();
     expect(telegram.messages.at(-1)).toEqual({ chatId: '4242', text: expect.stringContaining('Прив’язано до облікового запису Loopcast користувача alerts') });
     expect((await api(stack, 'GET', '/notifications', { token: user.token })).body.telegram).toMatchObject({ available: true, linked: true });
     await screenshot(page, 'notifications-telegram-linked-en-1366');
@@ -127,7 +136,9 @@ describe('the Notifications page', () => {
     const tab = phonePage.getByRole('link', { name: words.app.pages.notifications.title });
     expect(await tab.textContent()).toContain(words.app.pages.notifications.tab);
     // Six tabs now: every short label fits its cell, none cut off with an ellipsis.
-    const cut = await phonePage.locator('.app-nav__tab').evaluateAll((labels) => labels.filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent));
+    const cut = await phonePage
+      .locator('.app-nav__tab')
+      .evaluateAll((labels) => labels.filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent));
     expect(cut).toEqual([]);
     await tab.click();
     await phonePage.getByRole('heading', { level: 1, name: words.app.pages.notifications.title }).waitFor();
@@ -158,7 +169,10 @@ describe('the Notifications page', () => {
 
   test('a server without a Telegram bot says so and offers no button; e-mail alerts still work', async () => {
     const user = await signedInUser(plainStack, 'nobot');
-    for (const [code, prefix, locale] of [['en', '', 'en-US'], ['ru', '/ru', 'ru-RU']] as const) {
+    for (const [code, prefix, locale] of [
+      ['en', '', 'en-US'],
+      ['ru', '/ru', 'ru-RU'],
+    ] as const) {
       const words = catalogue(code);
       const { page, problems } = await signedInPage(plainStack, user.token, locale, desktop);
       await page.goto(`${plainStack.urls.web}${prefix}/app/notifications`);

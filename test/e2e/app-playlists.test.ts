@@ -8,7 +8,20 @@ import { api, signedInUser } from '../helpers/accounts';
 import { browserTestsOnStack, recordErrors, screenshot } from '../helpers/browser';
 import { makeClip, uploadWithTus, waitForItem, waitForStreamStatus } from '../helpers/media';
 
-type PlaylistText = 'useIt' | 'add' | 'items' | 'moveUp' | 'moveDown' | 'shuffle' | 'limit_other' | 'summaryShuffled_other' | 'editTitle' | 'playing' | 'applyRestart' | 'save' | 'savedRestart';
+type PlaylistText =
+  | 'useIt'
+  | 'add'
+  | 'items'
+  | 'moveUp'
+  | 'moveDown'
+  | 'shuffle'
+  | 'limit_other'
+  | 'summaryShuffled_other'
+  | 'editTitle'
+  | 'playing'
+  | 'applyRestart'
+  | 'save'
+  | 'savedRestart';
 type Catalogue = {
   app: { pages: { streams: { title: string } } };
   streams: { new: string; form: { title: string; create: string }; playlist: Record<PlaylistText, string> };
@@ -35,7 +48,10 @@ test('a playlist made in the form, started, and edited while it plays (for the n
     expect((await waitForItem(e2e.stack, user.token, id)).status).toBe('ready');
     videoIds.push(id);
   }
-  const channel = await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Local test server', url: e2e.stack.urls.rtmp, key: `playlist-${user.userId.slice(0, 8)}` } });
+  const channel = await api(e2e.stack, 'POST', '/channels/rtmp', {
+    token: user.token,
+    body: { name: 'Local test server', url: e2e.stack.urls.rtmp, key: `playlist-${user.userId.slice(0, 8)}` },
+  });
   expect(channel.status).toBe(201);
 
   const context = await e2e.signedInContext(e2e.stack, user.token, { locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 900 } });
@@ -48,9 +64,17 @@ test('a playlist made in the form, started, and edited while it plays (for the n
   await page.getByRole('checkbox', { name: en.streams.playlist.useIt }).check();
   for (const title of titles) await page.getByLabel(en.streams.playlist.add).selectOption({ label: title });
   const items = page.getByRole('list', { name: en.streams.playlist.items }).getByRole('listitem');
-  expect(await items.allTextContents()).toEqual([expect.stringContaining('Sunrise'), expect.stringContaining('Rain on glass'), expect.stringContaining('Night city')]);
+  expect(await items.allTextContents()).toEqual([
+    expect.stringContaining('Sunrise'),
+    expect.stringContaining('Rain on glass'),
+    expect.stringContaining('Night city'),
+  ]);
   await page.getByRole('button', { name: en.streams.playlist.moveUp.replace('{{title}}', 'Night city') }).click();
-  expect(await items.allTextContents()).toEqual([expect.stringContaining('Sunrise'), expect.stringContaining('Night city'), expect.stringContaining('Rain on glass')]);
+  expect(await items.allTextContents()).toEqual([
+    expect.stringContaining('Sunrise'),
+    expect.stringContaining('Night city'),
+    expect.stringContaining('Rain on glass'),
+  ]);
   await page.getByRole('checkbox', { name: en.streams.playlist.shuffle }).check();
   await page.getByText(en.streams.playlist.limit_other.replace('{{count}}', '5')).waitFor();
   await page.getByRole('checkbox', { name: /Local test server/ }).check();
@@ -89,7 +113,11 @@ test('a playlist made in the form, started, and edited while it plays (for the n
   await editor.getByRole('button', { name: en.streams.playlist.save }).click();
   await page.getByText(en.streams.playlist.savedRestart).waitFor();
   const { body: edited } = await api(e2e.stack, 'GET', `/streams/${stream.id}`, { token: user.token });
-  expect(edited).toMatchObject({ status: 'started', videoId: videoIds[2], playlist: { videoIds: [videoIds[2], videoIds[1], videoIds[0]], revision: 1, apply: 'restart' } });
+  expect(edited).toMatchObject({
+    status: 'started',
+    videoId: videoIds[2],
+    playlist: { videoIds: [videoIds[2], videoIds[1], videoIds[0]], revision: 1, apply: 'restart' },
+  });
   await screenshot(page, 'app-playlist-saved-en');
 
   expect((await api(e2e.stack, 'POST', `/streams/${stream.id}/stop`, { token: user.token })).status).toBe(200);

@@ -25,8 +25,13 @@ async function creatorOn(plan: PlanId, label: string) {
     const now = new Date();
     await new DynamoBillingStore(e2e.stack.deps.db, e2e.stack.config.tables.app).saveSubscription(
       {
-        userId: user.userId, plan, period: 'month', status: 'active', cancelAtPeriodEnd: false,
-        currentPeriodStart: now.toISOString(), currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+        userId: user.userId,
+        plan,
+        period: 'month',
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: now.toISOString(),
+        currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
       },
       Math.floor(now.getTime() / 1000),
     );
@@ -44,7 +49,8 @@ async function videosPage(code: LanguageCode, token: string) {
 }
 
 /** "1.1 TB" as the page's language writes it. */
-const terabytes = (value: number, code: LanguageCode) => new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'terabyte', maximumFractionDigits: 1 }).format(value);
+const terabytes = (value: number, code: LanguageCode) =>
+  new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'terabyte', maximumFractionDigits: 1 }).format(value);
 
 const qualityBox = (page: Page) => page.locator('fieldset.upload-quality');
 
@@ -60,7 +66,12 @@ describe.each(languages.map((language) => [language.code] as const))('the qualit
     await expect(profile.inputValue()).resolves.toBe('1080p30');
     const efficient = box.getByRole('radio', { name: new RegExp(`^${quality.tier.low}`) });
     await expect(efficient.isChecked()).resolves.toBe(true);
-    await expect(box.locator('.upload-quality__tier', { has: page.locator('input:checked') }).locator('.upload-quality__badge').textContent()).resolves.toBe(quality.recommended);
+    await expect(
+      box
+        .locator('.upload-quality__tier', { has: page.locator('input:checked') })
+        .locator('.upload-quality__badge')
+        .textContent(),
+    ).resolves.toBe(quality.recommended);
 
     // 3 Mbit/s around the clock: about 1.1 TB a month to each destination (lambdas/core/costs).
     const cost = box.locator('[data-cost]');
@@ -76,7 +87,9 @@ describe.each(languages.map((language) => [language.code] as const))('the qualit
     const missing = new Intl.ListFormat(languageByCode(code).htmlLang).format([fill(quality.frameRate, { rate: 60 }), '1440p', '4K']);
     const upgrade = box.locator('[data-upgrade]');
     await expect(upgrade.textContent()).resolves.toContain(fill(quality.upgrade, { features: missing, plans }));
-    await expect(upgrade.getByRole('link', { name: texts.videos.upload.seePlans }).getAttribute('href')).resolves.toBe(localizePath('/app/billing', languageByCode(code)));
+    await expect(upgrade.getByRole('link', { name: texts.videos.upload.seePlans }).getAttribute('href')).resolves.toBe(
+      localizePath('/app/billing', languageByCode(code)),
+    );
     await screenshot(page, `app-quality-upload-${code}`);
 
     // The best tier doubles the traffic.
@@ -90,7 +103,11 @@ describe.each(languages.map((language) => [language.code] as const))('the qualit
     // Kept for the next visit.
     await page.reload();
     await qualityBox(page).waitFor();
-    await expect(qualityBox(page).getByRole('radio', { name: new RegExp(`^${quality.tier.high}`) }).isChecked()).resolves.toBe(true);
+    await expect(
+      qualityBox(page)
+        .getByRole('radio', { name: new RegExp(`^${quality.tier.high}`) })
+        .isChecked(),
+    ).resolves.toBe(true);
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });
@@ -131,7 +148,9 @@ test('a Pro creator asks for 1440p at the balanced tier: the upload says so, the
   await card.getByRole('button', { name: `${quality.change}: full-hd` }).click();
   const dialog = page.getByRole('dialog', { name: fill(quality.changeTitle, { title: 'full-hd' }) });
   await dialog.waitFor();
-  const options = (await dialog.getByRole('radio').evaluateAll((inputs) => inputs.map((input) => input.closest('label')?.textContent ?? ''))).map((text) => text.split(' · about')[0]);
+  const options = (await dialog.getByRole('radio').evaluateAll((inputs) => inputs.map((input) => input.closest('label')?.textContent ?? ''))).map(
+    (text) => text.split(' · about')[0],
+  );
   expect(options).toEqual(['720p · 30 fps · 4.5 Mbit/s', '1080p · 30 fps · 3 Mbit/s', '720p · 30 fps · 3 Mbit/s']);
   await dialog.getByRole('radio', { name: /^720p · 30 fps · 3 Mbit\/s/ }).check();
   await screenshot(page, 'app-quality-change-dialog-en');

@@ -76,125 +76,138 @@ async function reconcileUntil(page: Page, selector: string, timeoutMs: number) {
 
 const timelineKinds = (page: Page) => page.locator('.stream-event').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
 
-describe('a stream\'s page', () => {
-  test(
-    'made in the form with a one-minute attention time; its destination down: needs attention on the card and the page, then recovered; the history in plain words',
-    async () => {
-      const user = await signedInUser(e2e.stack, 'history');
-      const videoId = await uploadWithTus(e2e.stack, user.token, (await makeClip({ seconds: 4 })).bytes, { filename: 'rain.mp4', filetype: 'video/mp4', kind: 'video' });
-      const video = await waitForItem(e2e.stack, user.token, videoId);
-      const key = `history-${randomBytes(4).toString('hex')}`;
-      expect((await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Own server', url: nginx.rtmpUrl, key } })).status).toBe(201);
+describe("a stream's page", () => {
+  test('made in the form with a one-minute attention time; its destination down: needs attention on the card and the page, then recovered; the history in plain words', async () => {
+    const user = await signedInUser(e2e.stack, 'history');
+    const videoId = await uploadWithTus(e2e.stack, user.token, (await makeClip({ seconds: 4 })).bytes, {
+      filename: 'rain.mp4',
+      filetype: 'video/mp4',
+      kind: 'video',
+    });
+    const video = await waitForItem(e2e.stack, user.token, videoId);
+    const key = `history-${randomBytes(4).toString('hex')}`;
+    expect((await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Own server', url: nginx.rtmpUrl, key } })).status).toBe(201);
 
-      const { page, problems } = await pageFor(user.token, languages[0], desktop);
-      await page.goto(`${e2e.stack.urls.web}/app/streams`);
-      await page.getByRole('heading', { level: 1, name: en.app.pages.streams.title }).waitFor();
-      await page.getByRole('button', { name: en.streams.new }).click();
-      await page.getByLabel('Title').fill('Rain at night');
-      await page.getByLabel('Video', { exact: true }).selectOption({ label: video.title });
-      await page.getByRole('checkbox', { name: /Own server/ }).check();
-      const attention = page.getByLabel(en.streams.form.attentionMinutes);
-      expect(await attention.inputValue()).toBe('5');
-      expect(await attention.getAttribute('aria-describedby')).toBeTruthy();
-      await page.getByText(en.streams.form.attentionHelp).waitFor();
-      await attention.fill('1');
-      await page.getByRole('button', { name: en.streams.form.create }).click();
+    const { page, problems } = await pageFor(user.token, languages[0], desktop);
+    await page.goto(`${e2e.stack.urls.web}/app/streams`);
+    await page.getByRole('heading', { level: 1, name: en.app.pages.streams.title }).waitFor();
+    await page.getByRole('button', { name: en.streams.new }).click();
+    await page.getByLabel('Title').fill('Rain at night');
+    await page.getByLabel('Video', { exact: true }).selectOption({ label: video.title });
+    await page.getByRole('checkbox', { name: /Own server/ }).check();
+    const attention = page.getByLabel(en.streams.form.attentionMinutes);
+    expect(await attention.inputValue()).toBe('5');
+    expect(await attention.getAttribute('aria-describedby')).toBeTruthy();
+    await page.getByText(en.streams.form.attentionHelp).waitFor();
+    await attention.fill('1');
+    await page.getByRole('button', { name: en.streams.form.create }).click();
 
-      const card = page.locator('[data-stream-id]').filter({ has: page.getByRole('heading', { level: 2, name: 'Rain at night' }) });
-      await card.locator('[data-status="stopped"]').waitFor();
-      const streamId = (await card.getAttribute('data-stream-id'))!;
-      expect((await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: user.token })).body).toMatchObject({ attentionMinutes: 1, needsAttention: false });
+    const card = page.locator('[data-stream-id]').filter({ has: page.getByRole('heading', { level: 2, name: 'Rain at night' }) });
+    await card.locator('[data-status="stopped"]').waitFor();
+    const streamId = (await card.getAttribute('data-stream-id'))!;
+    expect((await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: user.token })).body).toMatchObject({ attentionMinutes: 1, needsAttention: false });
 
-      await card.getByRole('button', { name: 'Start' }).click();
-      await card.locator('[data-status="started"]').waitFor({ timeout: 60_000 });
-      await card.locator('[data-verdict="healthy"]').waitFor({ timeout: 45_000 });
-      expect(await card.locator('[data-attention]').count()).toBe(0);
+    await card.getByRole('button', { name: 'Start' }).click();
+    await card.locator('[data-status="started"]').waitFor({ timeout: 60_000 });
+    await card.locator('[data-verdict="healthy"]').waitFor({ timeout: 45_000 });
+    expect(await card.locator('[data-attention]').count()).toBe(0);
 
-      // The destination goes away for longer than the attention time.
-      await nginx.stop();
-      await waitForStreamStatus(e2e.stack, user.token, streamId, 'pending', 60_000);
-      await reconcileUntil(page, '[data-stream-id] [data-attention]', 150_000);
-      const badge = card.locator('[data-attention]');
-      expect(await badge.textContent()).toBe(en.streams.attention.badge);
-      // Amber, not the red of a failure.
-      expect(await badge.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 231, 184)');
-      const since = card.locator('.stream-attention__title');
-      expect(await since.textContent()).toMatch(/^Needs attention since \d{1,2}:\d{2}\s[AP]M$/);
-      await screenshot(page, 'streams-needs-attention-en-1366');
+    // The destination goes away for longer than the attention time.
+    await nginx.stop();
+    await waitForStreamStatus(e2e.stack, user.token, streamId, 'pending', 60_000);
+    await reconcileUntil(page, '[data-stream-id] [data-attention]', 150_000);
+    const badge = card.locator('[data-attention]');
+    expect(await badge.textContent()).toBe(en.streams.attention.badge);
+    // Amber, not the red of a failure.
+    expect(await badge.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 231, 184)');
+    const since = card.locator('.stream-attention__title');
+    expect(await since.textContent()).toMatch(/^Needs attention since \d{1,2}:\d{2}\s[AP]M$/);
+    await screenshot(page, 'streams-needs-attention-en-1366');
 
-      // The card's title leads to the stream's page, where alert e-mails lead too.
-      await card.getByRole('link', { name: 'Rain at night' }).click();
-      await page.waitForURL(`**/app/streams/${streamId}`);
-      await page.getByRole('heading', { level: 1, name: 'Rain at night' }).waitFor();
-      await page.locator('[data-attention]').waitFor();
-      await page.locator('.stream-event[data-kind="needs attention"][data-ongoing]').waitFor();
-      expect(await page.locator('.stream-event[data-kind="needs attention"] .stream-event__length').textContent()).toBe(' · still going on');
-      for (const language of languages) {
-        for (const [size, width] of [[desktop, 1366], [phone, 390]] as const) {
-          const view = language.code === 'en' && size === desktop ? page : (await pageFor(user.token, language, size)).page;
-          if (view !== page) {
-            await view.goto(`${e2e.stack.urls.web}${language.prefix}/app/streams/${streamId}`);
-            await view.locator('[data-attention]').waitFor();
-            await view.locator('.stream-event[data-kind="needs attention"]').waitFor();
-            expect(await view.locator('[data-attention]').textContent()).toBe(catalogue(language.code).streams.attention.badge);
-          }
-          await screenshot(view, `stream-page-attention-${language.code}-${width}`);
+    // The card's title leads to the stream's page, where alert e-mails lead too.
+    await card.getByRole('link', { name: 'Rain at night' }).click();
+    await page.waitForURL(`**/app/streams/${streamId}`);
+    await page.getByRole('heading', { level: 1, name: 'Rain at night' }).waitFor();
+    await page.locator('[data-attention]').waitFor();
+    await page.locator('.stream-event[data-kind="needs attention"][data-ongoing]').waitFor();
+    expect(await page.locator('.stream-event[data-kind="needs attention"] .stream-event__length').textContent()).toBe(' · still going on');
+    for (const language of languages) {
+      for (const [size, width] of [
+        [desktop, 1366],
+        [phone, 390],
+      ] as const) {
+        const view = language.code === 'en' && size === desktop ? page : (await pageFor(user.token, language, size)).page;
+        if (view !== page) {
+          await view.goto(`${e2e.stack.urls.web}${language.prefix}/app/streams/${streamId}`);
+          await view.locator('[data-attention]').waitFor();
+          await view.locator('.stream-event[data-kind="needs attention"]').waitFor();
+          expect(await view.locator('[data-attention]').textContent()).toBe(catalogue(language.code).streams.attention.badge);
         }
+        await screenshot(view, `stream-page-attention-${language.code}-${width}`);
       }
+    }
 
-      // Back: the stream goes live again and recovers; the page follows without a reload.
-      nginx = await startDestination();
-      await page.locator('[data-status="started"]').waitFor({ timeout: 90_000 });
-      await waitFor('a healthy heartbeat', async () => (await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: user.token })).body.verdict, (verdict) => verdict === 'healthy', 60_000);
-      await reconcileUntil(page, '.stream-event[data-kind="recovered"]', 60_000);
-      await page.locator('[data-attention]').waitFor({ state: 'detached' });
-      await page.getByRole('button', { name: 'Stop' }).click();
-      await page.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
-      await page.locator('.stream-event[data-kind="stopped"]').waitFor();
+    // Back: the stream goes live again and recovers; the page follows without a reload.
+    nginx = await startDestination();
+    await page.locator('[data-status="started"]').waitFor({ timeout: 90_000 });
+    await waitFor(
+      'a healthy heartbeat',
+      async () => (await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: user.token })).body.verdict,
+      (verdict) => verdict === 'healthy',
+      60_000,
+    );
+    await reconcileUntil(page, '.stream-event[data-kind="recovered"]', 60_000);
+    await page.locator('[data-attention]').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
+    await page.locator('.stream-event[data-kind="stopped"]').waitFor();
 
-      // The timeline, newest first, in plain words.
-      expect(await timelineKinds(page)).toEqual(['stopped', 'recovered', 'live', 'needs attention', 'interrupted', 'live', 'started']);
-      const event = (kind: string) => page.locator(`.stream-event[data-kind="${kind}"]`);
-      expect(await event('stopped').locator('.stream-event__title').textContent()).toBe(en.streams.history.event.stoppedByYou!.title);
-      // Lengths as "1 min 5 sec", "24 sec": more than the one-minute attention time off air.
-      const minutes = String.raw`\d+ min( \d+ sec)?`;
-      expect(await event('interrupted').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Interrupted · off air for ${minutes}$`));
-      expect(await event('needs attention').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Needs attention · lasted (${minutes}|\\d+ sec)$`));
-      expect(await event('recovered').locator('.stream-event__body').textContent()).toMatch(new RegExp(`^Back to normal after ${minutes} with problems`));
-      // What the task said is a detail under the plain words.
-      expect(await event('interrupted').locator('.stream-event__detail').textContent()).toMatch(/^Technical details: .+/);
-      expect(await page.locator('.stream-event__time').first().textContent()).toMatch(/^\d{1,2}:\d{2}\s[AP]M$/);
-      await page.getByRole('heading', { level: 3, name: 'Today' }).waitFor();
+    // The timeline, newest first, in plain words.
+    expect(await timelineKinds(page)).toEqual(['stopped', 'recovered', 'live', 'needs attention', 'interrupted', 'live', 'started']);
+    const event = (kind: string) => page.locator(`.stream-event[data-kind="${kind}"]`);
+    expect(await event('stopped').locator('.stream-event__title').textContent()).toBe(en.streams.history.event.stoppedByYou!.title);
+    // Lengths as "1 min 5 sec", "24 sec": more than the one-minute attention time off air.
+    const minutes = String.raw`\d+ min( \d+ sec)?`;
+    expect(await event('interrupted').locator('.stream-event__title').textContent()).toMatch(new RegExp(`^Interrupted · off air for ${minutes}$`));
+    expect(await event('needs attention').locator('.stream-event__title').textContent()).toMatch(
+      new RegExp(`^Needs attention · lasted (${minutes}|\\d+ sec)$`),
+    );
+    expect(await event('recovered').locator('.stream-event__body').textContent()).toMatch(new RegExp(`^Back to normal after ${minutes} with problems`));
+    // What the task said is a detail under the plain words.
+    expect(await event('interrupted').locator('.stream-event__detail').textContent()).toMatch(/^Technical details: .+/);
+    expect(await page.locator('.stream-event__time').first().textContent()).toMatch(/^\d{1,2}:\d{2}\s[AP]M$/);
+    await page.getByRole('heading', { level: 3, name: 'Today' }).waitFor();
 
-      // Uptime: it ran the whole time in the last day, on air for part of it.
-      const day = await page.locator('[data-window="day"] .stream-uptime__value').textContent();
-      expect(day).toMatch(/^\d{1,2}(\.\d)?%$/);
-      expect(Number(day!.replace('%', ''))).toBeLessThan(100);
-      for (const window of ['week', 'month']) expect(await page.locator(`[data-window="${window}"] .stream-uptime__value`).textContent()).toBe(day);
-      const history = (await api(e2e.stack, 'GET', `/streams/${streamId}/history`, { token: user.token })).body;
-      expect(day).toBe(`${Math.floor(history.uptime.day * 1000) / 10}%`);
+    // Uptime: it ran the whole time in the last day, on air for part of it.
+    const day = await page.locator('[data-window="day"] .stream-uptime__value').textContent();
+    expect(day).toMatch(/^\d{1,2}(\.\d)?%$/);
+    expect(Number(day!.replace('%', ''))).toBeLessThan(100);
+    for (const window of ['week', 'month']) expect(await page.locator(`[data-window="${window}"] .stream-uptime__value`).textContent()).toBe(day);
+    const history = (await api(e2e.stack, 'GET', `/streams/${streamId}/history`, { token: user.token })).body;
+    expect(day).toBe(`${Math.floor(history.uptime.day * 1000) / 10}%`);
 
-      for (const language of languages) {
-        for (const [size, width] of [[desktop, 1366], [phone, 390]] as const) {
-          const view = language.code === 'en' && size === desktop ? page : (await pageFor(user.token, language, size)).page;
-          if (view !== page) {
-            await view.goto(`${e2e.stack.urls.web}${language.prefix}/app/streams/${streamId}`);
-            await view.locator('.stream-event[data-kind="recovered"]').waitFor();
-            const words = catalogue(language.code).streams.history;
-            expect(await view.locator('.stream-event[data-kind="stopped"] .stream-event__title').textContent()).toBe(words.event.stoppedByYou!.title);
-            expect(await view.getByRole('heading', { level: 2, name: words.uptimeTitle }).count()).toBe(1);
-            // No sideways scrolling.
-            expect(await view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-          }
-          await screenshot(view, `stream-page-history-${language.code}-${width}`);
+    for (const language of languages) {
+      for (const [size, width] of [
+        [desktop, 1366],
+        [phone, 390],
+      ] as const) {
+        const view = language.code === 'en' && size === desktop ? page : (await pageFor(user.token, language, size)).page;
+        if (view !== page) {
+          await view.goto(`${e2e.stack.urls.web}${language.prefix}/app/streams/${streamId}`);
+          await view.locator('.stream-event[data-kind="recovered"]').waitFor();
+          const words = catalogue(language.code).streams.history;
+          expect(await view.locator('.stream-event[data-kind="stopped"] .stream-event__title').textContent()).toBe(words.event.stoppedByYou!.title);
+          expect(await view.getByRole('heading', { level: 2, name: words.uptimeTitle }).count()).toBe(1);
+          // No sideways scrolling.
+          expect(await view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         }
+        await screenshot(view, `stream-page-history-${language.code}-${width}`);
       }
-      expect(problems).toEqual([]);
-    },
-    420_000,
-  );
+    }
+    expect(problems).toEqual([]);
+  }, 420_000);
 
-  test('another user\'s stream and an unknown one are not found, with the way back to the streams', async () => {
+  test("another user's stream and an unknown one are not found, with the way back to the streams", async () => {
     const owner = await signedInUser(e2e.stack, 'owner');
     const created = await api(e2e.stack, 'POST', '/streams', { token: owner.token, body: { title: 'Mine only', channelIds: [] } });
     expect(created.status).toBe(201);
@@ -215,7 +228,7 @@ describe('a stream\'s page', () => {
     }
   });
 
-  test('an alert e-mail\'s link opened signed out: the login page, then the stream\'s page in the e-mail\'s language', async () => {
+  test("an alert e-mail's link opened signed out: the login page, then the stream's page in the e-mail's language", async () => {
     const user = await signedInUser(e2e.stack, 'mailed', { language: 'ru' });
     const stream = (await api(e2e.stack, 'POST', '/streams', { token: user.token, body: { title: 'Ночной эфир', channelIds: [] } })).body;
     const ru = catalogue('ru');

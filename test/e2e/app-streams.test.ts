@@ -130,10 +130,16 @@ describe('Streams and Channels pages', () => {
       const channelsTab = await page.context().newPage();
       await open(channelsTab, '/app/channels', en.app.pages.channels.title);
       await channelsTab.getByRole('button', { name: 'Delete the destination Local test server' }).click();
-      await channelsTab.locator('[data-in-use="running"]').filter({ hasText: /is live on this destination\. Stop that stream first/ }).waitFor();
+      await channelsTab
+        .locator('[data-in-use="running"]')
+        .filter({ hasText: /is live on this destination\. Stop that stream first/ })
+        .waitFor();
       expect(await channelsTab.getByRole('button', { name: 'Delete destination' }).isDisabled()).toBe(true);
       const channelId = (await api<{ channels: { id: string }[] }>(e2e.stack, 'GET', '/channels', { token })).body.channels[0]!.id;
-      expect((await api(e2e.stack, 'DELETE', `/channels/${channelId}`, { token })).body).toMatchObject({ error: 'stream started', message: errorCatalogue['stream started'].message });
+      expect((await api(e2e.stack, 'DELETE', `/channels/${channelId}`, { token })).body).toMatchObject({
+        error: 'stream started',
+        message: errorCatalogue['stream started'].message,
+      });
       await channelsTab.close();
 
       // Stop, then delete the stream after confirming.
@@ -152,86 +158,90 @@ describe('Streams and Channels pages', () => {
     300_000,
   );
 
-  test(
-    'the form refuses duplicate restart times and more destinations than the plan allows, with the catalogued messages',
-    async () => {
-      const { token } = await creatorWithVideo('form');
-      const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
-      const channelIds: string[] = [];
-      for (const name of ['Main channel', 'Backup channel']) {
-        const added = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', { token, body: { name, url: 'rtmp://ingest.example.com/live', key: `key-${name.length}` } });
-        channelIds.push(added.body.id);
-      }
-      const created = await api(e2e.stack, 'POST', '/streams', {
+  test('the form refuses duplicate restart times and more destinations than the plan allows, with the catalogued messages', async () => {
+    const { token } = await creatorWithVideo('form');
+    const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
+    const channelIds: string[] = [];
+    for (const name of ['Main channel', 'Backup channel']) {
+      const added = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', {
         token,
-        body: { title: 'Study loop', videoId: videos.body.videos[0]!.id, channelIds: channelIds.slice(0, 1), timeZone: TIME_ZONE },
+        body: { name, url: 'rtmp://ingest.example.com/live', key: `key-${name.length}` },
       });
-      expect(created.status).toBe(201);
+      channelIds.push(added.body.id);
+    }
+    const created = await api(e2e.stack, 'POST', '/streams', {
+      token,
+      body: { title: 'Study loop', videoId: videos.body.videos[0]!.id, channelIds: channelIds.slice(0, 1), timeZone: TIME_ZONE },
+    });
+    expect(created.status).toBe(201);
 
-      const { page, problems } = await signedInPage(token, { realtime: false });
-      await open(page, '/app/streams', en.app.pages.streams.title);
-      const stream = card(page, 'Study loop');
-      await stream.getByRole('button', { name: 'Edit' }).click();
-      const form = card(page, 'Edit “Study loop”');
-      expect(await form.getByLabel('Video', { exact: true }).inputValue()).toBe(videos.body.videos[0]!.id);
+    const { page, problems } = await signedInPage(token, { realtime: false });
+    await open(page, '/app/streams', en.app.pages.streams.title);
+    const stream = card(page, 'Study loop');
+    await stream.getByRole('button', { name: 'Edit' }).click();
+    const form = card(page, 'Edit “Study loop”');
+    expect(await form.getByLabel('Video', { exact: true }).inputValue()).toBe(videos.body.videos[0]!.id);
 
-      // Two destinations on the trial plan: refused before anything is sent.
-      await form.getByText('Your plan streams to 1 destination at a time.').waitFor();
-      await form.getByRole('checkbox', { name: /Backup channel/ }).check();
-      await form.getByText(errorCatalogue['plan feature unavailable'].message).waitFor();
-      await form.getByRole('checkbox', { name: /Backup channel/ }).uncheck();
+    // Two destinations on the trial plan: refused before anything is sent.
+    await form.getByText('Your plan streams to 1 destination at a time.').waitFor();
+    await form.getByRole('checkbox', { name: /Backup channel/ }).check();
+    await form.getByText(errorCatalogue['plan feature unavailable'].message).waitFor();
+    await form.getByRole('checkbox', { name: /Backup channel/ }).uncheck();
 
-      // Two restarts at the same minute: the API's 422, shown at the restart times, both rows marked.
-      await form.getByRole('button', { name: 'Add a restart time' }).click();
-      await form.getByRole('button', { name: 'Add a restart time' }).click();
-      expect(await form.getByLabel('Restart time 1').inputValue()).toBe('03:00');
-      expect(await form.getByLabel('Restart time 2').inputValue()).toBe('15:00');
-      await form.getByLabel('Restart time 2').fill('03:00');
-      await form.getByRole('button', { name: 'Save changes' }).click();
-      await form.getByRole('alert').filter({ hasText: errorCatalogue['duplicate restart times'].message }).waitFor();
-      expect(await form.getByLabel('Restart time 1').getAttribute('aria-invalid')).toBe('true');
-      expect(await form.getByLabel('Restart time 2').getAttribute('aria-invalid')).toBe('true');
-      await screenshot(page, 'app-streams-form-duplicate-restarts-en');
+    // Two restarts at the same minute: the API's 422, shown at the restart times, both rows marked.
+    await form.getByRole('button', { name: 'Add a restart time' }).click();
+    await form.getByRole('button', { name: 'Add a restart time' }).click();
+    expect(await form.getByLabel('Restart time 1').inputValue()).toBe('03:00');
+    expect(await form.getByLabel('Restart time 2').inputValue()).toBe('15:00');
+    await form.getByLabel('Restart time 2').fill('03:00');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByRole('alert').filter({ hasText: errorCatalogue['duplicate restart times'].message }).waitFor();
+    expect(await form.getByLabel('Restart time 1').getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Restart time 2').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'app-streams-form-duplicate-restarts-en');
 
-      await form.getByLabel('Restart time 2').fill('15:30');
-      await form.getByRole('button', { name: 'Save changes' }).click();
-      // Restart times in the language's one time style (en-US: 12-hour).
-      await stream.getByText(new RegExp(`^3:00\\sAM and 3:30\\sPM · ${TIME_ZONE}$`)).waitFor();
-      const saved = await api<{ restartTimes: string[]; timeZone: string }>(e2e.stack, 'GET', `/streams/${created.body.id}`, { token });
-      expect(saved.body).toMatchObject({ restartTimes: ['03:00', '15:30'], timeZone: TIME_ZONE });
+    await form.getByLabel('Restart time 2').fill('15:30');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    // Restart times in the language's one time style (en-US: 12-hour).
+    await stream.getByText(new RegExp(`^3:00\\sAM and 3:30\\sPM · ${TIME_ZONE}$`)).waitFor();
+    const saved = await api<{ restartTimes: string[]; timeZone: string }>(e2e.stack, 'GET', `/streams/${created.body.id}`, { token });
+    expect(saved.body).toMatchObject({ restartTimes: ['03:00', '15:30'], timeZone: TIME_ZONE });
 
-      expect(problems).toEqual([]);
-    },
-    180_000,
-  );
+    expect(problems).toEqual([]);
+  }, 180_000);
 
-  test(
-    'both pages in Russian',
-    async () => {
-      const { token } = await creatorWithVideo('ru');
-      const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
-      const channel = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', { token, body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' } });
-      await api(e2e.stack, 'POST', '/streams', {
-        token,
-        body: { title: 'Музыка для учёбы', videoId: videos.body.videos[0]!.id, channelIds: [channel.body.id], restartTimes: ['04:00', '16:00'], timeZone: 'Europe/Moscow' },
-      });
-      const ru = catalogue('ru');
-      const { page, problems } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
-      await open(page, '/ru/app/channels', ru.app.pages.channels.title);
-      await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
-      await page.getByText('••••mnop').waitFor();
-      await screenshot(page, 'app-channels-ru');
+  test('both pages in Russian', async () => {
+    const { token } = await creatorWithVideo('ru');
+    const videos = await api<{ videos: { id: string }[] }>(e2e.stack, 'GET', '/videos', { token });
+    const channel = await api<{ id: string }>(e2e.stack, 'POST', '/channels/rtmp', {
+      token,
+      body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' },
+    });
+    await api(e2e.stack, 'POST', '/streams', {
+      token,
+      body: {
+        title: 'Музыка для учёбы',
+        videoId: videos.body.videos[0]!.id,
+        channelIds: [channel.body.id],
+        restartTimes: ['04:00', '16:00'],
+        timeZone: 'Europe/Moscow',
+      },
+    });
+    const ru = catalogue('ru');
+    const { page, problems } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
+    await open(page, '/ru/app/channels', ru.app.pages.channels.title);
+    await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
+    await page.getByText('••••mnop').waitFor();
+    await screenshot(page, 'app-channels-ru');
 
-      await open(page, '/ru/app/streams', ru.app.pages.streams.title);
-      await card(page, 'Музыка для учёбы').locator('[data-status="stopped"]').filter({ hasText: ru.streams.status.stopped }).waitFor();
-      await page.getByText('04:00 и 16:00 · Europe/Moscow').waitFor();
-      await page.getByRole('button', { name: ru.streams.new }).click();
-      await page.getByRole('button', { name: 'Создать трансляцию' }).waitFor();
-      await screenshot(page, 'app-streams-ru');
-      await page.setViewportSize({ width: 390, height: 844 });
-      await screenshot(page, 'app-streams-ru-mobile');
-      expect(problems).toEqual([]);
-    },
-    120_000,
-  );
+    await open(page, '/ru/app/streams', ru.app.pages.streams.title);
+    await card(page, 'Музыка для учёбы').locator('[data-status="stopped"]').filter({ hasText: ru.streams.status.stopped }).waitFor();
+    await page.getByText('04:00 и 16:00 · Europe/Moscow').waitFor();
+    await page.getByRole('button', { name: ru.streams.new }).click();
+    await page.getByRole('button', { name: 'Создать трансляцию' }).waitFor();
+    await screenshot(page, 'app-streams-ru');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'app-streams-ru-mobile');
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

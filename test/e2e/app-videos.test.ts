@@ -44,7 +44,14 @@ describe.each(['en', 'ua'] as const)('the Videos page in %s', (code) => {
     const { page, pageErrors } = await videosPage(code);
     await page.getByRole('heading', { name: texts.app.pages.videos.emptyTitle }).waitFor();
     await page.locator('.app-shell[data-realtime="open"]').waitFor();
-    await page.locator('[data-limit="storage"] .usage-meter__value', { hasText: fill(texts.billing.usedOf, { used: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'kilobyte' }).format(0), limit: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'gigabyte' }).format(5) }) }).waitFor();
+    await page
+      .locator('[data-limit="storage"] .usage-meter__value', {
+        hasText: fill(texts.billing.usedOf, {
+          used: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'kilobyte' }).format(0),
+          limit: new Intl.NumberFormat(languageByCode(code).htmlLang, { style: 'unit', unit: 'gigabyte' }).format(5),
+        }),
+      })
+      .waitFor();
     await screenshot(page, `app-videos-empty-${code}`);
     await page.evaluate(() => ((window as { stillTheSamePage?: boolean }).stillTheSamePage = true));
 
@@ -64,7 +71,9 @@ describe.each(['en', 'ua'] as const)('the Videos page in %s', (code) => {
     const made = fill(quality.profile, { resolution: '720p', rate: 30 });
     expect(facts).toContain('1280 × 720');
     expect(facts).toContain(fill(quality.output, { profile: made, bitrate: fill(quality.mbps, { value: 3 }) }));
-    await card(page).getByText(fill(quality.limited.sourceSize, { asked: fill(quality.profile, { resolution: '1080p', rate: 30 }), made })).waitFor();
+    await card(page)
+      .getByText(fill(quality.limited.sourceSize, { asked: fill(quality.profile, { resolution: '1080p', rate: 30 }), made }))
+      .waitFor();
     expect(facts).toContain('0:03');
     await expect(page.locator('.upload-row').count()).resolves.toBe(0);
     // No reload happened: realtime brought the changes, and polling is off while it is connected.
@@ -160,7 +169,11 @@ test('a large file goes as partial uploads at once, joined by a final upload, an
   page.removeAllListeners('request');
   const partialPosts = firstTry.filter((request) => request.method() === 'POST' && request.headers()['upload-concat'] === 'partial');
   expect(partialPosts).toHaveLength(PARALLEL_UPLOADS);
-  const remembered = await page.evaluate(() => Object.entries(localStorage).filter(([key]) => key.startsWith('tus::')).map(([, value]) => JSON.parse(value)));
+  const remembered = await page.evaluate(() =>
+    Object.entries(localStorage)
+      .filter(([key]) => key.startsWith('tus::'))
+      .map(([, value]) => JSON.parse(value)),
+  );
   expect(remembered).toHaveLength(1);
   expect(remembered[0].parallelUploadUrls).toHaveLength(PARALLEL_UPLOADS);
 

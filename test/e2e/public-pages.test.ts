@@ -59,17 +59,21 @@ describe('public pages', () => {
     30_000,
   );
 
-  test.each(legalPages.map((page) => [page] as const))('%s renders its English text, also from every prefixed address', async (page) => {
-    const { page: tab, problems, close } = await watchedPage();
-    for (const language of languages) {
-      const response = await tab.goto(`${e2e.stack.urls.web}${language.prefix}${page}`);
-      expect(response?.status()).toBe(200);
-      expect(new URL(tab.url()).pathname).toBe(page);
-      await expectHeading(tab, legalTitles[page]);
-    }
-    expect(problems).toEqual([]);
-    await close();
-  }, 30_000);
+  test.each(legalPages.map((page) => [page] as const))(
+    '%s renders its English text, also from every prefixed address',
+    async (page) => {
+      const { page: tab, problems, close } = await watchedPage();
+      for (const language of languages) {
+        const response = await tab.goto(`${e2e.stack.urls.web}${language.prefix}${page}`);
+        expect(response?.status()).toBe(200);
+        expect(new URL(tab.url()).pathname).toBe(page);
+        await expectHeading(tab, legalTitles[page]);
+      }
+      expect(problems).toEqual([]);
+      await close();
+    },
+    30_000,
+  );
 
   test('legal texts agree on the one refund rule and the required facts', async () => {
     const { page: tab, close } = await watchedPage();
@@ -128,32 +132,41 @@ describe('public pages', () => {
   test.each([
     ['en', 'en-US'],
     ['hi', 'hi-IN'],
-  ] as const)('landing page screenshots (%s): desktop and mobile', async (code, locale) => {
-    for (const [suffix, viewport] of [
-      ['desktop', { width: 1366, height: 900 }],
-      ['mobile', { width: 390, height: 844 }],
-    ] as const) {
-      const { page: tab, problems, close } = await watchedPage(locale, viewport);
-      await tab.goto(`${e2e.stack.urls.web}${localizePath('/', languages.find((l) => l.code === code)!)}`);
-      await tab.getByRole('button', { name: catalogue(code).cookie.accept }).click();
-      const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBe(0); // nothing wider than the screen
-      await expect(tab.locator('#cookie-banner').isVisible()).resolves.toBe(false);
-      await screenshot(tab, `public-landing-${code}-${suffix}`);
-      // What a visitor sees first, and the pricing section, at screen size.
-      await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-first-screen.png`) });
-      await tab.locator('#pricing').scrollIntoViewIfNeeded();
-      await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-pricing.png`) });
-      if (suffix === 'mobile') {
-        // The section links sit in a menu on narrow screens.
-        const pricingLink = tab.locator('header').getByRole('link', { name: catalogue(code).nav.pricing });
-        await expect(pricingLink.isVisible()).resolves.toBe(false);
-        await tab.locator('summary', { hasText: catalogue(code).nav.menu }).click();
-        await expect(pricingLink.isVisible()).resolves.toBe(true);
-        await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-mobile-menu.png`) });
+  ] as const)(
+    'landing page screenshots (%s): desktop and mobile',
+    async (code, locale) => {
+      for (const [suffix, viewport] of [
+        ['desktop', { width: 1366, height: 900 }],
+        ['mobile', { width: 390, height: 844 }],
+      ] as const) {
+        const { page: tab, problems, close } = await watchedPage(locale, viewport);
+        await tab.goto(
+          `${e2e.stack.urls.web}${localizePath(
+            '/',
+            languages.find((l) => l.code === code)!,
+          )}`,
+        );
+        await tab.getByRole('button', { name: catalogue(code).cookie.accept }).click();
+        const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).toBe(0); // nothing wider than the screen
+        await expect(tab.locator('#cookie-banner').isVisible()).resolves.toBe(false);
+        await screenshot(tab, `public-landing-${code}-${suffix}`);
+        // What a visitor sees first, and the pricing section, at screen size.
+        await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-first-screen.png`) });
+        await tab.locator('#pricing').scrollIntoViewIfNeeded();
+        await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-${suffix}-pricing.png`) });
+        if (suffix === 'mobile') {
+          // The section links sit in a menu on narrow screens.
+          const pricingLink = tab.locator('header').getByRole('link', { name: catalogue(code).nav.pricing });
+          await expect(pricingLink.isVisible()).resolves.toBe(false);
+          await tab.locator('summary', { hasText: catalogue(code).nav.menu }).click();
+          await expect(pricingLink.isVisible()).resolves.toBe(true);
+          await tab.screenshot({ path: join(screenshotDir, `public-landing-${code}-mobile-menu.png`) });
+        }
+        expect(problems).toEqual([]);
+        await close();
       }
-      expect(problems).toEqual([]);
-      await close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -81,16 +81,20 @@ describe('addresses', () => {
     expect((await get('/ua/refund-policy?from=mail')).headers.get('location')).toBe('/refund-policy?from=mail');
   });
 
-  test.each(['/nowhere', '/es/nowhere', '/pricing/extra', '/en/terms'])('unknown %s answers 404 with the not-found page naming it', async (path) => {
-    const response = await get(path);
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toContain('text/html');
-    const { page } = await newPage();
-    const visit = await page.goto(`${e2e.stack.urls.web}${path}`);
-    expect(visit?.status()).toBe(404);
-    await page.getByRole('heading', { level: 1, name: catalogue(languageOfPath(path).code).notFound.title, exact: true }).waitFor();
-    await expect(page.locator('main').textContent()).resolves.toContain(path);
-  }, 30_000);
+  test.each(['/nowhere', '/es/nowhere', '/pricing/extra', '/en/terms'])(
+    'unknown %s answers 404 with the not-found page naming it',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      const { page } = await newPage();
+      const visit = await page.goto(`${e2e.stack.urls.web}${path}`);
+      expect(visit?.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: catalogue(languageOfPath(path).code).notFound.title, exact: true }).waitFor();
+      await expect(page.locator('main').textContent()).resolves.toContain(path);
+    },
+    30_000,
+  );
 
   test('the not-found page speaks the language of its prefix', async () => {
     const { page } = await newPage();

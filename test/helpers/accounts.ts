@@ -58,13 +58,26 @@ export const tokenOf = (mail: OutboxMail | undefined): string => {
 };
 
 /** A confirmed, signed-in user: what most API tests start from. */
-export async function signedInUser(stack: StackAccess, label = 'user', options: { language?: string } = {}): Promise<{ email: string; token: string; userId: string }> {
+export async function signedInUser(
+  stack: StackAccess,
+  label = 'user',
+  options: { language?: string } = {},
+): Promise<{ email: string; token: string; userId: string }> {
   const email = uniqueEmail(label);
   const registered = await api(stack, 'POST', '/register', {
-    body: { displayName: label, email, password: strongPassword, acceptTerms: true, ageConfirmed: true, ...(options.language ? { language: options.language } : {}) },
+    body: {
+      displayName: label,
+      email,
+      password: strongPassword,
+      acceptTerms: true,
+      ageConfirmed: true,
+      ...(options.language ? { language: options.language } : {}),
+    },
   });
   if (registered.status !== 202) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const confirmed = await api<{ token: string; user: { id: string } }>(stack, 'POST', '/confirm', { body: { token: tokenOf((await mailsTo(stack, email)).at(-1)) } });
+  const confirmed = await api<{ token: string; user: { id: string } }>(stack, 'POST', '/confirm', {
+    body: { token: tokenOf((await mailsTo(stack, email)).at(-1)) },
+  });
   if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   return { email, token: confirmed.body.token, userId: confirmed.body.user.id };
 }

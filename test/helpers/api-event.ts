@@ -2,7 +2,10 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { lambdaContext } from '../../local/api-gateway';
 
 /** A payload-2.0 event as API Gateway sends it, for unit tests of handler stacks. */
-export function apiEvent(routeKey: string, init: { body?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {}): APIGatewayProxyEventV2 {
+export function apiEvent(
+  routeKey: string,
+  init: { body?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {},
+): APIGatewayProxyEventV2 {
   const [method = 'GET', path = '/'] = routeKey.split(' ');
   return {
     version: '2.0',

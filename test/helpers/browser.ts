@@ -15,7 +15,15 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -70,7 +78,10 @@ export function browserTests(hooks: { start?: () => Promise<unknown>; stop?: () 
     async signedInContext(stack, token, { realtime = true, ...options } = {}) {
       const context = await tests.newContext(options);
       await context.addCookies([{ name: 'auth_token', value: token, url: stack.urls.web, sameSite: 'Lax' }]);
-      if (!realtime) await context.route(`${stack.urls.api}/ws`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }));
+      if (!realtime)
+        await context.route(`${stack.urls.api}/ws`, (route) =>
+          route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service unavailable' }) }),
+        );
       return context;
     },
   };
@@ -107,7 +118,8 @@ export function browserTestsOnStack(options: TestStackOptions = {}, timeoutMs?: 
 export function recordErrors(page: Page, options: { console?: boolean | 'except failed loads' } = {}, into: string[] = []): string[] {
   if (options.console) {
     page.on('console', (message) => {
-      if (message.type() === 'error' && !(options.console === 'except failed loads' && message.text().startsWith('Failed to load resource'))) into.push(message.text());
+      if (message.type() === 'error' && !(options.console === 'except failed loads' && message.text().startsWith('Failed to load resource')))
+        into.push(message.text());
     });
   }
   page.on('pageerror', (error) => into.push(error.message));

@@ -12,7 +12,9 @@ import { missingComponents } from './components';
 export default async function globalSetup(): Promise<void> {
   const missing = missingComponents();
   if (missing.length) {
-    throw new Error(`The test suite needs real components that are missing:\n  - ${missing.join('\n  - ')}\nRun "npm test", which installs them (as root), or install them by hand.`);
+    throw new Error(
+      `The test suite needs real components that are missing:\n  - ${missing.join('\n  - ')}\nRun "npm test", which installs them (as root), or install them by hand.`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'loopcast-test-'));
   const dynamo = await startDynamoDbLocal({ port: await freePort(), logFile: join(dir, 'dynamodb-local.log') });

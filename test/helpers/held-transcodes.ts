@@ -16,7 +16,11 @@ export interface HeldTranscodes {
   release(userId: string): Promise<void>;
 }
 
-interface Held { update: FinalUpdate; deliver: () => void; delivered: Promise<void> }
+interface Held {
+  update: FinalUpdate;
+  deliver: () => void;
+  delivered: Promise<void>;
+}
 
 /**
  * Wraps the stack's transcoder listener. Call right after the stack starts, before any media request: the
@@ -33,9 +37,17 @@ export function holdTranscodes(stack: LocalStack): HeldTranscodes {
     return original(async (update) => {
       if (update.type !== 'progress' && holding.has(update.job.userId)) {
         let deliver!: () => void;
-        const released = new Promise<void>((resolve) => { deliver = resolve; });
+        const released = new Promise<void>((resolve) => {
+          deliver = resolve;
+        });
         let delivered!: () => void;
-        const entry: Held = { update, deliver, delivered: new Promise<void>((resolve) => { delivered = resolve; }) };
+        const entry: Held = {
+          update,
+          deliver,
+          delivered: new Promise<void>((resolve) => {
+            delivered = resolve;
+          }),
+        };
         held.push(entry);
         for (const waiter of waiters.get(update.job.videoId) ?? []) waiter(update);
         waiters.delete(update.job.videoId);
@@ -55,11 +67,15 @@ export function holdTranscodes(stack: LocalStack): HeldTranscodes {
   if (!wrapped) throw new Error("holdTranscodes: the stack's transcoder was made before the hold was installed");
 
   return {
-    hold: (userId) => { holding.add(userId); },
+    hold: (userId) => {
+      holding.add(userId);
+    },
     ended: (videoId) => {
       const already = held.find((h) => h.update.job.videoId === videoId);
       if (already) return Promise.resolve(already.update);
-      return new Promise((resolve) => { waiters.set(videoId, [...(waiters.get(videoId) ?? []), resolve]); });
+      return new Promise((resolve) => {
+        waiters.set(videoId, [...(waiters.get(videoId) ?? []), resolve]);
+      });
     },
     release: async (userId) => {
       holding.delete(userId);

@@ -11,14 +11,34 @@ import { api, type StackAccess } from './accounts';
 const run = promisify(execFile);
 
 /** A short test clip (colour bars and a tone), as a file and its bytes. */
-export async function makeClip(options: { seconds?: number; size?: string; rate?: number; audioSeconds?: number; name?: string } = {}): Promise<{ path: string; bytes: Buffer }> {
+export async function makeClip(
+  options: { seconds?: number; size?: string; rate?: number; audioSeconds?: number; name?: string } = {},
+): Promise<{ path: string; bytes: Buffer }> {
   const seconds = options.seconds ?? 3;
   const path = join(mkdtempSync(join(tmpdir(), 'loopcast-clip-')), options.name ?? 'clip.mp4');
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '640x360'}:rate=${options.rate ?? 30}:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${options.audioSeconds ?? seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${options.size ?? '640x360'}:rate=${options.rate ?? 30}:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${options.audioSeconds ?? seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    path,
   ]);
   return { path, bytes: await readFile(path) };
 }
@@ -38,7 +58,12 @@ export async function waitForItem(stack: StackAccess, token: string, videoId: st
 export type UploadMetadata = { filename: string; filetype: string; kind: string; profile?: string; tier?: string };
 
 /** Uploads bytes with tus-js-client as the web app does; answers the upload id (the library item's id). */
-export function uploadWithTus(stack: StackAccess, token: string, bytes: Buffer, metadata: UploadMetadata = { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' }): Promise<string> {
+export function uploadWithTus(
+  stack: StackAccess,
+  token: string,
+  bytes: Buffer,
+  metadata: UploadMetadata = { filename: 'loop.mp4', filetype: 'video/mp4', kind: 'video' },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const tus = new Upload(bytes, {
       endpoint: `${stack.urls.api}/uploads`,
@@ -55,7 +80,13 @@ export function uploadWithTus(stack: StackAccess, token: string, bytes: Buffer, 
 }
 
 /** Polls the stream until it has `status`; answers its view. */
-export async function waitForStreamStatus(stack: StackAccess, token: string, streamId: string, status: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+export async function waitForStreamStatus(
+  stack: StackAccess,
+  token: string,
+  streamId: string,
+  status: string,
+  timeoutMs = 60_000,
+): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await api(stack, 'GET', `/streams/${streamId}`, { token });

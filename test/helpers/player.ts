@@ -36,11 +36,18 @@ export class RtmpPlayer {
   readonly ended: Promise<number | null>;
 
   /** Starts playing `url` now. `gapThresholdMs`: how far beyond one packet's duration a timeline step counts as a gap. */
-  constructor(url: string, private readonly gapThresholdMs = 100) {
+  constructor(
+    url: string,
+    private readonly gapThresholdMs = 100,
+  ) {
     // stdbuf: ffprobe's stdout is a pipe here, which libc would buffer in 4 KiB blocks and so bunch the arrivals.
-    this.child = spawn('stdbuf', ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '15000000', '-show_entries', 'packet=codec_type,dts_time,duration_time', '-of', 'csv=p=0', url], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    this.child = spawn(
+      'stdbuf',
+      ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '15000000', '-show_entries', 'packet=codec_type,dts_time,duration_time', '-of', 'csv=p=0', url],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     createInterface({ input: this.child.stdout! }).on('line', (line) => this.packet(line, Date.now()));
     this.ended = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
   }

@@ -10,10 +10,17 @@ export function descendants(pid: number): number[] {
     try {
       const ppid = Number(statFields(entry)[1]);
       parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   const found: number[] = [];
-  const walk = (p: number) => { for (const c of parents.get(p) ?? []) { found.push(c); walk(c); } };
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
   walk(pid);
   return found;
 }

@@ -9,6 +9,9 @@ export async function listenRealtime(stack: LocalStack, token: string): Promise<
   const socket = new WebSocket(`${body.url}?token=${encodeURIComponent(body.token)}`);
   const events: RealtimeEvent[] = [];
   socket.addEventListener('message', (m) => events.push(JSON.parse(String(m.data))));
-  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
   return { events, close: () => socket.close() };
 }

@@ -28,7 +28,9 @@ type Sample = (world: World) => Omit<SampleRequest, 'path'> & { id?: string };
 
 const samples: Record<string, Sample> = {
   'GET /api/health': () => ({}),
-  'POST /api/register': () => ({ body: { displayName: 'Matrix', email: uniqueEmail('matrix'), password: strongPassword, acceptTerms: true, ageConfirmed: true } }),
+  'POST /api/register': () => ({
+    body: { displayName: 'Matrix', email: uniqueEmail('matrix'), password: strongPassword, acceptTerms: true, ageConfirmed: true },
+  }),
   'POST /api/confirm': () => ({ body: { token: 'not-a-real-token-at-all' } }),
   'POST /api/confirm/resend': (w) => ({ body: { email: w.email } }),
   'POST /api/login': (w) => ({ body: { email: w.email, password: 'not the password at all' } }),
@@ -96,7 +98,21 @@ const samples: Record<string, Sample> = {
 const taskCaller = (w: World) => ({ userId: w.userId, streamId: w.streamId, instanceId: 'matrix-task' });
 const stoppedHeartbeat = (streamId: string) => {
   const at = new Date().toISOString();
-  return { streamId, desired: 'stopped', actual: 'stopped', since: at, uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, restarts: 0, scheduledRestarts: 0, destinations: [], at };
+  return {
+    streamId,
+    desired: 'stopped',
+    actual: 'stopped',
+    since: at,
+    uptimeSeconds: 0,
+    bitrateKbps: 0,
+    fps: 0,
+    speed: 0,
+    loops: 0,
+    restarts: 0,
+    scheduledRestarts: 0,
+    destinations: [],
+    at,
+  };
 };
 /** A JPEG's first bytes (start of image, JFIF marker). */
 const jpegBytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
@@ -120,7 +136,12 @@ export interface Answer {
 }
 
 /** Sends a sample (or any) request to an API base URL; JSON bodies as JSON, raw ones as they are. */
-export async function send(base: string, method: string, request: SampleRequest, options: { token?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Answer> {
+export async function send(
+  base: string,
+  method: string,
+  request: SampleRequest,
+  options: { token?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
   let body: BodyInit | undefined;
   if (request.raw) {
@@ -130,7 +151,13 @@ export async function send(base: string, method: string, request: SampleRequest,
     headers['content-type'] ??= 'application/json';
     body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
   }
-  const response = await fetch(`${base}${request.path}`, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
+  const response = await fetch(`${base}${request.path}`, {
+    method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+  });
   const text = await response.text();
   let parsed: unknown;
   try {

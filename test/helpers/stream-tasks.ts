@@ -14,7 +14,12 @@ export interface TaskProcess {
 
 function environmentOf(pid: number): Record<string, string> | undefined {
   try {
-    return Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+    return Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
   } catch {
     return undefined;
   }
@@ -22,16 +27,21 @@ function environmentOf(pid: number): Record<string, string> | undefined {
 
 /** Every stream-task process of this stream on the machine, whoever started it. */
 export function streamTaskProcesses(streamId: string): TaskProcess[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).flatMap((pid) => {
-    if (!alive(pid) || !commandLine(pid).includes(LOCAL_STREAM_TASK_BUNDLE)) return [];
-    const environment = environmentOf(pid);
-    return environment?.LOOPCAST_STREAM_ID === streamId ? [{ pid, environment }] : [];
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .flatMap((pid) => {
+      if (!alive(pid) || !commandLine(pid).includes(LOCAL_STREAM_TASK_BUNDLE)) return [];
+      const environment = environmentOf(pid);
+      return environment?.LOOPCAST_STREAM_ID === streamId ? [{ pid, environment }] : [];
+    });
 }
 
 /** The looping ffmpeg processes (not preview grabs) under this stream's tasks. */
 export function publishingFfmpegs(streamId: string): number[] {
-  return streamTaskProcesses(streamId).flatMap((task) => descendants(task.pid)).filter((pid) => alive(pid) && commandLine(pid).includes('-stream_loop'));
+  return streamTaskProcesses(streamId)
+    .flatMap((task) => descendants(task.pid))
+    .filter((pid) => alive(pid) && commandLine(pid).includes('-stream_loop'));
 }
 
 /** Publishing clients nginx-rtmp counts on a stream key (its rtmp_stat page). */
@@ -54,6 +64,12 @@ export async function startDuplicateTask(task: TaskProcess): Promise<ChildProces
 
 /** How the task API sees a task: its run token and instance id, as the task presents them. */
 export function taskCredentials(task: TaskProcess) {
-  const { LOOPCAST_USER_ID: userId, LOOPCAST_STREAM_ID: streamId, LOOPCAST_TASK_ID: instanceId, LOOPCAST_TASK_TOKEN: token, LOOPCAST_API_URL: apiUrl } = task.environment;
+  const {
+    LOOPCAST_USER_ID: userId,
+    LOOPCAST_STREAM_ID: streamId,
+    LOOPCAST_TASK_ID: instanceId,
+    LOOPCAST_TASK_TOKEN: token,
+    LOOPCAST_API_URL: apiUrl,
+  } = task.environment;
   return { caller: { userId: userId!, streamId: streamId!, instanceId: instanceId! }, token: token!, apiUrl: apiUrl! };
 }

@@ -60,9 +60,16 @@ export async function probeStreams(file: string): Promise<{ streams: ProbedStrea
 /** Presentation times of the video's keyframes (packets flagged K). */
 export async function keyframeTimes(file: string): Promise<number[]> {
   const { packets } = await ffprobeJson<{ packets: { pts_time: string; flags: string }[] }>([
-    '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags', file,
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'packet=pts_time,flags',
+    file,
   ]);
-  return packets.filter((p) => p.flags.startsWith('K')).map((p) => Number(p.pts_time)).sort((a, b) => a - b);
+  return packets
+    .filter((p) => p.flags.startsWith('K'))
+    .map((p) => Number(p.pts_time))
+    .sort((a, b) => a - b);
 }
 
 /** One frame, scaled down and grey, as bytes (row by row), to look at where the picture and the black bars are. */
@@ -75,7 +82,7 @@ export async function greyFrame(file: string, atSeconds: number, width: number, 
 /** Top-level MP4 boxes in file order (ftyp, moov, mdat, ...). */
 export function topLevelBoxes(file: Buffer): string[] {
   const boxes: string[] = [];
-  for (let offset = 0; offset + 8 <= file.length; ) {
+  for (let offset = 0; offset + 8 <= file.length;) {
     const size32 = file.readUInt32BE(offset);
     boxes.push(file.toString('latin1', offset + 4, offset + 8));
     const size = size32 === 1 ? Number(file.readBigUInt64BE(offset + 8)) : size32 === 0 ? file.length - offset : size32;
@@ -100,7 +107,16 @@ export async function peakVolumeDb(file: string, part: { channel?: number; from?
 }
 
 /** User metadata of the job that jobEvent reports on. */
-export const jobMetadata = { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/', revision: '0', profile: '1080p30', tier: 'low', limitedBy: '' };
+export const jobMetadata = {
+  userId: 'user-1',
+  videoId: 'video-1',
+  kind: 'video',
+  outputPrefix: 'media/user-1/video-1/',
+  revision: '0',
+  profile: '1080p30',
+  tier: 'low',
+  limitedBy: '',
+};
 
 /** An EventBridge "MediaConvert Job State Change" event as delivered (the envelope of the MediaConvert user
  * guide's examples), for jobMetadata's job unless `detail` says otherwise. */

@@ -58,7 +58,16 @@ export async function createTestStorage(): Promise<TestStorage> {
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   await createBucket(s3, bucket);
-  return { config, db, s3, bucket, stop: () => { s3.destroy(); db.destroy(); } };
+  return {
+    config,
+    db,
+    s3,
+    bucket,
+    stop: () => {
+      s3.destroy();
+      db.destroy();
+    },
+  };
 }
 
 export interface TestHooks extends UploadHooks {

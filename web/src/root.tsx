@@ -1,15 +1,5 @@
 import { useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  UNSAFE_FrameworkContext,
-  useLocation,
-  useMatches,
-} from 'react-router';
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, UNSAFE_FrameworkContext, useLocation, useMatches } from 'react-router';
 import { englishErrorScreen, ErrorScreen } from './components/error-screen';
 import { NotFound } from './components/not-found';
 import { PageLoading } from './components/page-loading';
@@ -132,7 +122,9 @@ export function HydrateFallback() {
 
 /** The error screen's texts when they were loaded, else the English originals (components/error-screen.tsx). */
 const errorScreenTexts = (i18n: ReturnType<typeof i18nForPage>) =>
-  i18n.exists('errorScreen.line') ? { heading: i18n.t('errorScreen.heading'), line: i18n.t('errorScreen.line'), home: i18n.t('errorScreen.home') } : englishErrorScreen;
+  i18n.exists('errorScreen.line')
+    ? { heading: i18n.t('errorScreen.heading'), line: i18n.t('errorScreen.line'), home: i18n.t('errorScreen.home') }
+    : englishErrorScreen;
 
 export function ErrorBoundary({ error }: { error: unknown }) {
   const { pathname } = useLocation();
@@ -145,11 +137,7 @@ export function ErrorBoundary({ error }: { error: unknown }) {
   }, [error]);
   return (
     <I18nextProvider i18n={i18n}>
-      {isRouteErrorResponse(error) && error.status === 404 ? (
-        <NotFound path={pathname} />
-      ) : (
-        <ErrorScreen texts={errorScreenTexts(i18n)} />
-      )}
+      {isRouteErrorResponse(error) && error.status === 404 ? <NotFound path={pathname} /> : <ErrorScreen texts={errorScreenTexts(i18n)} />}
     </I18nextProvider>
   );
 }

@@ -24,7 +24,9 @@ class EnvelopeBox implements SecretBox {
     cipher.setAAD(aad(context));
     const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     key.plaintext.fill(0);
-    return [this.wrapper.scheme, key.wrapped, iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return [this.wrapper.scheme, key.wrapped, iv, cipher.getAuthTag(), sealed]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
   async open(sealed: string, context: Record<string, string>): Promise<string> {

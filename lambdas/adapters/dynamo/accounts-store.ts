@@ -1,12 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountsStore, EmailToken, EmailTokenPurpose, Session, User, UserChanges } from '../../core/accounts/ports';
 import { emailKey, emailTokenKey, emailTokensOfUser, sessionKey, sessionsOfUser, userKey } from './keys';
 import { conditionFailedAt, transactWrite } from './transactions';
@@ -14,7 +7,10 @@ import { queryAll } from './pages';
 
 /** AccountsStore on the single DynamoDB table. */
 export class DynamoAccountsStore implements AccountsStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async createUser(user: User): Promise<'created' | 'email taken'> {
     try {
@@ -44,14 +40,16 @@ export class DynamoAccountsStore implements AccountsStore {
   async updateUser(id: string, changes: UserChanges): Promise<void> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (!entries.length) return;
-    await this.db.send(new UpdateCommand({
-      TableName: this.table,
-      Key: userKey(id),
-      ConditionExpression: 'attribute_exists(pk)',
-      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-    }));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: userKey(id),
+        ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+      }),
+    );
   }
 
   async changeEmail(userId: string, from: string, to: string): Promise<'changed' | 'email taken'> {
@@ -79,10 +77,12 @@ export class DynamoAccountsStore implements AccountsStore {
   }
 
   async putSession(session: Session): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      Item: { ...sessionKey(session.tokenHash), entity: 'session', gsi1pk: sessionsOfUser(session.userId), gsi1sk: session.createdAt, ...session },
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...sessionKey(session.tokenHash), entity: 'session', gsi1pk: sessionsOfUser(session.userId), gsi1sk: session.createdAt, ...session },
+      }),
+    );
   }
 
   async session(tokenHash: string): Promise<Session | undefined> {
@@ -98,13 +98,15 @@ export class DynamoAccountsStore implements AccountsStore {
 
   async touchSession(tokenHash: string, at: string): Promise<void> {
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: sessionKey(tokenHash),
-        ConditionExpression: 'attribute_exists(pk)',
-        UpdateExpression: 'SET lastUsedAt = :at',
-        ExpressionAttributeValues: { ':at': at },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: sessionKey(tokenHash),
+          ConditionExpression: 'attribute_exists(pk)',
+          UpdateExpression: 'SET lastUsedAt = :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
     } catch (error) {
       // A session ended meanwhile stays ended.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -124,11 +126,19 @@ export class DynamoAccountsStore implements AccountsStore {
   }
 
   async putEmailToken(token: EmailToken): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      // Indexed by user, so closing an account finds its links (and a new link of a purpose replaces older ones).
-      Item: { ...emailTokenKey(token.tokenHash, token.purpose), entity: 'emailToken', gsi1pk: emailTokensOfUser(token.userId), gsi1sk: token.purpose, ...token },
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        // Indexed by user, so closing an account finds its links (and a new link of a purpose replaces older ones).
+        Item: {
+          ...emailTokenKey(token.tokenHash, token.purpose),
+          entity: 'emailToken',
+          gsi1pk: emailTokensOfUser(token.userId),
+          gsi1sk: token.purpose,
+          ...token,
+        },
+      }),
+    );
   }
 
   async emailTokensOf(userId: string): Promise<EmailToken[]> {
@@ -146,11 +156,13 @@ export class DynamoAccountsStore implements AccountsStore {
   }
 
   async takeEmailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<EmailToken | undefined> {
-    const { Attributes } = await this.db.send(new DeleteCommand({
-      TableName: this.table,
-      Key: emailTokenKey(tokenHash, purpose),
-      ReturnValues: 'ALL_OLD',
-    }));
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({
+        TableName: this.table,
+        Key: emailTokenKey(tokenHash, purpose),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
     return Attributes ? toEmailToken(Attributes) : undefined;
   }
 
@@ -182,8 +194,21 @@ function pick(item: Record<string, unknown>, names: string[]): Record<string, un
 }
 
 const toUser = (item: Record<string, unknown>) =>
-  pick(item, ['id', 'email', 'displayName', 'language', 'status', 'passwordHash', 'createdAt', 'termsAcceptedAt', 'confirmedAt', 'passwordChangedAt']) as unknown as User;
+  pick(item, [
+    'id',
+    'email',
+    'displayName',
+    'language',
+    'status',
+    'passwordHash',
+    'createdAt',
+    'termsAcceptedAt',
+    'confirmedAt',
+    'passwordChangedAt',
+  ]) as unknown as User;
 
-const toEmailToken = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'issuedAt', 'newEmail']) as unknown as EmailToken;
+const toEmailToken = (item: Record<string, unknown>) =>
+  pick(item, ['tokenHash', 'purpose', 'userId', 'expiresAt', 'issuedAt', 'newEmail']) as unknown as EmailToken;
 
-const toSession = (item: Record<string, unknown>) => pick(item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip', 'lastUsedAt']) as unknown as Session;
+const toSession = (item: Record<string, unknown>) =>
+  pick(item, ['tokenHash', 'userId', 'createdAt', 'expiresAt', 'userAgent', 'ip', 'lastUsedAt']) as unknown as Session;

@@ -7,14 +7,19 @@ import { queryAll } from './pages';
 /** The support audit log on the single table: one item per action, outside the account's partition (so
  * termination, which deletes that partition, leaves it), findable by user id and by e-mail hash. Never expires. */
 export class DynamoAuditLog implements AuditLog {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async append(entry: AuditEntry): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      Item: { ...auditKey(entry.userId, entry.at, randomUUID()), entity: 'audit', gsi1pk: auditByEmailHash(entry.emailHash), gsi1sk: entry.at, ...entry },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...auditKey(entry.userId, entry.at, randomUUID()), entity: 'audit', gsi1pk: auditByEmailHash(entry.emailHash), gsi1sk: entry.at, ...entry },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 
   ofUser(userId: string): Promise<AuditEntry[]> {

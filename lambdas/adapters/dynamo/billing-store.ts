@@ -8,7 +8,10 @@ const EVENT_MEMORY_SECONDS = 60 * 24 * 3600;
 
 /** Billing state on the single DynamoDB table. */
 export class DynamoBillingStore implements BillingStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async subscription(userId: string): Promise<Subscription | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: subscriptionKey(userId), ConsistentRead: true }));
@@ -19,12 +22,14 @@ export class DynamoBillingStore implements BillingStore {
 
   async saveSubscription(subscription: Subscription, eventCreated: number): Promise<'saved' | 'stale'> {
     try {
-      await this.db.send(new PutCommand({
-        TableName: this.table,
-        Item: { ...subscriptionKey(subscription.userId), entity: 'subscription', ...subscription, lastEventCreated: eventCreated },
-        ConditionExpression: 'attribute_not_exists(lastEventCreated) OR lastEventCreated <= :created',
-        ExpressionAttributeValues: { ':created': eventCreated },
-      }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...subscriptionKey(subscription.userId), entity: 'subscription', ...subscription, lastEventCreated: eventCreated },
+          ConditionExpression: 'attribute_not_exists(lastEventCreated) OR lastEventCreated <= :created',
+          ExpressionAttributeValues: { ':created': eventCreated },
+        }),
+      );
       return 'saved';
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return 'stale';
@@ -38,21 +43,25 @@ export class DynamoBillingStore implements BillingStore {
   }
 
   async userOfCustomer(customerId: string): Promise<string | undefined> {
-    const { Items } = await this.db.send(new QueryCommand({
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :customer',
-      ExpressionAttributeValues: { ':customer': customerIndexKey(customerId) },
-      Limit: 1,
-    }));
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :customer',
+        ExpressionAttributeValues: { ':customer': customerIndexKey(customerId) },
+        Limit: 1,
+      }),
+    );
     return Items?.[0]?.userId as string | undefined;
   }
 
   async linkCustomer(userId: string, customerId: string): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      Item: { ...billingAccountKey(userId), entity: 'billingAccount', userId, customerId, gsi1pk: customerIndexKey(customerId), gsi1sk: 'USER' },
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...billingAccountKey(userId), entity: 'billingAccount', userId, customerId, gsi1pk: customerIndexKey(customerId), gsi1sk: 'USER' },
+      }),
+    );
   }
 
   async recordPayment(payment: Payment): Promise<void> {
@@ -60,11 +69,13 @@ export class DynamoBillingStore implements BillingStore {
   }
 
   async payments(userId: string): Promise<Payment[]> {
-    const { Items = [] } = await this.db.send(new QueryCommand({
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :user AND begins_with(sk, :payment)',
-      ExpressionAttributeValues: { ':user': userPartition(userId), ':payment': 'PAYMENT#' },
-    }));
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :payment)',
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':payment': 'PAYMENT#' },
+      }),
+    );
     return Items.map(({ pk: _pk, sk: _sk, entity: _entity, ...payment }) => payment as Payment).sort((a, b) => b.paidAt.localeCompare(a.paidAt));
   }
 
@@ -75,11 +86,18 @@ export class DynamoBillingStore implements BillingStore {
 
   async claimNotice(userId: string, notice: string, now: Date): Promise<boolean> {
     try {
-      await this.db.send(new PutCommand({
-        TableName: this.table,
-        Item: { ...noticeKey(userId, notice), entity: 'notice', sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...noticeKey(userId, notice),
+            entity: 'notice',
+            sentAt: now.toISOString(),
+            expiresAt: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_SECONDS,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -88,9 +106,16 @@ export class DynamoBillingStore implements BillingStore {
   }
 
   async markEventProcessed(eventId: string, now: Date): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      Item: { ...billingEventKey(eventId), entity: 'billingEvent', processedAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_SECONDS },
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...billingEventKey(eventId),
+          entity: 'billingEvent',
+          processedAt: now.toISOString(),
+          expiresAt: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_SECONDS,
+        },
+      }),
+    );
   }
 }

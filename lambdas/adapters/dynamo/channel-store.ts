@@ -7,14 +7,29 @@ const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, un
 
 /** Destinations on the single table. */
 export class DynamoChannelStore implements ChannelStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async create(channel: Channel): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 
   async update(channel: Channel): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel }, ConditionExpression: 'attribute_exists(pk)' }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...channelKey(channel.userId, channel.id), entity: 'channel', ...channel },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
   }
 
   async get(userId: string, channelId: string): Promise<Channel | undefined> {
@@ -23,11 +38,13 @@ export class DynamoChannelStore implements ChannelStore {
   }
 
   async list(userId: string): Promise<Channel[]> {
-    const { Items = [] } = await this.db.send(new QueryCommand({
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :user AND begins_with(sk, :channel)',
-      ExpressionAttributeValues: { ':user': userPartition(userId), ':channel': 'CHANNEL#' },
-    }));
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :channel)',
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':channel': 'CHANNEL#' },
+      }),
+    );
     return Items.map(strip).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 

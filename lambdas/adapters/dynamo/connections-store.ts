@@ -8,23 +8,28 @@ const CONNECTION_TTL_SECONDS = 2 * 3600 + 15 * 60;
 
 /** Open realtime connections per user. */
 export class ConnectionsStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   /** `sessionId`: the session the connection was opened with (closed with it). */
   async add(connectionId: string, userId: string, now: Date, sessionId?: string): Promise<void> {
-    await this.db.send(new PutCommand({
-      TableName: this.table,
-      Item: {
-        ...connectionKey(connectionId),
-        entity: 'connection',
-        gsi1pk: connectionsOfUser(userId),
-        gsi1sk: connectionId,
-        userId,
-        ...(sessionId ? { sessionId } : {}),
-        connectedAt: now.toISOString(),
-        expiresAt: Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS,
-      },
-    }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...connectionKey(connectionId),
+          entity: 'connection',
+          gsi1pk: connectionsOfUser(userId),
+          gsi1sk: connectionId,
+          userId,
+          ...(sessionId ? { sessionId } : {}),
+          connectedAt: now.toISOString(),
+          expiresAt: Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS,
+        },
+      }),
+    );
   }
 
   async remove(connectionId: string): Promise<void> {

@@ -49,14 +49,16 @@ export class DynamoStreamLinks implements StreamLinks {
       }
       const field = stream.videoId === videoId ? 'videoId' : 'audioId';
       try {
-        await this.db.send(new UpdateCommand({
-          TableName: this.table,
-          Key: streamKey(userId, stream.id),
-          UpdateExpression: `REMOVE ${field}`,
-          ConditionExpression: `${field} = :media AND NOT #status IN (:pending, :encoding, :started, :stopping)`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':media': videoId, ':pending': 'pending', ':encoding': 'encoding', ':started': 'started', ':stopping': 'stopping' },
-        }));
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: streamKey(userId, stream.id),
+            UpdateExpression: `REMOVE ${field}`,
+            ConditionExpression: `${field} = :media AND NOT #status IN (:pending, :encoding, :started, :stopping)`,
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':media': videoId, ':pending': 'pending', ':encoding': 'encoding', ':started': 'started', ':stopping': 'stopping' },
+          }),
+        );
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
@@ -68,17 +70,23 @@ export class DynamoStreamLinks implements StreamLinks {
     const videoIds = playlist.videoIds.filter((id) => id !== videoId);
     const notRunning = 'playlist.revision = :revision AND NOT #status IN (:pending, :encoding, :started, :stopping)';
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamKey(userId, streamId),
-        UpdateExpression: videoIds.length ? 'SET playlist = :playlist, videoId = :first' : 'REMOVE playlist, videoId',
-        ConditionExpression: notRunning,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':revision': playlist.revision, ':pending': 'pending', ':encoding': 'encoding', ':started': 'started', ':stopping': 'stopping',
-          ...(videoIds.length ? { ':playlist': { ...playlist, videoIds, revision: playlist.revision + 1 }, ':first': videoIds[0] } : {}),
-        },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamKey(userId, streamId),
+          UpdateExpression: videoIds.length ? 'SET playlist = :playlist, videoId = :first' : 'REMOVE playlist, videoId',
+          ConditionExpression: notRunning,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':revision': playlist.revision,
+            ':pending': 'pending',
+            ':encoding': 'encoding',
+            ':started': 'started',
+            ':stopping': 'stopping',
+            ...(videoIds.length ? { ':playlist': { ...playlist, videoIds, revision: playlist.revision + 1 }, ':first': videoIds[0] } : {}),
+          },
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }

@@ -8,7 +8,10 @@ import type { ScheduleStore } from '../../core/streams/scheduled-runs';
 import { streamKey } from './keys';
 
 export class DynamoStreamScheduleStore implements ScheduleStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async setSchedule(userId: string, streamId: string, schedule: StreamSchedule | undefined, now: Date): Promise<boolean> {
     return this.update(userId, streamId, {

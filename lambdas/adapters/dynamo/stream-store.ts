@@ -1,12 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ClaimOutcome, RunStateChanges, StreamRun, StreamStore, TaskCredentials } from '../../core/streams/ports';
 import type { StreamPlaylist } from '../../core/streams/playlist';
 import type { RunLease, Stream, StreamHealth } from '../../core/streams/stream';
@@ -35,13 +28,26 @@ interface LiveItem {
 const strip = ({ pk: _pk, sk: _sk, entity: _entity, gsi1pk: _g1, gsi1sk: _g2, health: _legacy, ...rest }: Record<string, unknown>) => rest as unknown as Stream;
 
 const noHealth = (at: string): StreamHealth => ({
-  actual: 'starting', uptimeSeconds: 0, bitrateKbps: 0, fps: 0, speed: 0, loops: 0, taskRestarts: 0, scheduledRestarts: 0, destinations: [], at,
+  actual: 'starting',
+  uptimeSeconds: 0,
+  bitrateKbps: 0,
+  fps: 0,
+  speed: 0,
+  loops: 0,
+  taskRestarts: 0,
+  scheduledRestarts: 0,
+  destinations: [],
+  at,
 });
 
 /** The stream with its run's lease and health, when the live item belongs to its current run. */
 function withLive(stream: Stream, live: LiveItem | undefined): Stream {
   if (!live || live.runId !== stream.runId) return stream;
-  const lease: RunLease = { updatedAt: live.updatedAt, ...(live.holder ? { holder: live.holder } : {}), ...(live.expiresAt !== undefined ? { expiresAt: live.expiresAt } : {}) };
+  const lease: RunLease = {
+    updatedAt: live.updatedAt,
+    ...(live.holder ? { holder: live.holder } : {}),
+    ...(live.expiresAt !== undefined ? { expiresAt: live.expiresAt } : {}),
+  };
   const health = live.health || live.problem ? { ...(live.health ?? noHealth(live.updatedAt)) } : undefined;
   if (health && live.problem && !health.lastError) health.lastError = live.problem;
   if (health && live.previewAt) health.previewAt = live.previewAt;
@@ -59,7 +65,20 @@ function joined(items: Record<string, unknown>[]): Stream[] {
   }
   return streams.map((stream) => withLive(stream, live.get(`STREAM#${stream.id}`)));
 }
-const editable = ['title', 'description', 'privacy', 'thumbnailKey', 'videoId', 'playlist', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'updatedAt'] as const;
+const editable = [
+  'title',
+  'description',
+  'privacy',
+  'thumbnailKey',
+  'videoId',
+  'playlist',
+  'audioId',
+  'channelIds',
+  'restartTimes',
+  'timeZone',
+  'attentionMinutes',
+  'updatedAt',
+] as const;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
@@ -67,29 +86,42 @@ function isConditionFailure(error: unknown): boolean {
 
 /** Streams on the single table; a start takes a running slot in the user's usage item in the same transaction. */
 export class DynamoStreamStore implements StreamStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async create(stream: Stream): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...streamKey(stream.userId, stream.id), entity: 'stream', ...stream }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...streamKey(stream.userId, stream.id), entity: 'stream', ...stream },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 
   async get(userId: string, streamId: string): Promise<Stream | undefined> {
     // One query reads the stream and its live item (their sort keys share the prefix; ids have a fixed length).
-    const { Items = [] } = await this.db.send(new QueryCommand({
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
-      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': streamKey(userId, streamId).sk },
-      ConsistentRead: true,
-    }));
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': streamKey(userId, streamId).sk },
+        ConsistentRead: true,
+      }),
+    );
     return joined(Items).find((stream) => stream.id === streamId);
   }
 
   async list(userId: string): Promise<Stream[]> {
-    const { Items = [] } = await this.db.send(new QueryCommand({
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
-      ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#' },
-    }));
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :user AND begins_with(sk, :stream)',
+        ExpressionAttributeValues: { ':user': userPartition(userId), ':stream': 'STREAM#' },
+      }),
+    );
     return joined(Items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
@@ -97,14 +129,16 @@ export class DynamoStreamStore implements StreamStore {
     const set = editable.filter((field) => stream[field] !== undefined);
     const remove = editable.filter((field) => stream[field] === undefined);
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamKey(stream.userId, stream.id),
-        ConditionExpression: '#status = :stopped',
-        UpdateExpression: `SET ${set.map((f) => `#${f} = :${f}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((f) => `#${f}`).join(', ')}` : ''}`,
-        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(editable.map((f) => [`#${f}`, f])) },
-        ExpressionAttributeValues: { ':stopped': 'stopped', ...Object.fromEntries(set.map((f) => [`:${f}`, stream[f]])) },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamKey(stream.userId, stream.id),
+          ConditionExpression: '#status = :stopped',
+          UpdateExpression: `SET ${set.map((f) => `#${f} = :${f}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((f) => `#${f}`).join(', ')}` : ''}`,
+          ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(editable.map((f) => [`#${f}`, f])) },
+          ExpressionAttributeValues: { ':stopped': 'stopped', ...Object.fromEntries(set.map((f) => [`:${f}`, stream[f]])) },
+        }),
+      );
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -114,13 +148,15 @@ export class DynamoStreamStore implements StreamStore {
 
   async setPlaylist(userId: string, streamId: string, playlist: StreamPlaylist, expectedRevision: number, now: Date): Promise<boolean> {
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamKey(userId, streamId),
-        ConditionExpression: 'playlist.revision = :expected',
-        UpdateExpression: 'SET playlist = :playlist, videoId = :first, updatedAt = :now',
-        ExpressionAttributeValues: { ':expected': expectedRevision, ':playlist': playlist, ':first': playlist.videoIds[0], ':now': now.toISOString() },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamKey(userId, streamId),
+          ConditionExpression: 'playlist.revision = :expected',
+          UpdateExpression: 'SET playlist = :playlist, videoId = :first, updatedAt = :now',
+          ExpressionAttributeValues: { ':expected': expectedRevision, ':playlist': playlist, ':first': playlist.videoIds[0], ':now': now.toISOString() },
+        }),
+      );
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -130,13 +166,15 @@ export class DynamoStreamStore implements StreamStore {
 
   async deleteStopped(userId: string, streamId: string): Promise<boolean> {
     try {
-      await this.db.send(new DeleteCommand({
-        TableName: this.table,
-        Key: streamKey(userId, streamId),
-        ConditionExpression: '#status = :stopped',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':stopped': 'stopped' },
-      }));
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: streamKey(userId, streamId),
+          ConditionExpression: '#status = :stopped',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':stopped': 'stopped' },
+        }),
+      );
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -144,7 +182,13 @@ export class DynamoStreamStore implements StreamStore {
     }
   }
 
-  async claimStart(stream: Stream, status: 'encoding' | 'pending', run: { runId: string; executionName: string }, limit: number, now: Date): Promise<ClaimOutcome> {
+  async claimStart(
+    stream: Stream,
+    status: 'encoding' | 'pending',
+    run: { runId: string; executionName: string },
+    limit: number,
+    now: Date,
+  ): Promise<ClaimOutcome> {
     try {
       await transactWrite(this.db, {
         TransactItems: [
@@ -153,7 +197,8 @@ export class DynamoStreamStore implements StreamStore {
               TableName: this.table,
               Key: streamKey(stream.userId, stream.id),
               ConditionExpression: '#status = :stopped',
-              UpdateExpression: 'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, warning, startedAt, health, unhealthySince, attentionSince',
+              UpdateExpression:
+                'SET #status = :next, desired = :running, runId = :run, executionName = :execution, restarts = :zero, updatedAt = :now, gsi1pk = :index, gsi1sk = :entry REMOVE lastError, warning, startedAt, health, unhealthySince, attentionSince',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':stopped': 'stopped',
@@ -195,29 +240,31 @@ export class DynamoStreamStore implements StreamStore {
     const removed = all.filter(([, value]) => value === '').map(([name]) => name);
     const set = [...entries.map((_, i) => `#f${i} = :v${i}`), ...(markStarted ? ['startedAt = if_not_exists(startedAt, :now)'] : [])];
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamKey(userId, streamId),
-        // Only the current run (and execution), and never out of a stop: a late heartbeat must not revive a stopped
-        // stream, nor a superseded execution move it.
-        ConditionExpression: `runId = :run AND desired = :running AND #status IN (:encoding, :pending, :started)${executionName ? ' AND executionName = :execution' : ''}`,
-        UpdateExpression: `SET ${set.join(', ')}${removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-          ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
-        },
-        ExpressionAttributeValues: {
-          ':run': runId,
-          ':running': 'running',
-          ':encoding': 'encoding',
-          ':pending': 'pending',
-          ':started': 'started',
-          ...(executionName ? { ':execution': executionName } : {}),
-          ...(markStarted ? { ':now': now.toISOString() } : {}),
-          ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-        },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamKey(userId, streamId),
+          // Only the current run (and execution), and never out of a stop: a late heartbeat must not revive a stopped
+          // stream, nor a superseded execution move it.
+          ConditionExpression: `runId = :run AND desired = :running AND #status IN (:encoding, :pending, :started)${executionName ? ' AND executionName = :execution' : ''}`,
+          UpdateExpression: `SET ${set.join(', ')}${removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+            ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':run': runId,
+            ':running': 'running',
+            ':encoding': 'encoding',
+            ':pending': 'pending',
+            ':started': 'started',
+            ...(executionName ? { ':execution': executionName } : {}),
+            ...(markStarted ? { ':now': now.toISOString() } : {}),
+            ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+          },
+        }),
+      );
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -227,15 +274,24 @@ export class DynamoStreamStore implements StreamStore {
 
   async requestStop(userId: string, streamId: string, now: Date): Promise<Stream | undefined> {
     try {
-      const { Attributes } = await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamKey(userId, streamId),
-        ConditionExpression: '#status IN (:encoding, :pending, :started, :stopping)',
-        UpdateExpression: 'SET desired = :stopped, #status = :stopping, updatedAt = :now',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':encoding': 'encoding', ':pending': 'pending', ':started': 'started', ':stopping': 'stopping', ':stopped': 'stopped', ':now': now.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }));
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamKey(userId, streamId),
+          ConditionExpression: '#status IN (:encoding, :pending, :started, :stopping)',
+          UpdateExpression: 'SET desired = :stopped, #status = :stopping, updatedAt = :now',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':encoding': 'encoding',
+            ':pending': 'pending',
+            ':started': 'started',
+            ':stopping': 'stopping',
+            ':stopped': 'stopped',
+            ':now': now.toISOString(),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
       return Attributes ? strip(Attributes) : undefined;
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
@@ -257,7 +313,14 @@ export class DynamoStreamStore implements StreamStore {
               ExpressionAttributeValues: { ':run': runId, ':stopped': 'stopped', ':now': now.toISOString(), ...(lastError ? { ':error': lastError } : {}) },
             },
           },
-          { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD runningStreams :minusOne', ExpressionAttributeValues: { ':minusOne': -1 } } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: usageKey(userId),
+              UpdateExpression: 'ADD runningStreams :minusOne',
+              ExpressionAttributeValues: { ':minusOne': -1 },
+            },
+          },
           // The lease goes with the run: a task that outlived the stop cannot renew it and stops itself.
           { Delete: { TableName: this.table, Key: streamLiveKey(userId, streamId) } },
         ],
@@ -305,9 +368,14 @@ export class DynamoStreamStore implements StreamStore {
                 TableName: this.table,
                 Key: streamLiveKey(run.userId, run.streamId),
                 ConditionExpression: holder ? 'holder = :holder' : 'attribute_not_exists(holder)',
-                UpdateExpression: 'SET entity = :entity, runId = :run, executionName = :execution, tokenHash = :token, updatedAt = :now REMOVE holder, expiresAt',
+                UpdateExpression:
+                  'SET entity = :entity, runId = :run, executionName = :execution, tokenHash = :token, updatedAt = :now REMOVE holder, expiresAt',
                 ExpressionAttributeValues: {
-                  ':entity': 'streamLive', ':run': run.runId, ':execution': run.executionName, ':token': tokenHash, ':now': now.toISOString(),
+                  ':entity': 'streamLive',
+                  ':run': run.runId,
+                  ':execution': run.executionName,
+                  ':token': tokenHash,
+                  ':now': now.toISOString(),
                   ...(holder ? { ':holder': holder } : {}),
                 },
               },
@@ -344,23 +412,27 @@ export class DynamoStreamStore implements StreamStore {
   }
 
   async notePreview(caller: TaskCredentials, now: Date): Promise<boolean> {
-    return (await this.updateLive(caller, {
-      ConditionExpression: 'tokenHash = :token AND holder = :me',
-      UpdateExpression: 'SET previewAt = :at',
-      ExpressionAttributeValues: { ':at': now.toISOString() },
-      ReturnValues: 'ALL_NEW',
-    })) !== undefined;
+    return (
+      (await this.updateLive(caller, {
+        ConditionExpression: 'tokenHash = :token AND holder = :me',
+        UpdateExpression: 'SET previewAt = :at',
+        ExpressionAttributeValues: { ':at': now.toISOString() },
+        ReturnValues: 'ALL_NEW',
+      })) !== undefined
+    );
   }
 
   async noteProblem(userId: string, streamId: string, runId: string, problem: string, now: Date): Promise<void> {
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamLiveKey(userId, streamId),
-        ConditionExpression: 'runId = :run',
-        UpdateExpression: 'SET problem = :problem, updatedAt = :at',
-        ExpressionAttributeValues: { ':run': runId, ':problem': problem, ':at': now.toISOString() },
-      }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamLiveKey(userId, streamId),
+          ConditionExpression: 'runId = :run',
+          UpdateExpression: 'SET problem = :problem, updatedAt = :at',
+          ExpressionAttributeValues: { ':run': runId, ':problem': problem, ':at': now.toISOString() },
+        }),
+      );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
@@ -373,12 +445,14 @@ export class DynamoStreamStore implements StreamStore {
     update: { ConditionExpression: string; UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ReturnValues: 'ALL_NEW' | 'ALL_OLD' },
   ): Promise<LiveItem | undefined> {
     try {
-      const { Attributes } = await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: streamLiveKey(caller.userId, caller.streamId),
-        ...update,
-        ExpressionAttributeValues: { ':token': caller.tokenHash, ':me': caller.instanceId, ...update.ExpressionAttributeValues },
-      }));
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: streamLiveKey(caller.userId, caller.streamId),
+          ...update,
+          ExpressionAttributeValues: { ':token': caller.tokenHash, ':me': caller.instanceId, ...update.ExpressionAttributeValues },
+        }),
+      );
       return Attributes as LiveItem | undefined;
     } catch (error) {
       if (isConditionFailure(error)) return undefined;

@@ -3,11 +3,23 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { cancelledByConflict, conditionFailedAt, transactWrite } from './transactions';
 
 const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({ message: `Transaction cancelled [${codes.join(', ')}]`, $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  new TransactionCanceledException({
+    message: `Transaction cancelled [${codes.join(', ')}]`,
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 
 /** A client whose sends fail with the given errors in turn, then succeed; it counts the attempts. */
 function clientFailing(...errors: Error[]) {
-  const client = { attempts: 0, send: async () => { client.attempts += 1; const error = errors.shift(); if (error) throw error; return {}; } };
+  const client = {
+    attempts: 0,
+    send: async () => {
+      client.attempts += 1;
+      const error = errors.shift();
+      if (error) throw error;
+      return {};
+    },
+  };
   return client;
 }
 

@@ -1,9 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { RegisterOutcome, UploadAllowance, UsageChange, VideoStore } from '../../core/media/ports';
 import type { Video } from '../../core/media/videos';
@@ -15,7 +11,11 @@ const strip = ({ pk: _pk, sk: _sk, entity: _entity, ...rest }: Record<string, un
 
 /** An update of the item's attributes: SET the changes, REMOVE the attributes named, only when `condition` holds
  * (its names and values are given with it). */
-function itemUpdate(changes: Partial<Video>, removed: readonly (keyof Video)[], condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> }) {
+function itemUpdate(
+  changes: Partial<Video>,
+  removed: readonly (keyof Video)[],
+  condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+) {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
   const setPart = entries.length ? `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}` : '';
   const removePart = removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '';
@@ -33,7 +33,10 @@ function itemUpdate(changes: Partial<Video>, removed: readonly (keyof Video)[], 
 
 /** Media items on the single table, counted in the user's usage item in the same transactions. */
 export class DynamoVideoStore implements VideoStore {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async register(video: Video, allowance: UploadAllowance): Promise<RegisterOutcome> {
     // The usage item is read first to know whether the upload count continues this cycle or starts afresh; the
@@ -48,14 +51,21 @@ export class DynamoVideoStore implements VideoStore {
       try {
         await transactWrite(this.db, {
           TransactItems: [
-            { Put: { TableName: this.table, Item: { ...videoKey(video.userId, video.id), entity: 'video', ...video }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...videoKey(video.userId, video.id), entity: 'video', ...video },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
             {
               Update: {
                 TableName: this.table,
                 Key: usageKey(video.userId),
                 UpdateExpression: 'SET storageBytes = :stored, uploadsCycle = :cycle, uploadsInCycle = :uploads',
                 ConditionExpression: usage
-                  ? 'storageBytes = :storedBefore AND ' + (sameCycle ? 'uploadsCycle = :cycle AND uploadsInCycle = :uploadsBefore' : '(attribute_not_exists(uploadsCycle) OR uploadsCycle <> :cycle)')
+                  ? 'storageBytes = :storedBefore AND ' +
+                    (sameCycle ? 'uploadsCycle = :cycle AND uploadsInCycle = :uploadsBefore' : '(attribute_not_exists(uploadsCycle) OR uploadsCycle <> :cycle)')
                   : 'attribute_not_exists(pk)',
                 ExpressionAttributeValues: {
                   ':stored': stored + video.storedBytes,
@@ -95,14 +105,27 @@ export class DynamoVideoStore implements VideoStore {
     return items.map(strip).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  async updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage: UsageChange = {}, removed: readonly (keyof Video)[] = []): Promise<boolean> {
+  async updateWhileEncoding(
+    userId: string,
+    videoId: string,
+    changes: Partial<Video>,
+    usage: UsageChange = {},
+    removed: readonly (keyof Video)[] = [],
+  ): Promise<boolean> {
     const update = {
       TableName: this.table,
       Key: videoKey(userId, videoId),
       ...itemUpdate(changes, removed, { expression: '#status = :encoding', names: { '#status': 'status' }, values: { ':encoding': 'encoding' } }),
     };
     const storage = usage.storedBytesDelta
-      ? { Update: { TableName: this.table, Key: usageKey(userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': usage.storedBytesDelta } } }
+      ? {
+          Update: {
+            TableName: this.table,
+            Key: usageKey(userId),
+            UpdateExpression: 'ADD storageBytes :delta',
+            ExpressionAttributeValues: { ':delta': usage.storedBytesDelta },
+          },
+        }
       : undefined;
     // The upload goes back only to the cycle it was counted in; once a new cycle counts from zero there is nothing
     // to give back, and the item's change is written alone.
@@ -137,15 +160,17 @@ export class DynamoVideoStore implements VideoStore {
     // Items of the upload's transcode have no revision attribute: revision 0.
     const sameRevision = revision === 0 ? 'attribute_not_exists(#revision)' : '#revision = :revision';
     try {
-      await this.db.send(new UpdateCommand({
-        TableName: this.table,
-        Key: videoKey(userId, videoId),
-        ...itemUpdate(changes, removed, {
-          expression: `#status = :ready AND ${sameRevision}`,
-          names: { '#status': 'status', '#revision': 'revision' },
-          values: { ':ready': 'ready', ...(revision === 0 ? {} : { ':revision': revision }) },
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: videoKey(userId, videoId),
+          ...itemUpdate(changes, removed, {
+            expression: `#status = :ready AND ${sameRevision}`,
+            names: { '#status': 'status', '#revision': 'revision' },
+            values: { ':ready': 'ready', ...(revision === 0 ? {} : { ':revision': revision }) },
+          }),
         }),
-      }));
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -154,13 +179,15 @@ export class DynamoVideoStore implements VideoStore {
   }
 
   async rename(userId: string, videoId: string, title: string, now: Date): Promise<void> {
-    await this.db.send(new UpdateCommand({
-      TableName: this.table,
-      Key: videoKey(userId, videoId),
-      ConditionExpression: 'attribute_exists(pk)',
-      UpdateExpression: 'SET title = :title, updatedAt = :now',
-      ExpressionAttributeValues: { ':title': title, ':now': now.toISOString() },
-    }));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: videoKey(userId, videoId),
+        ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression: 'SET title = :title, updatedAt = :now',
+        ExpressionAttributeValues: { ':title': title, ':now': now.toISOString() },
+      }),
+    );
   }
 
   async remove(video: Video): Promise<void> {
@@ -168,7 +195,14 @@ export class DynamoVideoStore implements VideoStore {
       await transactWrite(this.db, {
         TransactItems: [
           { Delete: { TableName: this.table, Key: videoKey(video.userId, video.id), ConditionExpression: 'attribute_exists(pk)' } },
-          { Update: { TableName: this.table, Key: usageKey(video.userId), UpdateExpression: 'ADD storageBytes :delta', ExpressionAttributeValues: { ':delta': -video.storedBytes } } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: usageKey(video.userId),
+              UpdateExpression: 'ADD storageBytes :delta',
+              ExpressionAttributeValues: { ':delta': -video.storedBytes },
+            },
+          },
         ],
       });
     } catch (error) {

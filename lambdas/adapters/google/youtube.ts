@@ -64,7 +64,11 @@ function failureOf(error: unknown): YouTubeFailure {
 class GoogleYouTubeAccount implements YouTubeAccount {
   private readonly youtube: youtube_v3.Youtube;
 
-  constructor(auth: OAuth2Client, private readonly settings: GoogleSettings, private readonly meter: QuotaMeter) {
+  constructor(
+    auth: OAuth2Client,
+    private readonly settings: GoogleSettings,
+    private readonly meter: QuotaMeter,
+  ) {
     this.youtube = youtube({ version: 'v3', auth, ...(settings.youtubeRootUrl ? { rootUrl: settings.youtubeRootUrl } : {}) });
   }
 
@@ -179,7 +183,10 @@ class GoogleYouTubeAccount implements YouTubeAccount {
 }
 
 export class GoogleYouTube implements GoogleOAuth {
-  constructor(private readonly settings: GoogleSettings, private readonly meter: QuotaMeter) {}
+  constructor(
+    private readonly settings: GoogleSettings,
+    private readonly meter: QuotaMeter,
+  ) {}
 
   private client(redirectUri?: string): OAuth2Client {
     return new OAuth2Client({

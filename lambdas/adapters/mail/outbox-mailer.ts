@@ -7,7 +7,10 @@ import type { Mailer } from '../../core/accounts/ports';
  * local user can confirm an address or reset a password without a mail server. The links are live (they sign
  * in), so the folder and its files are readable by this user only. */
 export class OutboxMailer implements Mailer {
-  constructor(private readonly folder: string, private readonly print: (line: string) => void = console.log) {}
+  constructor(
+    private readonly folder: string,
+    private readonly print: (line: string) => void = console.log,
+  ) {}
 
   async send(message: EmailMessage): Promise<void> {
     await mkdir(this.folder, { recursive: true, mode: 0o700 });

@@ -24,16 +24,18 @@ export class ManagementApiConnectionCloser implements OpenConnections {
 
   private async closeWhere(userId: string, closes: (connection: { sessionId?: string }) => boolean): Promise<void> {
     const closing = (await this.connections.withSessions(userId, this.now())).filter(closes);
-    await Promise.all(closing.map(async ({ connectionId }) => {
-      try {
-        await this.client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
-      } catch (error) {
-        const gone = error instanceof GoneException || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
-        // Ending the session is done by then and must not fail on the socket: forgotten, the socket gets no more
-        // events, and API Gateway closes every WebSocket within 2 hours.
-        if (!gone) logger.warn('realtime connection not closed', { connectionId, error: error as Error });
-      }
-      await this.connections.remove(connectionId);
-    }));
+    await Promise.all(
+      closing.map(async ({ connectionId }) => {
+        try {
+          await this.client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+        } catch (error) {
+          const gone = error instanceof GoneException || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
+          // Ending the session is done by then and must not fail on the socket: forgotten, the socket gets no more
+          // events, and API Gateway closes every WebSocket within 2 hours.
+          if (!gone) logger.warn('realtime connection not closed', { connectionId, error: error as Error });
+        }
+        await this.connections.remove(connectionId);
+      }),
+    );
   }
 }

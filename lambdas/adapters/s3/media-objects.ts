@@ -3,7 +3,10 @@ import type { MediaObjects } from '../../core/media/ports';
 
 /** Objects of the media bucket the library deletes and serves (thumbnails), and stream thumbnails it stores. */
 export class S3MediaObjects implements MediaObjects {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async remove(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {

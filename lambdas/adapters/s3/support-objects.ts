@@ -1,15 +1,12 @@
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectsCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectsCommand, ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { ErasedObjects, UserObjects } from '../../core/support/ports';
 
 /** Erases everything under prefixes of the media bucket (the support tool's termination). */
 export class S3UserObjects implements UserObjects {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async erase(prefixes: string[]): Promise<ErasedObjects> {
     let objectsDeleted = 0;
@@ -32,7 +29,10 @@ export class S3UserObjects implements UserObjects {
         aborted++;
       }
       if (!page.IsTruncated) return aborted;
-      markers = { ...(page.NextKeyMarker ? { KeyMarker: page.NextKeyMarker } : {}), ...(page.NextUploadIdMarker ? { UploadIdMarker: page.NextUploadIdMarker } : {}) };
+      markers = {
+        ...(page.NextKeyMarker ? { KeyMarker: page.NextKeyMarker } : {}),
+        ...(page.NextUploadIdMarker ? { UploadIdMarker: page.NextUploadIdMarker } : {}),
+      };
     }
   }
 

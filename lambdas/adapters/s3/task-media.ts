@@ -14,8 +14,13 @@ export class S3TaskMedia implements TaskMedia {
    * host on IPv6 reach it as every other task does. A local stand-in (a custom endpoint) is used as it is. */
   private readonly presigner: S3Client;
 
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {
-    this.presigner = s3.config.isCustomEndpoint ? s3 : new S3Client({ region: s3.config.region, credentials: s3.config.credentials, useDualstackEndpoint: true });
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {
+    this.presigner = s3.config.isCustomEndpoint
+      ? s3
+      : new S3Client({ region: s3.config.region, credentials: s3.config.credentials, useDualstackEndpoint: true });
   }
 
   downloadUrl(key: string): Promise<string> {

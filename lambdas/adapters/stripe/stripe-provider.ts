@@ -70,7 +70,15 @@ export class StripeProvider implements PaymentProvider {
     return customer.id;
   }
 
-  async createCheckout(input: { customerId: string; priceId: string; userId: string; plan: PlanId; period: BillingPeriod; successUrl: string; cancelUrl: string }) {
+  async createCheckout(input: {
+    customerId: string;
+    priceId: string;
+    userId: string;
+    plan: PlanId;
+    period: BillingPeriod;
+    successUrl: string;
+    cancelUrl: string;
+  }) {
     const metadata = { userId: input.userId, plan: input.plan, period: input.period };
     const session = await this.stripe.checkout.sessions.create({
       mode: 'subscription',
@@ -120,14 +128,26 @@ export class StripeProvider implements PaymentProvider {
         const userId = session.client_reference_id ?? session.metadata?.userId;
         const customerId = idOf(session.customer);
         const subscriptionId = idOf(session.subscription);
-        return { ...base, kind: 'checkout.completed', ...(userId ? { userId } : {}), ...(customerId ? { customerId } : {}), ...(subscriptionId ? { subscriptionId } : {}) };
+        return {
+          ...base,
+          kind: 'checkout.completed',
+          ...(userId ? { userId } : {}),
+          ...(customerId ? { customerId } : {}),
+          ...(subscriptionId ? { subscriptionId } : {}),
+        };
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted': {
         const subscription = event.data.object;
         const userId = subscription.metadata?.userId;
-        return { ...base, kind: 'subscription.changed', customerId: idOf(subscription.customer)!, subscriptionId: subscription.id, ...(userId ? { userId } : {}) };
+        return {
+          ...base,
+          kind: 'subscription.changed',
+          customerId: idOf(subscription.customer)!,
+          subscriptionId: subscription.id,
+          ...(userId ? { userId } : {}),
+        };
       }
       case 'invoice.paid':
       case 'invoice.payment_failed': {

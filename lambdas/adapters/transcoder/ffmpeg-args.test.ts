@@ -18,7 +18,14 @@ describe('transcodeArguments', () => {
   const args = transcodeArguments(plan, { video: 0, audio: 1 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 2 });
 
   test('encodes H.264 High 4.1 yuv420p at constant 6 Mbit/s with a fixed, closed 60-frame GOP', () => {
-    expect(Object.fromEntries(['-c:v', '-profile:v', '-level:v', '-pix_fmt', '-b:v', '-minrate', '-maxrate', '-bufsize', '-g', '-keyint_min', '-sc_threshold', '-bf'].map((f) => [f, valueAfter(args, f)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ['-c:v', '-profile:v', '-level:v', '-pix_fmt', '-b:v', '-minrate', '-maxrate', '-bufsize', '-g', '-keyint_min', '-sc_threshold', '-bf'].map((f) => [
+          f,
+          valueAfter(args, f),
+        ]),
+      ),
+    ).toEqual({
       '-c:v': 'libx264',
       '-profile:v': 'high',
       '-level:v': '4.1',
@@ -44,15 +51,32 @@ describe('transcodeArguments', () => {
   });
 
   test('AAC-LC 128k 44.1 kHz stereo, faststart, no source metadata, progress on stdout', () => {
-    expect([valueAfter(args, '-c:a'), valueAfter(args, '-profile:a'), valueAfter(args, '-b:a'), valueAfter(args, '-ar'), valueAfter(args, '-ac')]).toEqual(['aac', 'aac_low', '128k', '44100', '2']);
+    expect([valueAfter(args, '-c:a'), valueAfter(args, '-profile:a'), valueAfter(args, '-b:a'), valueAfter(args, '-ar'), valueAfter(args, '-ac')]).toEqual([
+      'aac',
+      'aac_low',
+      '128k',
+      '44100',
+      '2',
+    ]);
     expect(valueAfter(args, '-movflags')).toBe('+faststart');
     expect(valueAfter(args, '-map_metadata')).toBe('-1');
     expect(valueAfter(args, '-progress')).toBe('pipe:1');
   });
 
   test('1080p60 at the low tier: level 4.2, 4.5 Mbit/s, a 120-frame GOP, 60 fps, and the audio inside 300 frames of 735 samples', () => {
-    const at60 = transcodeArguments({ ...plan, output: outputSettings('1080p60', 'low'), frameCount: 300 }, { video: 0, audio: 1 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 2 });
-    expect(['-level:v', '-b:v', '-minrate', '-maxrate', '-bufsize', '-g', '-keyint_min'].map((f) => valueAfter(at60, f))).toEqual(['4.2', '4500k', '4500k', '4500k', '9000k', '120', '120']);
+    const at60 = transcodeArguments({ ...plan, output: outputSettings('1080p60', 'low'), frameCount: 300 }, { video: 0, audio: 1 }, 'in', 'out.mp4', {
+      preset: 'veryfast',
+      threads: 2,
+    });
+    expect(['-level:v', '-b:v', '-minrate', '-maxrate', '-bufsize', '-g', '-keyint_min'].map((f) => valueAfter(at60, f))).toEqual([
+      '4.2',
+      '4500k',
+      '4500k',
+      '4500k',
+      '9000k',
+      '120',
+      '120',
+    ]);
     const graph = valueAfter(at60, '-filter_complex')!;
     expect(graph).toContain('fps=60:start_time=0,');
     expect(graph).toContain('trim=end_frame=300[v]');
@@ -60,7 +84,13 @@ describe('transcodeArguments', () => {
   });
 
   test('2160p30 pads to 3840x2160 at level 5.1', () => {
-    const uhd = transcodeArguments({ ...plan, output: outputSettings('2160p30', 'medium'), picture: { width: 2880, height: 2160, x: 480, y: 0 } }, { video: 0 }, 'in', 'out.mp4', { preset: 'veryfast', threads: 2 });
+    const uhd = transcodeArguments(
+      { ...plan, output: outputSettings('2160p30', 'medium'), picture: { width: 2880, height: 2160, x: 480, y: 0 } },
+      { video: 0 },
+      'in',
+      'out.mp4',
+      { preset: 'veryfast', threads: 2 },
+    );
     expect(valueAfter(uhd, '-filter_complex')).toContain('pad=3840:2160:480:0:black,');
     expect([valueAfter(uhd, '-level:v'), valueAfter(uhd, '-b:v')]).toEqual(['5.1', '19500k']);
   });

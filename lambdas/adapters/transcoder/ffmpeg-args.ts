@@ -1,13 +1,6 @@
 // The media spec (lambdas/core/media-spec.ts) as ffmpeg command lines. Pure, so the exact arguments are tested;
 // mediaconvert-job.ts says the same in MediaConvert's terms.
-import {
-  audioOutput,
-  loopAudioSamples,
-  thumbnailOutput,
-  videoOutput,
-  type StereoMix,
-  type TranscodePlan,
-} from '../../core/media-spec';
+import { audioOutput, loopAudioSamples, thumbnailOutput, videoOutput, type StereoMix, type TranscodePlan } from '../../core/media-spec';
 
 /**
  * The containers an upload may be (ffmpeg's demuxer names): what phones, cameras and editors write. A file is read
@@ -16,9 +9,24 @@ import {
  * description to the network). Also given to ffprobe, so what is probed is what is transcoded.
  */
 export const INPUT_FORMATS = [
-  'mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', // MP4, MOV, M4A, phone video
-  'matroska', 'webm', 'avi', 'mpegts', 'mpeg', 'flv', 'asf', // MKV, WebM, AVI, TS, MPEG-PS, FLV, WMV
-  'mp3', 'wav', 'flac', 'ogg', 'aac', // audio
+  'mov',
+  'mp4',
+  'm4a',
+  '3gp',
+  '3g2',
+  'mj2', // MP4, MOV, M4A, phone video
+  'matroska',
+  'webm',
+  'avi',
+  'mpegts',
+  'mpeg',
+  'flv',
+  'asf', // MKV, WebM, AVI, TS, MPEG-PS, FLV, WMV
+  'mp3',
+  'wav',
+  'flac',
+  'ogg',
+  'aac', // audio
 ] as const;
 
 /** Before `-i`: only the file protocol, only INPUT_FORMATS. */
@@ -53,11 +61,16 @@ export function panFilter(mix: StereoMix): string {
 const resample = `aresample=${audioOutput.sampleRate}:async=1:first_pts=0`;
 
 const audioEncoding = [
-  '-c:a', 'aac',
-  '-profile:a', 'aac_low',
-  '-b:a', kbit(audioOutput.bitrate),
-  '-ar', String(audioOutput.sampleRate),
-  '-ac', String(audioOutput.channels),
+  '-c:a',
+  'aac',
+  '-profile:a',
+  'aac_low',
+  '-b:a',
+  kbit(audioOutput.bitrate),
+  '-ar',
+  String(audioOutput.sampleRate),
+  '-ac',
+  String(audioOutput.channels),
 ];
 
 /** Never copy the source's metadata (phone videos carry GPS positions) or chapters. */
@@ -74,24 +87,36 @@ export interface SourceStreams {
  */
 export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, input: string, output: string, tuning: FfmpegTuning): string[] {
   const common = [
-    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error',
-    '-progress', 'pipe:1',
-    '-threads', String(tuning.threads),
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-progress',
+    'pipe:1',
+    '-threads',
+    String(tuning.threads),
     ...inputRestrictions,
-    '-i', input,
+    '-i',
+    input,
   ];
 
   if (plan.kind === 'audio') {
     if (streams.audio === undefined) throw new Error('an audio plan needs an audio stream');
     return [
       ...common,
-      '-map', `0:${streams.audio}`,
-      '-af', `${resample},${panFilter(plan.audio.mix)}`,
+      '-map',
+      `0:${streams.audio}`,
+      '-af',
+      `${resample},${panFilter(plan.audio.mix)}`,
       ...audioEncoding,
       ...noMetadata,
-      '-movflags', '+faststart',
-      '-f', 'mp4',
-      '-y', output,
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      output,
     ];
   }
 
@@ -119,52 +144,89 @@ export function transcodeArguments(plan: TranscodePlan, streams: SourceStreams, 
   const bitrate = kbit(out.videoBitrate);
   return [
     ...common,
-    '-filter_complex_threads', '1',
-    '-filter_complex', `${video};${audio}`,
-    '-map', '[v]',
-    '-map', '[a]',
-    '-c:v', 'libx264',
-    '-preset', tuning.preset,
-    '-profile:v', videoOutput.profile,
-    '-level:v', out.level,
-    '-pix_fmt', videoOutput.pixelFormat,
-    '-b:v', bitrate,
-    '-minrate', bitrate,
-    '-maxrate', bitrate,
-    '-bufsize', kbit(out.bufferBits),
+    '-filter_complex_threads',
+    '1',
+    '-filter_complex',
+    `${video};${audio}`,
+    '-map',
+    '[v]',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    tuning.preset,
+    '-profile:v',
+    videoOutput.profile,
+    '-level:v',
+    out.level,
+    '-pix_fmt',
+    videoOutput.pixelFormat,
+    '-b:v',
+    bitrate,
+    '-minrate',
+    bitrate,
+    '-maxrate',
+    bitrate,
+    '-bufsize',
+    kbit(out.bufferBits),
     // Fixed GOP: an IDR frame every 2 s (60 or 120 frames) and nowhere else (scene cuts off), every GOP closed.
-    '-g', gop,
-    '-keyint_min', gop,
-    '-sc_threshold', '0',
-    '-bf', String(videoOutput.bFrames),
-    '-x264-params', `open-gop=0:b-pyramid=none:nal-hrd=cbr:vbv-init=${videoOutput.bufferInitialFill}:force-cfr=1`,
-    '-color_primaries', 'bt709',
-    '-color_trc', 'bt709',
-    '-colorspace', 'bt709',
-    '-threads', String(tuning.threads),
+    '-g',
+    gop,
+    '-keyint_min',
+    gop,
+    '-sc_threshold',
+    '0',
+    '-bf',
+    String(videoOutput.bFrames),
+    '-x264-params',
+    `open-gop=0:b-pyramid=none:nal-hrd=cbr:vbv-init=${videoOutput.bufferInitialFill}:force-cfr=1`,
+    '-color_primaries',
+    'bt709',
+    '-color_trc',
+    'bt709',
+    '-colorspace',
+    'bt709',
+    '-threads',
+    String(tuning.threads),
     ...audioEncoding,
     ...noMetadata,
     // moov before mdat: players (and ffmpeg's -re loop) start without seeking to the end of the file.
-    '-movflags', '+faststart',
-    '-f', 'mp4',
-    '-y', output,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    output,
   ];
 }
 
 /** The thumbnail, taken from the finished (already letterboxed 16:9) output, so it shows what the stream shows. */
 export function thumbnailArguments(videoFile: string, atSeconds: number, output: string): string[] {
   return [
-    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error',
-    '-ss', atSeconds.toFixed(3),
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-ss',
+    atSeconds.toFixed(3),
     ...inputRestrictions,
-    '-i', videoFile,
-    '-frames:v', '1',
-    '-vf', `scale=${thumbnailOutput.width}:${thumbnailOutput.height}`,
+    '-i',
+    videoFile,
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=${thumbnailOutput.width}:${thumbnailOutput.height}`,
     // mjpeg's qscale 3 is about quality 80 on the 1-100 scale MediaConvert uses.
-    '-q:v', '3',
-    '-update', '1',
-    '-f', 'image2',
-    '-y', output,
+    '-q:v',
+    '3',
+    '-update',
+    '1',
+    '-f',
+    'image2',
+    '-y',
+    output,
   ];
 }
 

@@ -10,7 +10,17 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { audioOutput, outputSettings, videoOutput, type MediaKind, type OutputSettings, type QualityChoice, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
-import { createTestBucket, ffmpeg, greyFrame, keyframeTimes, peakVolumeDb, probeStreams, roomyLimits, topLevelBoxes, type ProbedStream } from '../../../test/helpers/transcode-fixtures';
+import {
+  createTestBucket,
+  ffmpeg,
+  greyFrame,
+  keyframeTimes,
+  peakVolumeDb,
+  probeStreams,
+  roomyLimits,
+  topLevelBoxes,
+  type ProbedStream,
+} from '../../../test/helpers/transcode-fixtures';
 import type { TranscodeUpdate } from '../../core/media/transcoder';
 
 const aacFrameSeconds = 1024 / audioOutput.sampleRate;
@@ -180,10 +190,27 @@ describe('video', () => {
   test('4:3 640x480 at 25 fps with a longer audio track, asked for 1080p30 high: 720p (no upscaling) high, pillarboxed, 30 fps, audio cut to the video', async () => {
     const source = join(dir, 'four-three.mp4');
     await ffmpeg([
-      '-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=25',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-      '-filter_complex', '[0:v]trim=end=12[v];[1:a]atrim=end=14,aformat=channel_layouts=stereo[a]',
-      '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x480:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-filter_complex',
+      '[0:v]trim=end=12[v];[1:a]atrim=end=14,aformat=channel_layouts=stereo[a]',
+      '-map',
+      '[v]',
+      '-map',
+      '[a]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      source,
     ]);
     const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video', roomyLimits, { profile: '1080p30', tier: 'high' });
 
@@ -192,7 +219,13 @@ describe('video', () => {
     expect(final).toMatchObject({ type: 'completed', job: { kind: 'video' } });
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error('not completed');
     const { result } = final;
-    expect(result).toMatchObject({ width: 1280, height: 720, output: outputSettings('720p30', 'high', ['source size']), outputKey: `${outputPrefix}stream.mp4`, thumbnailKey: `${outputPrefix}thumb.jpg` });
+    expect(result).toMatchObject({
+      width: 1280,
+      height: 720,
+      output: outputSettings('720p30', 'high', ['source size']),
+      outputKey: `${outputPrefix}stream.mp4`,
+      thumbnailKey: `${outputPrefix}thumb.jpg`,
+    });
     expect(result.durationSeconds).toBeCloseTo(12, 2);
     expect(result.sizeBytes).toBeGreaterThan(8 * 1024 * 1024);
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: result.outputKey }));
@@ -214,8 +247,23 @@ describe('video', () => {
   test('a 16:9 720p 30 fps MOV without sound and with 5 s GOPs is normalised: 720p full frame, 2 s GOPs, a silent stereo track', async () => {
     const source = join(dir, 'silent.mov');
     await ffmpeg([
-      '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-g', '150', source,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30',
+      '-t',
+      '3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '150',
+      source,
     ]);
     const { updates: jobUpdates } = await transcode(source, 'video');
     const final = finalUpdate(jobUpdates);
@@ -233,10 +281,27 @@ describe('video', () => {
   test('a portrait 360x640 MKV with a shorter 5.1 track: pillarboxed in 720p, audio padded with silence to the video length', async () => {
     const source = join(dir, 'portrait.mkv');
     await ffmpeg([
-      '-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30',
-      '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=48000',
-      '-filter_complex', '[0:v]trim=end=4[v];[1:a]atrim=end=2,aformat=channel_layouts=5.1[a]',
-      '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=360x640:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=300:sample_rate=48000',
+      '-filter_complex',
+      '[0:v]trim=end=4[v];[1:a]atrim=end=2,aformat=channel_layouts=5.1[a]',
+      '-map',
+      '[v]',
+      '-map',
+      '[a]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      source,
     ]);
     const { updates: jobUpdates } = await transcode(source, 'video');
     const final = finalUpdate(jobUpdates);
@@ -260,8 +325,23 @@ describe('60 fps', () => {
   test('a 1080p 59.94 fps source asked for 1080p60 medium keeps 60 fps: 120-frame GOPs, level 4.2, 6.75 Mbit/s, seamless copy loop', async () => {
     const source = join(dir, 'sixty.mp4');
     await ffmpeg([
-      '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=60000/1001', '-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=48000',
-      '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', source,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=60000/1001',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=500:sample_rate=48000',
+      '-t',
+      '3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      source,
     ]);
     const { updates: jobUpdates } = await transcode(source, 'video', roomyLimits, { profile: '1080p60', tier: 'medium' });
     const final = finalUpdate(jobUpdates);
@@ -272,7 +352,12 @@ describe('60 fps', () => {
 
   test('the same source on a plan without 60 fps is halved to 1080p30 and says why', async () => {
     const source = join(dir, 'sixty.mp4');
-    const { updates: jobUpdates } = await transcode(source, 'video', { ...roomyLimits, outputProfiles: ['720p30', '1080p30'] }, { profile: '1080p60', tier: 'low' });
+    const { updates: jobUpdates } = await transcode(
+      source,
+      'video',
+      { ...roomyLimits, outputProfiles: ['720p30', '1080p30'] },
+      { profile: '1080p60', tier: 'low' },
+    );
     const final = finalUpdate(jobUpdates);
     if (final.type !== 'completed' || final.result.kind !== 'video') throw new Error(`not completed: ${JSON.stringify(final)}`);
     expect(final.result.output).toEqual(outputSettings('1080p30', 'low', ['plan']));
@@ -284,32 +369,36 @@ describe('audio only', () => {
   test.each([
     ['MP3 stereo 48 kHz', 'tone.mp3', ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', '-ac', '2', '-c:a', 'libmp3lame'], 3],
     ['WAV mono 48 kHz', 'voice.wav', ['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000:duration=2', '-c:a', 'pcm_s16le'], 2],
-  ])('%s becomes AAC-LC 128k 44.1 kHz stereo in an .m4a', async (_name, fileName, args, seconds) => {
-    const source = join(dir, fileName);
-    await ffmpeg([...args, source]);
-    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'audio');
-    const final = finalUpdate(jobUpdates);
-    if (final.type !== 'completed') throw new Error(`not completed: ${JSON.stringify(final)}`);
-    expect(final.result).toEqual({
-      kind: 'audio',
-      durationSeconds: expect.any(Number),
-      sizeBytes: expect.any(Number),
-      outputKey: `${outputPrefix}stream.m4a`,
-    });
-    expect(final.result.durationSeconds).toBeCloseTo(seconds, 1);
+  ])(
+    '%s becomes AAC-LC 128k 44.1 kHz stereo in an .m4a',
+    async (_name, fileName, args, seconds) => {
+      const source = join(dir, fileName);
+      await ffmpeg([...args, source]);
+      const { updates: jobUpdates, outputPrefix } = await transcode(source, 'audio');
+      const final = finalUpdate(jobUpdates);
+      if (final.type !== 'completed') throw new Error(`not completed: ${JSON.stringify(final)}`);
+      expect(final.result).toEqual({
+        kind: 'audio',
+        durationSeconds: expect.any(Number),
+        sizeBytes: expect.any(Number),
+        outputKey: `${outputPrefix}stream.m4a`,
+      });
+      expect(final.result.durationSeconds).toBeCloseTo(seconds, 1);
 
-    const output = await download(final.result.outputKey);
-    const { streams, format } = await probeStreams(output);
-    expect(streams).toHaveLength(1);
-    expect(streams[0]).toMatchObject({ codec_type: 'audio', codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
-    expect(Math.abs(Number(streams[0]!.bit_rate) - audioOutput.bitrate) / audioOutput.bitrate).toBeLessThan(0.15);
-    expect(format.format_name).toContain('mp4');
-    // Mono is heard on both sides.
-    expect(await peakVolumeDb(output, { channel: 0 })).toBeGreaterThan(-40);
-    expect(await peakVolumeDb(output, { channel: 1 })).toBeGreaterThan(-40);
-    expect(topLevelBoxes(await readFile(output)).indexOf('moov')).toBeLessThan(topLevelBoxes(await readFile(output)).indexOf('mdat'));
-    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`, `${outputPrefix}stream.m4a`]);
-  }, 120_000);
+      const output = await download(final.result.outputKey);
+      const { streams, format } = await probeStreams(output);
+      expect(streams).toHaveLength(1);
+      expect(streams[0]).toMatchObject({ codec_type: 'audio', codec_name: 'aac', profile: 'LC', sample_rate: '44100', channels: 2 });
+      expect(Math.abs(Number(streams[0]!.bit_rate) - audioOutput.bitrate) / audioOutput.bitrate).toBeLessThan(0.15);
+      expect(format.format_name).toContain('mp4');
+      // Mono is heard on both sides.
+      expect(await peakVolumeDb(output, { channel: 0 })).toBeGreaterThan(-40);
+      expect(await peakVolumeDb(output, { channel: 1 })).toBeGreaterThan(-40);
+      expect(topLevelBoxes(await readFile(output)).indexOf('moov')).toBeLessThan(topLevelBoxes(await readFile(output)).indexOf('mdat'));
+      expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`, `${outputPrefix}stream.m4a`]);
+    },
+    120_000,
+  );
 });
 
 describe('files that are not what they claim', () => {
@@ -356,18 +445,28 @@ describe('files that are not what they claim', () => {
 
   // Security audit M1: an uploaded HLS playlist made ffmpeg copy a file of the server into the user's video.
   test.each([
-    ['an HLS playlist naming a file of the server', (secret: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:2.0,\nfile://${secret}\n#EXTINF:2.0,\n${secret}\n#EXT-X-ENDLIST\n`],
+    [
+      'an HLS playlist naming a file of the server',
+      (secret: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:2.0,\nfile://${secret}\n#EXTINF:2.0,\n${secret}\n#EXT-X-ENDLIST\n`,
+    ],
     ['a concat list naming a file of the server', (secret: string) => `ffconcat version 1.0\nfile '${secret}'\n`],
-    ['an SDP description reaching for the network', () => 'v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video 5004 RTP/AVP 96\na=rtpmap:96 H264/90000\n'],
-  ])('%s is refused with the encode error and nothing of it is stored', async (_, contents) => {
-    const secret = join(dir, 'server-secret.ts');
-    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', secret]);
-    const source = join(dir, 'playlist-upload');
-    await writeFile(source, contents(secret));
-    const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
-    expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error' });
-    expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
-  }, 60_000);
+    [
+      'an SDP description reaching for the network',
+      () => 'v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video 5004 RTP/AVP 96\na=rtpmap:96 H264/90000\n',
+    ],
+  ])(
+    '%s is refused with the encode error and nothing of it is stored',
+    async (_, contents) => {
+      const secret = join(dir, 'server-secret.ts');
+      await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', secret]);
+      const source = join(dir, 'playlist-upload');
+      await writeFile(source, contents(secret));
+      const { updates: jobUpdates, outputPrefix } = await transcode(source, 'video');
+      expect(finalUpdate(jobUpdates)).toMatchObject({ type: 'failed', error: 'uploader encode error' });
+      expect(await keysUnder(outputPrefix)).toEqual([`${outputPrefix}source`]);
+    },
+    60_000,
+  );
 
   test('temporary files are removed after every job', async () => {
     expect(await readdir(join(dir, 'work'))).toEqual([]);
@@ -392,7 +491,16 @@ describe('close', () => {
         closed ??= closing.close();
       },
     });
-    const job = { userId: 'u-close', videoId: 'v1', kind: 'video' as const, sourceKey: 'media/u-close/v1/source', outputPrefix: 'media/u-close/v1/', revision: 0, quality: { profile: '1080p30' as const, tier: 'low' as const }, limits: roomyLimits };
+    const job = {
+      userId: 'u-close',
+      videoId: 'v1',
+      kind: 'video' as const,
+      sourceKey: 'media/u-close/v1/source',
+      outputPrefix: 'media/u-close/v1/',
+      revision: 0,
+      quality: { profile: '1080p30' as const, tier: 'low' as const },
+      limits: roomyLimits,
+    };
     await closing.start(job);
     await closing.start({ ...job, videoId: 'v2', outputPrefix: 'media/u-close/v2/' });
     await new Promise<void>((resolve) => {

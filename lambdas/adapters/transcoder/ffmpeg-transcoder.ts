@@ -111,7 +111,8 @@ export class FfmpegTranscoder implements Transcoder {
       outcome = { type: 'failed', jobId, job: ref, error: failure.key, reason: failure.message };
     } finally {
       // Never keeps the outcome from being reported.
-      if (dir) await rm(dir, { recursive: true, force: true }).catch((error: unknown) => logger.warn('transcode work files not removed', { jobId, dir, error }));
+      if (dir)
+        await rm(dir, { recursive: true, force: true }).catch((error: unknown) => logger.warn('transcode work files not removed', { jobId, dir, error }));
     }
     // Reported once its temporary files are gone: a finished job leaves nothing behind (tests rely on it too).
     await report(outcome);
@@ -172,7 +173,17 @@ export class FfmpegTranscoder implements Transcoder {
     ]);
     const { width, height } = written.video;
     const thumbnailBytes = (await stat(thumbnail)).size;
-    return { kind: 'video', output: plan.output, durationSeconds, width, height, sizeBytes, outputKey: keys.media, thumbnailKey: keys.thumbnail, thumbnailBytes };
+    return {
+      kind: 'video',
+      output: plan.output,
+      durationSeconds,
+      width,
+      height,
+      sizeBytes,
+      outputKey: keys.media,
+      thumbnailKey: keys.thumbnail,
+      thumbnailBytes,
+    };
   }
 
   /** All outputs or none: a failed upload removes what this job already wrote (and nothing else). */

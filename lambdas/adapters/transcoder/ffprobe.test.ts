@@ -6,7 +6,15 @@ describe('sourceFromFfprobe', () => {
     const output: FfprobeOutput = {
       format: { duration: '7.021000', format_name: 'matroska,webm' },
       streams: [
-        { index: 0, codec_type: 'video', width: 640, height: 480, sample_aspect_ratio: '1:1', start_time: '0.021000', tags: { DURATION: '00:00:05.021000000' } },
+        {
+          index: 0,
+          codec_type: 'video',
+          width: 640,
+          height: 480,
+          sample_aspect_ratio: '1:1',
+          start_time: '0.021000',
+          tags: { DURATION: '00:00:05.021000000' },
+        },
         { index: 1, codec_type: 'audio', channels: 1, start_time: '0.000000', tags: { DURATION: '00:00:07.021000000' } },
       ],
     };

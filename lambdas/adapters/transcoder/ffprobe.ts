@@ -27,7 +27,11 @@ export interface FfprobeOutput {
 /** ffprobe's JSON, or undefined when ffprobe cannot read the file at all (not a media file, or not one of the
  * accepted containers: ffmpeg-args.ts INPUT_FORMATS, read from the file only). */
 export async function ffprobe(path: string, signal?: AbortSignal): Promise<FfprobeOutput | undefined> {
-  const result = await run('ffprobe', ['-v', 'error', ...inputRestrictions, '-print_format', 'json', '-show_format', '-show_streams', path], signal ? { signal } : {});
+  const result = await run(
+    'ffprobe',
+    ['-v', 'error', ...inputRestrictions, '-print_format', 'json', '-show_format', '-show_streams', path],
+    signal ? { signal } : {},
+  );
   if (result.exitCode !== 0) return undefined;
   const output = JSON.parse(result.stdout) as FfprobeOutput;
   return isAcceptedFormat(output.format?.format_name) ? output : undefined;

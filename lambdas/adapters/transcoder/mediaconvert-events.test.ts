@@ -7,7 +7,14 @@ import { jobEvent, jobMetadata } from '../../../test/helpers/transcode-fixtures'
 
 const job = {
   jobId: '1671477617078-2886ye',
-  metadata: { userId: 'user-1', videoId: 'video-1', kind: 'video', outputPrefix: 'media/user-1/video-1/', revision: 0, output: outputSettings('1080p30', 'low') },
+  metadata: {
+    userId: 'user-1',
+    videoId: 'video-1',
+    kind: 'video',
+    outputPrefix: 'media/user-1/video-1/',
+    revision: 0,
+    output: outputSettings('1080p30', 'low'),
+  },
 };
 
 describe('parseJobStateChange', () => {
@@ -84,7 +91,11 @@ describe('parseJobStateChange', () => {
       userMetadata: { ...jobMetadata, kind: 'audio' },
       outputGroupDetails: [{ outputDetails: [{ outputFilePaths: ['s3://b/media/user-1/video-1/stream.m4a'], durationInMs: 181234 }], type: 'FILE_GROUP' }],
     });
-    expect(parseJobStateChange(event)).toMatchObject({ status: 'COMPLETE', metadata: { kind: 'audio' }, outputs: [{ path: 's3://b/media/user-1/video-1/stream.m4a', durationMs: 181234 }] });
+    expect(parseJobStateChange(event)).toMatchObject({
+      status: 'COMPLETE',
+      metadata: { kind: 'audio' },
+      outputs: [{ path: 's3://b/media/user-1/video-1/stream.m4a', durationMs: 181234 }],
+    });
   });
 
   test('ERROR: code and message', () => {
@@ -106,13 +117,19 @@ describe('parseJobStateChange', () => {
   });
 
   test('the revision, and the output the plan chose with why it is below the request, come back from the metadata', () => {
-    const event = jobEvent({ status: 'PROGRESSING', userMetadata: { ...jobMetadata, revision: '3', profile: '2160p30', tier: 'medium', limitedBy: 'source frame rate,plan' } });
+    const event = jobEvent({
+      status: 'PROGRESSING',
+      userMetadata: { ...jobMetadata, revision: '3', profile: '2160p30', tier: 'medium', limitedBy: 'source frame rate,plan' },
+    });
     expect(parseJobStateChange(event)?.metadata).toMatchObject({ revision: 3, output: outputSettings('2160p30', 'medium', ['source frame rate', 'plan']) });
   });
 
   test('a job created before revisions and profiles existed is revision 0 and 1080p30 at 6 Mbit/s (the only output then)', () => {
     const { revision: _r, profile: _p, tier: _t, limitedBy: _l, ...before } = jobMetadata;
-    expect(parseJobStateChange(jobEvent({ status: 'PROGRESSING', userMetadata: before }))?.metadata).toMatchObject({ revision: 0, output: { profile: '1080p30', videoBitrate: 6_000_000, limitedBy: [] } });
+    expect(parseJobStateChange(jobEvent({ status: 'PROGRESSING', userMetadata: before }))?.metadata).toMatchObject({
+      revision: 0,
+      output: { profile: '1080p30', videoBitrate: 6_000_000, limitedBy: [] },
+    });
   });
 
   test("another application's job in the account is ignored", () => {

@@ -15,7 +15,10 @@ const metadataSchema = z
     videoId: z.string().min(1),
     kind: z.enum(['video', 'audio']),
     outputPrefix: z.string().min(1),
-    revision: z.string().regex(/^\d{1,9}$/).optional(),
+    revision: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .optional(),
     profile: z.enum(outputProfileIds).optional(),
     tier: z.enum(bitrateTiers).optional(),
     limitedBy: z.string().optional(),
@@ -23,7 +26,11 @@ const metadataSchema = z
   .transform(({ revision, profile, tier, limitedBy, ...job }) => ({
     ...job,
     revision: Number(revision ?? 0),
-    output: outputSettings(profile ?? '1080p30', tier ?? 'high', (limitedBy ?? '').split(',').filter((limit): limit is OutputLimit => (outputLimits as readonly string[]).includes(limit))),
+    output: outputSettings(
+      profile ?? '1080p30',
+      tier ?? 'high',
+      (limitedBy ?? '').split(',').filter((limit): limit is OutputLimit => (outputLimits as readonly string[]).includes(limit)),
+    ),
   }));
 
 /** What an event's job is: its item, where it writes, and (videos) the output its plan chose. */

@@ -167,32 +167,55 @@ describe('createJobRequest', () => {
   });
 
   test.each([
-    ['a 720p60 source asked for 1080p60 low (720p has no 60 fps rung)', { width: 1280, height: 720, frameRate: 59.94 }, { profile: '1080p60', tier: 'low' }, [1280, 720, 'LEVEL_3_1', 3_000_000, 30, 'source size']],
-    ['a 1080p60 source at 1080p60 medium', { width: 1920, height: 1080, frameRate: 60 }, { profile: '1080p60', tier: 'medium' }, [1920, 1080, 'LEVEL_4_2', 6_750_000, 60, '']],
-    ['a 1440p30 source at 1440p60 low', { width: 2560, height: 1440, frameRate: 30 }, { profile: '1440p60', tier: 'low' }, [2560, 1440, 'LEVEL_5', 6_000_000, 30, 'source frame rate']],
-    ['a 4K60 source at 2160p60 high', { width: 3840, height: 2160, frameRate: 60 }, { profile: '2160p60', tier: 'high' }, [3840, 2160, 'LEVEL_5_2', 40_000_000, 60, '']],
-  ] as const)('%s: size, level, bitrate, buffer, rate and a GOP of 2 s from the plan', (_name, picture, quality, [width, height, level, bitrate, rate, limitedBy]) => {
-    const plan = planFor('video', { video: { ...picture, sampleAspectRatio: 1, rotation: 0, durationSeconds: 8 } }, quality);
-    const request = createJobRequest({ ...job('video'), revision: 2 }, plan, setup);
-    const description = request.Settings?.OutputGroups?.[0]?.Outputs?.[0]?.VideoDescription;
-    expect([description?.Width, description?.Height]).toEqual([width, height]);
-    expect(description?.CodecSettings?.H264Settings).toMatchObject({
-      CodecLevel: level,
-      RateControlMode: 'CBR',
-      Bitrate: bitrate,
-      HrdBufferSize: 2 * bitrate,
-      FramerateControl: 'SPECIFIED',
-      FramerateNumerator: rate,
-      FramerateDenominator: 1,
-      FramerateConversionAlgorithm: 'DUPLICATE_DROP',
-      GopSize: 2,
-      GopSizeUnits: 'SECONDS',
-      GopClosedCadence: 1,
-      SceneChangeDetect: 'DISABLED',
-    });
-    expect(request.UserMetadata).toMatchObject({ revision: '2', limitedBy });
-    expect(request.ClientRequestToken).toBe('01J9Z8Q4M2V7K3N5P6R8S0T1W2-r2');
-  });
+    [
+      'a 720p60 source asked for 1080p60 low (720p has no 60 fps rung)',
+      { width: 1280, height: 720, frameRate: 59.94 },
+      { profile: '1080p60', tier: 'low' },
+      [1280, 720, 'LEVEL_3_1', 3_000_000, 30, 'source size'],
+    ],
+    [
+      'a 1080p60 source at 1080p60 medium',
+      { width: 1920, height: 1080, frameRate: 60 },
+      { profile: '1080p60', tier: 'medium' },
+      [1920, 1080, 'LEVEL_4_2', 6_750_000, 60, ''],
+    ],
+    [
+      'a 1440p30 source at 1440p60 low',
+      { width: 2560, height: 1440, frameRate: 30 },
+      { profile: '1440p60', tier: 'low' },
+      [2560, 1440, 'LEVEL_5', 6_000_000, 30, 'source frame rate'],
+    ],
+    [
+      'a 4K60 source at 2160p60 high',
+      { width: 3840, height: 2160, frameRate: 60 },
+      { profile: '2160p60', tier: 'high' },
+      [3840, 2160, 'LEVEL_5_2', 40_000_000, 60, ''],
+    ],
+  ] as const)(
+    '%s: size, level, bitrate, buffer, rate and a GOP of 2 s from the plan',
+    (_name, picture, quality, [width, height, level, bitrate, rate, limitedBy]) => {
+      const plan = planFor('video', { video: { ...picture, sampleAspectRatio: 1, rotation: 0, durationSeconds: 8 } }, quality);
+      const request = createJobRequest({ ...job('video'), revision: 2 }, plan, setup);
+      const description = request.Settings?.OutputGroups?.[0]?.Outputs?.[0]?.VideoDescription;
+      expect([description?.Width, description?.Height]).toEqual([width, height]);
+      expect(description?.CodecSettings?.H264Settings).toMatchObject({
+        CodecLevel: level,
+        RateControlMode: 'CBR',
+        Bitrate: bitrate,
+        HrdBufferSize: 2 * bitrate,
+        FramerateControl: 'SPECIFIED',
+        FramerateNumerator: rate,
+        FramerateDenominator: 1,
+        FramerateConversionAlgorithm: 'DUPLICATE_DROP',
+        GopSize: 2,
+        GopSizeUnits: 'SECONDS',
+        GopClosedCadence: 1,
+        SceneChangeDetect: 'DISABLED',
+      });
+      expect(request.UserMetadata).toMatchObject({ revision: '2', limitedBy });
+      expect(request.ClientRequestToken).toBe('01J9Z8Q4M2V7K3N5P6R8S0T1W2-r2');
+    },
+  );
 
   test('a video without sound has no audio selector, so MediaConvert inserts silence, and no remix', () => {
     const plan = planFor('video', { video: { width: 1280, height: 720, sampleAspectRatio: 1, rotation: 0, durationSeconds: 5 } });
@@ -207,7 +230,13 @@ describe('createJobRequest', () => {
     const plan = planFor('audio', { durationSeconds: 180, audio: { channels: 1 } });
     const request = createJobRequest(job('audio'), plan, setup);
     expect(request.StatusUpdateInterval).toBeUndefined();
-    expect(request.UserMetadata).toEqual({ userId: 'user-1', videoId: '01J9Z8Q4M2V7K3N5P6R8S0T1W2', kind: 'audio', outputPrefix: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/', revision: '0' });
+    expect(request.UserMetadata).toEqual({
+      userId: 'user-1',
+      videoId: '01J9Z8Q4M2V7K3N5P6R8S0T1W2',
+      kind: 'audio',
+      outputPrefix: 'media/user-1/01J9Z8Q4M2V7K3N5P6R8S0T1W2/',
+      revision: '0',
+    });
     expect(request.Settings?.Inputs?.[0]?.AudioSelectors).toEqual({ 'Audio Selector 1': { DefaultSelection: 'DEFAULT' } });
     expect(request.Settings?.OutputGroups).toEqual([
       {
@@ -221,7 +250,11 @@ describe('createJobRequest', () => {
               {
                 AudioSourceName: 'Audio Selector 1',
                 CodecSettings: { Codec: 'AAC', AacSettings: aac },
-                RemixSettings: { ChannelsIn: 1, ChannelsOut: 2, ChannelMapping: { OutputChannels: [{ InputChannelsFineTune: [0] }, { InputChannelsFineTune: [0] }] } },
+                RemixSettings: {
+                  ChannelsIn: 1,
+                  ChannelsOut: 2,
+                  ChannelMapping: { OutputChannels: [{ InputChannelsFineTune: [0] }, { InputChannelsFineTune: [0] }] },
+                },
               },
             ],
           },
@@ -233,7 +266,11 @@ describe('createJobRequest', () => {
 
 describe('remixSettings', () => {
   test('5.1 to stereo in dB: fronts -7.656, centre and surrounds -10.666, LFE and the other side muted', () => {
-    const planned = planTranscode('audio', { durationSeconds: 10, audio: { channels: 6 } }, { quality: { profile: '1080p30', tier: 'low' }, allowed: outputProfileIds });
+    const planned = planTranscode(
+      'audio',
+      { durationSeconds: 10, audio: { channels: 6 } },
+      { quality: { profile: '1080p30', tier: 'low' }, allowed: outputProfileIds },
+    );
     if (!planned.ok || planned.plan.kind !== 'audio') throw new Error('not an audio plan');
     expect(remixSettings(planned.plan.audio.mix, 6)).toEqual({
       ChannelsIn: 6,

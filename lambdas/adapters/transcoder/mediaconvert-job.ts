@@ -11,15 +11,7 @@ import type {
   VideoDescription,
   VideoPreprocessor,
 } from '@aws-sdk/client-mediaconvert';
-import {
-  audioOutput,
-  outputKeys,
-  thumbnailOutput,
-  videoOutput,
-  type OutputSettings,
-  type StereoMix,
-  type TranscodePlan,
-} from '../../core/media-spec';
+import { audioOutput, outputKeys, thumbnailOutput, videoOutput, type OutputSettings, type StereoMix, type TranscodePlan } from '../../core/media-spec';
 import type { TranscodeJob } from '../../core/media/transcoder';
 
 export interface MediaConvertSetup {

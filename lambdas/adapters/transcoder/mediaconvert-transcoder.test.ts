@@ -141,7 +141,11 @@ describe('start', () => {
     expect(updates).toEqual([]);
     const [probe, create] = fake.received;
     expect(fake.received).toHaveLength(2);
-    expect(probe).toMatchObject({ method: 'POST', path: '/2017-08-29/probe', body: { inputFiles: [{ fileUrl: `s3://${bucket}/media/user-1/video-1/source` }] } });
+    expect(probe).toMatchObject({
+      method: 'POST',
+      path: '/2017-08-29/probe',
+      body: { inputFiles: [{ fileUrl: `s3://${bucket}/media/user-1/video-1/source` }] },
+    });
     expect(create?.method).toBe('POST');
     expect(create?.path).toBe('/2017-08-29/jobs');
     expect(create?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/mediaconvert\/aws4_request/);
@@ -196,7 +200,13 @@ describe('start', () => {
           {
             outputGroupSettings: { fileGroupSettings: { destination: `s3://${bucket}/media/user-1/video-1/thumb` } },
             // The thumbnail 10 % into the 5 s video track (not the 7 s container).
-            outputs: [{ videoDescription: { codecSettings: { frameCaptureSettings: { framerateNumerator: 1000, framerateDenominator: 500, maxCaptures: 2, quality: 80 } } } }],
+            outputs: [
+              {
+                videoDescription: {
+                  codecSettings: { frameCaptureSettings: { framerateNumerator: 1000, framerateDenominator: 500, maxCaptures: 2, quality: 80 } },
+                },
+              },
+            ],
           },
         ],
       },
@@ -206,11 +216,23 @@ describe('start', () => {
   test('a file Probe reads but that has no picture fails at once with the encode error; no job is created', async () => {
     fake.probe = {
       status: 200,
-      body: { probeResults: [{ container: { duration: 3, format: 'mp3', tracks: [{ index: 1, trackType: 'audio', codec: 'MP3', duration: 3, audioProperties: { channels: 2 } }] } }] },
+      body: {
+        probeResults: [
+          {
+            container: { duration: 3, format: 'mp3', tracks: [{ index: 1, trackType: 'audio', codec: 'MP3', duration: 3, audioProperties: { channels: 2 } }] },
+          },
+        ],
+      },
     };
     const jobId = await transcoder.start(videoJob);
     expect(updates).toEqual([
-      { type: 'failed', jobId, job: { userId: 'user-1', videoId: 'video-1', kind: 'video', revision: 0 }, error: 'uploader encode error', reason: 'the file has no video track' },
+      {
+        type: 'failed',
+        jobId,
+        job: { userId: 'user-1', videoId: 'video-1', kind: 'video', revision: 0 },
+        error: 'uploader encode error',
+        reason: 'the file has no video track',
+      },
     ]);
     expect(fake.received.map((r) => r.path)).toEqual(['/2017-08-29/probe']);
   });
@@ -257,11 +279,15 @@ describe('handleJobStateChange', () => {
         outputGroupDetails: [
           {
             type: 'FILE_GROUP',
-            outputDetails: [{ outputFilePaths: [`s3://${bucket}/${key('stream.mp4')}`], durationInMs: 5000, videoDetails: { widthInPx: 1920, heightInPx: 1080 } }],
+            outputDetails: [
+              { outputFilePaths: [`s3://${bucket}/${key('stream.mp4')}`], durationInMs: 5000, videoDetails: { widthInPx: 1920, heightInPx: 1080 } },
+            ],
           },
           {
             type: 'FILE_GROUP',
-            outputDetails: [{ outputFilePaths: [`s3://${bucket}/${key('thumb.0000001.jpg')}`], durationInMs: 5000, videoDetails: { widthInPx: 1280, heightInPx: 720 } }],
+            outputDetails: [
+              { outputFilePaths: [`s3://${bucket}/${key('thumb.0000001.jpg')}`], durationInMs: 5000, videoDetails: { widthInPx: 1280, heightInPx: 720 } },
+            ],
           },
         ],
       }),
@@ -272,7 +298,17 @@ describe('handleJobStateChange', () => {
         type: 'completed',
         jobId: '1671477617078-2886ye',
         job: { userId: 'user-1', videoId: 'video-1', kind: 'video', revision: 0 },
-        result: { kind: 'video', output: outputSettings('1080p30', 'low'), durationSeconds: 5, width: 1920, height: 1080, sizeBytes: 4321, outputKey: key('stream.mp4'), thumbnailKey: key('thumb.jpg'), thumbnailBytes: 'frame at 10 %'.length },
+        result: {
+          kind: 'video',
+          output: outputSettings('1080p30', 'low'),
+          durationSeconds: 5,
+          width: 1920,
+          height: 1080,
+          sizeBytes: 4321,
+          outputKey: key('stream.mp4'),
+          thumbnailKey: key('thumb.jpg'),
+          thumbnailBytes: 'frame at 10 %'.length,
+        },
       },
     ]);
     expect(await text('thumb.jpg')).toBe('frame at 10 %');
@@ -298,7 +334,12 @@ describe('handleJobStateChange', () => {
     await transcoder.handleJobStateChange(jobEvent({ status: 'ERROR', errorCode: 1030, errorMessage: 'Unsupported codec' }));
     await transcoder.handleJobStateChange(jobEvent({ status: 'ERROR', errorCode: 1401, errorMessage: 'Access denied' }));
     await transcoder.handleJobStateChange(jobEvent({ status: 'CANCELED' }));
-    expect(updates.map((u) => (u.type === 'progress' ? u.percent : u.type === 'failed' ? u.error : u.type))).toEqual([42, 'uploader encode error', 'internal error', 'internal error']);
+    expect(updates.map((u) => (u.type === 'progress' ? u.percent : u.type === 'failed' ? u.error : u.type))).toEqual([
+      42,
+      'uploader encode error',
+      'internal error',
+      'internal error',
+    ]);
   });
 
   test("another application's job is ignored", async () => {

@@ -3,13 +3,7 @@
 // thumbnail time) and creates the job from mediaconvert-job.ts. Outcomes arrive later as EventBridge events: an
 // EventBridge rule invokes a Lambda that hands each event to `handleJobStateChange`, which reports through the
 // same listener shape as the local ffmpeg transcoder.
-import {
-  BadRequestException,
-  CreateJobCommand,
-  ProbeCommand,
-  type MediaConvertClient,
-  type ProbeResult,
-} from '@aws-sdk/client-mediaconvert';
+import { BadRequestException, CreateJobCommand, ProbeCommand, type MediaConvertClient, type ProbeResult } from '@aws-sdk/client-mediaconvert';
 import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { limitRefusal, outputKeys, planTranscode, type SourceMedia } from '../../core/media-spec';
 import { errorKeyForCode, parseJobStateChange, type JobMetadata, type JobOutput, type JobStateChange } from './mediaconvert-events';
@@ -133,7 +127,9 @@ export class MediaConvertTranscoder implements Transcoder {
     }
     // The contract key is thumb.jpg (as locally); frame capture can only write numbered names.
     const copySource = encodeURI(`${bucket}/${capture}`);
-    await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: thumbnailKey, CopySource: copySource, ContentType: 'image/jpeg', MetadataDirective: 'REPLACE' }));
+    await s3.send(
+      new CopyObjectCommand({ Bucket: bucket, Key: thumbnailKey, CopySource: copySource, ContentType: 'image/jpeg', MetadataDirective: 'REPLACE' }),
+    );
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: thumbnailKey.replace(/jpg$/, '') }));
     const captures = (listed.Contents ?? []).flatMap(({ Key }) => (Key && isFrameCapture(Key, thumbnailKey) ? [{ Key }] : []));
     if (captures.length) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: captures } }));

@@ -7,7 +7,10 @@ let table: string;
 beforeAll(async () => ({ db, table } = await createTestTable()));
 afterAll(() => db.destroy());
 
-interface Cached { file: { id: string; size: number }; 'upload-id': string }
+interface Cached {
+  file: { id: string; size: number };
+  'upload-id': string;
+}
 
 test('a value written by one store instance is read by another (as two Lambda containers would)', async () => {
   const writer = new DynamoKvStore<Cached>({ db, table, ttlSeconds: 60 });

@@ -26,9 +26,7 @@ export class DynamoKvStore<T> implements KvStore<T> {
   constructor(private readonly options: DynamoKvStoreOptions) {}
 
   async get(key: string): Promise<T | undefined> {
-    const { Item } = await this.options.db.send(
-      new GetCommand({ TableName: this.options.table, Key: metadataItemKey(key), ConsistentRead: true }),
-    );
+    const { Item } = await this.options.db.send(new GetCommand({ TableName: this.options.table, Key: metadataItemKey(key), ConsistentRead: true }));
     if (!Item || typeof Item.value !== 'string' || Number(Item.expiresAt) <= epochSeconds()) return undefined;
     return JSON.parse(Item.value) as T;
   }

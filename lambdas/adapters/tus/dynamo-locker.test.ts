@@ -92,11 +92,15 @@ test('a holder that died without unlocking blocks others only until its lease en
 test('waiting ends with tus lock timeout when the holder does not let go, or when the request is aborted', async () => {
   const holder = newLocker().newLock('uploads/u1/stuck');
   await holder.lock(noSignal(), () => undefined);
-  await expect(newLocker({ acquireTimeoutMs: 300 }).newLock('uploads/u1/stuck').lock(noSignal(), () => undefined)).rejects.toBe(
-    ERRORS.ERR_LOCK_TIMEOUT,
-  );
+  await expect(
+    newLocker({ acquireTimeoutMs: 300 })
+      .newLock('uploads/u1/stuck')
+      .lock(noSignal(), () => undefined),
+  ).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
   const abort = new AbortController();
-  const waiting = newLocker({ acquireTimeoutMs: 10_000 }).newLock('uploads/u1/stuck').lock(abort.signal, () => undefined);
+  const waiting = newLocker({ acquireTimeoutMs: 10_000 })
+    .newLock('uploads/u1/stuck')
+    .lock(abort.signal, () => undefined);
   abort.abort();
   await expect(waiting).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
   await holder.unlock();

@@ -17,7 +17,15 @@ beforeEach(async () => {
   fakes = await startFakeControlPlanes({ pageSize: 2 });
   ecs = new ECSClient({ region: 'us-east-1', endpoint: fakes.ecsUrl, credentials });
   sfn = new SFNClient({ region: 'us-east-1', endpoint: fakes.sfnUrl, credentials });
-  runner = new AwsStreamRunner({ sfn, ecs, stateMachineArn, cluster: 'loopcast-test-streams', taskFamily: 'loopcast-test-stream-task', stopWaitMs: 1500, pollMs: 100 });
+  runner = new AwsStreamRunner({
+    sfn,
+    ecs,
+    stateMachineArn,
+    cluster: 'loopcast-test-streams',
+    taskFamily: 'loopcast-test-stream-task',
+    stopWaitMs: 1500,
+    pollMs: 100,
+  });
 });
 afterEach(async () => {
   ecs.destroy();
@@ -35,7 +43,15 @@ async function streamTask(n: number, family = 'loopcast-test-stream-task', launc
     { name: TASK_ENVIRONMENT.runId, value: `r${n}` },
     { name: TASK_ENVIRONMENT.token, value: 'not for the runner' },
   ];
-  const { tasks } = await ecs.send(new RunTaskCommand({ cluster: 'loopcast-test-streams', taskDefinition: family, launchType, group: `stream:s${n}`, overrides: { containerOverrides: [{ name: STREAM_TASK_CONTAINER, environment }] } }));
+  const { tasks } = await ecs.send(
+    new RunTaskCommand({
+      cluster: 'loopcast-test-streams',
+      taskDefinition: family,
+      launchType,
+      group: `stream:s${n}`,
+      overrides: { containerOverrides: [{ name: STREAM_TASK_CONTAINER, environment }] },
+    }),
+  );
   return tasks![0]!.taskArn!;
 }
 
@@ -60,19 +76,25 @@ test('runningExecutions: every running execution of the lifecycle, over pages', 
   expect(fakes.calls.filter((c) => c.operation === 'ListExecutions').length).toBeGreaterThan(1);
 });
 
-test('tasks: the stream task family\'s running tasks with the run each was started for, over pages', async () => {
+test("tasks: the stream task family's running tasks with the run each was started for, over pages", async () => {
   const arns = [await streamTask(1), await streamTask(2), await streamTask(3)];
   await streamTask(4, 'something-else');
   const tasks = await runner.tasks();
   expect(tasks.map((t) => t.taskId).sort()).toEqual([...arns].sort());
   expect(tasks.find((t) => t.taskId === arns[1])).toEqual({ taskId: arns[1], userId: 'u2', streamId: 's2', runId: 'r2', startedAt: expect.any(String) });
-  expect(fakes.calls.filter((c) => c.operation === 'ListTasks').every((c) => c.body.family === 'loopcast-test-stream-task' && c.body.desiredStatus === 'RUNNING')).toBe(true);
+  expect(
+    fakes.calls.filter((c) => c.operation === 'ListTasks').every((c) => c.body.family === 'loopcast-test-stream-task' && c.body.desiredStatus === 'RUNNING'),
+  ).toBe(true);
 });
 
 test('endTasks stops each task and waits until ECS reports it stopped', async () => {
   const [a, b] = [await streamTask(1), await streamTask(2)];
   await runner.endTasks([a]);
-  expect(fakes.tasks.get(a)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'STOPPED', stoppedReason: 'Loopcast: this task no longer carries its stream' });
+  expect(fakes.tasks.get(a)).toMatchObject({
+    desiredStatus: 'STOPPED',
+    lastStatus: 'STOPPED',
+    stoppedReason: 'Loopcast: this task no longer carries its stream',
+  });
   expect(fakes.tasks.get(b)!.lastStatus).toBe('RUNNING');
   await runner.endStreamTasks('s2', [b]);
   expect(fakes.tasks.get(b)!.lastStatus).toBe('STOPPED');
@@ -100,5 +122,7 @@ test('a task on an ECS Anywhere host whose agent is disconnected is asked to sto
   expect(Date.now() - started).toBeLessThan(1000);
   expect(fakes.tasks.get(onDead)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'RUNNING' });
   expect(fakes.tasks.get(onAlive)).toMatchObject({ desiredStatus: 'STOPPED', lastStatus: 'STOPPED' });
-  expect(fakes.calls.filter((c) => c.operation === 'DescribeContainerInstances').flatMap((c) => c.body.containerInstances as string[])).toContain(dead.containerInstanceArn);
+  expect(fakes.calls.filter((c) => c.operation === 'DescribeContainerInstances').flatMap((c) => c.body.containerInstances as string[])).toContain(
+    dead.containerInstanceArn,
+  );
 });

@@ -1,6 +1,13 @@
 // The stream runner in AWS: lifecycle executions on Step Functions, stream tasks on ECS (lambdas/core/streams/ports.ts).
 import { DescribeContainerInstancesCommand, DescribeTasksCommand, ListTasksCommand, StopTaskCommand, type ECSClient, type Task } from '@aws-sdk/client-ecs';
-import { ExecutionAlreadyExists, ExecutionDoesNotExist, ListExecutionsCommand, StartExecutionCommand, StopExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  ListExecutionsCommand,
+  StartExecutionCommand,
+  StopExecutionCommand,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import { STREAM_TASK_CONTAINER, TASK_ENVIRONMENT, type LifecycleInput } from '../../contract/stream-lifecycle';
 import type { StreamRun, StreamRunner, StreamTask } from '../../core/streams/ports';
 import { logger } from '../logger';
@@ -35,7 +42,9 @@ export class AwsStreamRunner implements StreamRunner {
   async launch(run: StreamRun): Promise<void> {
     const input: LifecycleInput = { userId: run.userId, streamId: run.streamId, runId: run.runId, round: 0, taskError: null };
     try {
-      await this.options.sfn.send(new StartExecutionCommand({ stateMachineArn: this.options.stateMachineArn, name: run.executionName, input: JSON.stringify(input) }));
+      await this.options.sfn.send(
+        new StartExecutionCommand({ stateMachineArn: this.options.stateMachineArn, name: run.executionName, input: JSON.stringify(input) }),
+      );
     } catch (error) {
       if (!(error instanceof ExecutionAlreadyExists)) throw error;
     }
@@ -61,7 +70,9 @@ export class AwsStreamRunner implements StreamRunner {
     const names = new Set<string>();
     let nextToken: string | undefined;
     do {
-      const page = await this.options.sfn.send(new ListExecutionsCommand({ stateMachineArn: this.options.stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }));
+      const page = await this.options.sfn.send(
+        new ListExecutionsCommand({ stateMachineArn: this.options.stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }),
+      );
       for (const execution of page.executions ?? []) if (execution.name) names.add(execution.name);
       nextToken = page.nextToken;
     } while (nextToken);
@@ -72,7 +83,9 @@ export class AwsStreamRunner implements StreamRunner {
     const arns: string[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.options.ecs.send(new ListTasksCommand({ cluster: this.options.cluster, family: this.options.taskFamily, desiredStatus: 'RUNNING', nextToken }));
+      const page = await this.options.ecs.send(
+        new ListTasksCommand({ cluster: this.options.cluster, family: this.options.taskFamily, desiredStatus: 'RUNNING', nextToken }),
+      );
       arns.push(...(page.taskArns ?? []));
       nextToken = page.nextToken;
     } while (nextToken);
@@ -81,7 +94,11 @@ export class AwsStreamRunner implements StreamRunner {
 
   async endTasks(taskIds: readonly string[]): Promise<void> {
     if (!taskIds.length) return;
-    await Promise.all(taskIds.map((task) => this.options.ecs.send(new StopTaskCommand({ cluster: this.options.cluster, task, reason: 'Loopcast: this task no longer carries its stream' }))));
+    await Promise.all(
+      taskIds.map((task) =>
+        this.options.ecs.send(new StopTaskCommand({ cluster: this.options.cluster, task, reason: 'Loopcast: this task no longer carries its stream' })),
+      ),
+    );
     const deadline = Date.now() + (this.options.stopWaitMs ?? 30_000);
     let left = [...taskIds];
     let unreachable: string[] = [];
@@ -109,8 +126,11 @@ export class AwsStreamRunner implements StreamRunner {
     const instances = [...new Set(tasks.flatMap((task) => task.containerInstanceArn ?? []))];
     const disconnected = new Set<string>();
     for (let i = 0; i < instances.length; i += DESCRIBE_BATCH) {
-      const page = await this.options.ecs.send(new DescribeContainerInstancesCommand({ cluster: this.options.cluster, containerInstances: instances.slice(i, i + DESCRIBE_BATCH) }));
-      for (const instance of page.containerInstances ?? []) if (instance.agentConnected === false && instance.containerInstanceArn) disconnected.add(instance.containerInstanceArn);
+      const page = await this.options.ecs.send(
+        new DescribeContainerInstancesCommand({ cluster: this.options.cluster, containerInstances: instances.slice(i, i + DESCRIBE_BATCH) }),
+      );
+      for (const instance of page.containerInstances ?? [])
+        if (instance.agentConnected === false && instance.containerInstanceArn) disconnected.add(instance.containerInstanceArn);
     }
     return tasks.flatMap((task) => (task.taskArn && task.containerInstanceArn && disconnected.has(task.containerInstanceArn) ? [task.taskArn] : []));
   }

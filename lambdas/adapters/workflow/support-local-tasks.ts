@@ -36,9 +36,15 @@ async function taskProcesses(): Promise<LocalTaskProcess[]> {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const [environ, cmdline] = await Promise.all([readFile(`/proc/${entry}/environ`, 'utf8'), readFile(`/proc/${entry}/cmdline`, 'utf8')]);
-      const environment = new Map(environ.split('\0').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]));
+      const environment = new Map(
+        environ
+          .split('\0')
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+      );
       // ffmpeg inherits the environment too; only the stream-task process itself is stopped, as ECS would.
-      if (environment.has('LOOPCAST_TASK_ID') && environment.has(TASK_ENVIRONMENT.streamId) && cmdline.includes('stream-task')) found.push({ pid: Number(entry), environment });
+      if (environment.has('LOOPCAST_TASK_ID') && environment.has(TASK_ENVIRONMENT.streamId) && cmdline.includes('stream-task'))
+        found.push({ pid: Number(entry), environment });
     } catch {
       // Gone meanwhile, or another user's process.
     }
@@ -71,11 +77,15 @@ export class LocalStreamTaskStopper implements StreamRunner {
 
   async endStreamTasks(streamId: string, taskIds: readonly string[]): Promise<void> {
     const processes = await taskProcesses();
-    await stopProcesses(processes.filter((p) => p.environment.get(TASK_ENVIRONMENT.streamId) === streamId || taskIds.includes(p.environment.get('LOOPCAST_TASK_ID')!)).map((p) => p.pid));
+    await stopProcesses(
+      processes
+        .filter((p) => p.environment.get(TASK_ENVIRONMENT.streamId) === streamId || taskIds.includes(p.environment.get('LOOPCAST_TASK_ID')!))
+        .map((p) => p.pid),
+    );
   }
 
   async runningExecutions(): Promise<Set<string>> {
-    throw new Error('the support tool cannot see the local stack\'s lifecycle executions');
+    throw new Error("the support tool cannot see the local stack's lifecycle executions");
   }
 
   async tasks(): Promise<StreamTask[]> {

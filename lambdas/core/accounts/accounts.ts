@@ -159,8 +159,15 @@ export async function signIn(context: AccountsContext, rawEmail: string, passwor
   await enforce(
     context.rateLimiter,
     device
-      ? [['loginPerIp', client.ip], ['loginPerDevice', device]]
-      : [['loginPerIp', client.ip], ['loginPerEmailAndIp', `${email}\u0000${client.ip}`], ['loginPerEmail', email]],
+      ? [
+          ['loginPerIp', client.ip],
+          ['loginPerDevice', device],
+        ]
+      : [
+          ['loginPerIp', client.ip],
+          ['loginPerEmailAndIp', `${email}\u0000${client.ip}`],
+          ['loginPerEmail', email],
+        ],
     context.now(),
   );
   const user = await context.store.userByEmail(email);

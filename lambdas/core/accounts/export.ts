@@ -31,13 +31,35 @@ export interface AccountExport {
   exportedAt: string;
   account: PublicUser & { termsAcceptedAt: string; confirmedAt?: string };
   sessions: { createdAt: string; lastUsedAt?: string; expiresAt: string; userAgent: string; ip: string }[];
-  subscription?: { plan: string; period?: string; status: string; currentPeriodStart: string; currentPeriodEnd: string; cancelAtPeriodEnd: boolean; paymentCustomer?: string; providerSubscription?: string };
+  subscription?: {
+    plan: string;
+    period?: string;
+    status: string;
+    currentPeriodStart: string;
+    currentPeriodEnd: string;
+    cancelAtPeriodEnd: boolean;
+    paymentCustomer?: string;
+    providerSubscription?: string;
+  };
   payments: { invoice: string; amountCents: number; currency: string; paidAt: string; plan?: string }[];
   media: VideoView[];
   destinations: (ChannelView & { storedSecret: 'stream key' | 'stream key and Google access' })[];
   streams: {
-    id: string; title: string; description?: string; videoId?: string; audioId?: string; channelIds: string[]; restartTimes: string[];
-    timeZone: string; privacy?: string; hasCustomThumbnail: boolean; status: string; startedAt?: string; restarts: number; createdAt: string; updatedAt: string;
+    id: string;
+    title: string;
+    description?: string;
+    videoId?: string;
+    audioId?: string;
+    channelIds: string[];
+    restartTimes: string[];
+    timeZone: string;
+    privacy?: string;
+    hasCustomThumbnail: boolean;
+    status: string;
+    startedAt?: string;
+    restarts: number;
+    createdAt: string;
+    updatedAt: string;
     /** What happened to it, kept 90 days (lambdas/core/streams/history.ts), oldest first. */
     history: StreamEvent[];
   }[];

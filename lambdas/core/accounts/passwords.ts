@@ -39,8 +39,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const DECOY_HASH = hashPassword(randomBytes(24).toString('base64'));
 
 let commonPasswords: Set<string> | undefined;
-const isCommon = (password: string) =>
-  (commonPasswords ??= new Set(dictionary['passwords-common'] as string[])).has(password.toLowerCase());
+const isCommon = (password: string) => (commonPasswords ??= new Set(dictionary['passwords-common'] as string[])).has(password.toLowerCase());
 
 export function checkPasswordPolicy(password: string, email: string): void {
   const tooShort = [...password].length < PASSWORD_MIN_LENGTH;

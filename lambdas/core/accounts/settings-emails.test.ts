@@ -1,5 +1,13 @@
 import { languageCodes } from '../languages';
-import { accountClosedEmail, closeAccountEmail, emailChangedEmail, emailChangeEmail, emailInUseEmail, maskedAddress, passwordChangedEmail } from './settings-emails';
+import {
+  accountClosedEmail,
+  closeAccountEmail,
+  emailChangedEmail,
+  emailChangeEmail,
+  emailInUseEmail,
+  maskedAddress,
+  passwordChangedEmail,
+} from './settings-emails';
 import { lastUseDue } from './settings';
 
 const ana = (language: (typeof languageCodes)[number]) => ({ email: 'ana@example.com', displayName: 'Ana', language });
@@ -15,7 +23,10 @@ describe('account page e-mails', () => {
     expect(close).toMatchObject({ to: 'ana@example.com', link: `https://loopcast.app${prefix}/app/auth/close-account?token=t` });
     expect(close.text).toContain('24');
     expect(passwordChangedEmail(ana(language), 'https://loopcast.app').link).toBe(`https://loopcast.app${prefix}/app/auth/forgot-password`);
-    expect(emailInUseEmail(language, 'taken@example.org', 'https://loopcast.app')).toMatchObject({ to: 'taken@example.org', link: `https://loopcast.app${prefix}/app/auth/login` });
+    expect(emailInUseEmail(language, 'taken@example.org', 'https://loopcast.app')).toMatchObject({
+      to: 'taken@example.org',
+      link: `https://loopcast.app${prefix}/app/auth/login`,
+    });
     expect(accountClosedEmail(ana(language), 'https://loopcast.app').text).toContain('Ana');
   });
 

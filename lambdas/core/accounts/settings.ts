@@ -73,10 +73,22 @@ export async function updateProfile(context: AccountsContext, userId: string, ch
  * (and the account page afterwards) is the same whether the address is free or taken, so no one learns from it
  * who has an account: a taken address gets a note instead of the link. A newer request replaces an older link.
  */
-export async function requestEmailChange(context: AccountsContext, caller: Caller, input: { email: string; password: string }, client: Client): Promise<{ email: string; expiresAt: string }> {
+export async function requestEmailChange(
+  context: AccountsContext,
+  caller: Caller,
+  input: { email: string; password: string },
+  client: Client,
+): Promise<{ email: string; expiresAt: string }> {
   const user = await activeUser(context, caller.userId);
   const email = normalizeEmail(input.email);
-  await enforce(context.rateLimiter, [['emailChangePerUser', user.id], ['emailChangePerIp', client.ip]], context.now());
+  await enforce(
+    context.rateLimiter,
+    [
+      ['emailChangePerUser', user.id],
+      ['emailChangePerIp', client.ip],
+    ],
+    context.now(),
+  );
   await checkCurrentPassword(context, user, input.password);
   if (email === user.email) throw new AppError('same email');
   checkNotDisposable(email);
@@ -109,7 +121,11 @@ export async function confirmEmailChange(context: AccountsContext, token: string
 
 /** Sets a new password after checking the current one; every other session ends with its realtime sockets, this
  * one stays. */
-export async function changePassword(context: AccountsContext, caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<{ sessionsEnded: number }> {
+export async function changePassword(
+  context: AccountsContext,
+  caller: Caller,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ sessionsEnded: number }> {
   const user = await activeUser(context, caller.userId);
   await checkCurrentPassword(context, user, input.currentPassword);
   if (input.currentPassword === input.newPassword) throw new AppError('same password');

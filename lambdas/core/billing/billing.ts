@@ -70,7 +70,13 @@ export async function subscriptionOverview(context: BillingContext, userId: stri
 const billingPage = (context: BillingContext, language: LanguageCode) => `${context.publicUrl}${urlPrefix(language)}/app/billing`;
 
 /** A checkout for a self-serve plan; a user who already pays is sent to the portal to change plans instead. */
-export async function startCheckout(context: BillingContext, userId: string, plan: string, period: string, language?: LanguageCode): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
+export async function startCheckout(
+  context: BillingContext,
+  userId: string,
+  plan: string,
+  period: string,
+  language?: LanguageCode,
+): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
   if (!isPlanId(plan) || !plans[plan].selfServe || !isBillingPeriod(period)) throw new AppError('unknown plan');
   const provider = providerOf(context);
   const user = await userOf(context, userId);
@@ -100,7 +106,11 @@ export async function startCheckout(context: BillingContext, userId: string, pla
 }
 
 /** The state of the user's own checkout session (the page they return to after paying shows it). */
-export async function checkoutStatus(context: BillingContext, userId: string, sessionId: string): Promise<{ status: 'open' | 'complete' | 'expired'; paid: boolean }> {
+export async function checkoutStatus(
+  context: BillingContext,
+  userId: string,
+  sessionId: string,
+): Promise<{ status: 'open' | 'complete' | 'expired'; paid: boolean }> {
   const session = await providerOf(context).checkout(sessionId);
   if (!session || session.userId !== userId) throw new AppError('wrong order id');
   return { status: session.status, paid: session.paid };

@@ -53,7 +53,15 @@ export interface PaymentProvider {
   /** The provider's price for a plan and period, or undefined when it sells none. */
   priceFor(plan: PlanId, period: BillingPeriod): Promise<string | undefined>;
   createCustomer(user: { id: string; email: string; displayName: string }): Promise<string>;
-  createCheckout(input: { customerId: string; priceId: string; userId: string; plan: PlanId; period: BillingPeriod; successUrl: string; cancelUrl: string }): Promise<CheckoutSession>;
+  createCheckout(input: {
+    customerId: string;
+    priceId: string;
+    userId: string;
+    plan: PlanId;
+    period: BillingPeriod;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<CheckoutSession>;
   /** Undefined when there is no such session. */
   checkout(sessionId: string): Promise<CheckoutState | undefined>;
   portal(customerId: string, returnUrl: string): Promise<{ url: string }>;

@@ -20,8 +20,14 @@ describe('price catalog', () => {
     const catalog = priceCatalog();
     expect(catalog).toHaveLength(8);
     expect(catalog.map((price) => price.lookupKey)).toEqual([
-      'loopcast_basic_month', 'loopcast_basic_3months', 'loopcast_basic_6months', 'loopcast_basic_year',
-      'loopcast_pro_month', 'loopcast_pro_3months', 'loopcast_pro_6months', 'loopcast_pro_year',
+      'loopcast_basic_month',
+      'loopcast_basic_3months',
+      'loopcast_basic_6months',
+      'loopcast_basic_year',
+      'loopcast_pro_month',
+      'loopcast_pro_3months',
+      'loopcast_pro_6months',
+      'loopcast_pro_year',
     ]);
     expect(catalog.find((price) => price.lookupKey === 'loopcast_pro_3months')).toEqual({
       lookupKey: 'loopcast_pro_3months',
@@ -49,7 +55,11 @@ describe('price catalog', () => {
 
   test('a plan made self-serve with a price joins the catalog', () => {
     const source: Record<PlanId, Plan> = { ...plans, custom: { ...plans.custom, selfServe: true, monthlyPriceCents: 10_000 } };
-    expect(priceCatalog(source).filter((price) => price.plan === 'custom').map((price) => price.unitAmount)).toEqual([10_000, 27_000, 51_000, 90_000]);
+    expect(
+      priceCatalog(source)
+        .filter((price) => price.plan === 'custom')
+        .map((price) => price.unitAmount),
+    ).toEqual([10_000, 27_000, 51_000, 90_000]);
   });
 });
 
@@ -63,7 +73,10 @@ describe('plan of actions', () => {
   });
 
   test('the same amounts, currency, intervals, all active: nothing to do', () => {
-    const actions = planPriceActions(catalog, catalog.map((price) => existingFor(price.lookupKey)));
+    const actions = planPriceActions(
+      catalog,
+      catalog.map((price) => existingFor(price.lookupKey)),
+    );
     expect(actions.every((action) => action.kind === 'ok')).toBe(true);
     expect(changesNeeded(actions)).toBe(false);
     // Stripe answers currencies in lower case; a product made by hand has no plan marker: both fine.
@@ -83,12 +96,19 @@ describe('plan of actions', () => {
     ];
     const actions = planPriceActions(catalog, existing);
     const byKey = Object.fromEntries(actions.map((action) => [action.price.lookupKey, action]));
-    expect(byKey.loopcast_basic_month).toMatchObject({ kind: 'replace', existing: { id: 'price_loopcast_basic_month' }, differences: ['amount 9.99 USD → 8.99 USD'] });
+    expect(byKey.loopcast_basic_month).toMatchObject({
+      kind: 'replace',
+      existing: { id: 'price_loopcast_basic_month' },
+      differences: ['amount 9.99 USD → 8.99 USD'],
+    });
     expect(byKey.loopcast_basic_3months).toMatchObject({ kind: 'replace', differences: ['amount 24.27 EUR → 24.27 USD'] });
     expect(byKey.loopcast_basic_6months).toMatchObject({ kind: 'replace', differences: ['interval every 1 month → every 6 months'] });
     expect(byKey.loopcast_basic_year).toMatchObject({ kind: 'replace', differences: ['archived'] });
     expect(byKey.loopcast_pro_month).toMatchObject({ kind: 'replace', differences: ['product of plan basic → pro'] });
-    expect(byKey.loopcast_pro_3months).toMatchObject({ kind: 'replace', differences: ['amount (no amount) → 67.47 USD', 'interval one-time → every 3 months'] });
+    expect(byKey.loopcast_pro_3months).toMatchObject({
+      kind: 'replace',
+      differences: ['amount (no amount) → 67.47 USD', 'interval one-time → every 3 months'],
+    });
     expect(byKey.loopcast_pro_6months).toMatchObject({ kind: 'ok' });
     expect(byKey.loopcast_pro_year).toMatchObject({ kind: 'create' });
   });
@@ -101,8 +121,15 @@ describe('plan of actions', () => {
     expect(lines[3]).toMatch(/^loopcast_basic_3months\s+24\.27 USD\s+every 3 months\s+create$/);
     expect(lines[5]).toMatch(/^loopcast_basic_year\s+80\.91 USD\s+every 1 year\s+ok \(price_loopcast_basic_year\)$/);
     expect(lines.at(-1)).toBe('8 prices: 1 ok, 6 to create, 1 to replace.');
-    expect(planText(planPriceActions(catalog, catalog.map((price) => existingFor(price.lookupKey)))).split('\n').at(-1)).toBe(
-      '8 prices: all match lambdas/core/plans.ts.',
-    );
+    expect(
+      planText(
+        planPriceActions(
+          catalog,
+          catalog.map((price) => existingFor(price.lookupKey)),
+        ),
+      )
+        .split('\n')
+        .at(-1),
+    ).toBe('8 prices: all match lambdas/core/plans.ts.');
   });
 });

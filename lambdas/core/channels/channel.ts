@@ -50,7 +50,8 @@ export function normalizeRtmpUrl(url: string): string {
     throw new AppError('invalid request', { fields: { url: 'not a URL' } });
   }
   if (!['rtmp:', 'rtmps:'].includes(parsed.protocol)) throw new AppError('invalid request', { fields: { url: 'must start with rtmp:// or rtmps://' } });
-  if (!parsed.hostname || parsed.search || parsed.hash || parsed.username) throw new AppError('invalid request', { fields: { url: 'must be a server URL without credentials or query' } });
+  if (!parsed.hostname || parsed.search || parsed.hash || parsed.username)
+    throw new AppError('invalid request', { fields: { url: 'must be a server URL without credentials or query' } });
   const path = parsed.pathname.replace(/\/+$/, '');
   if (!path || path === '/') throw new AppError('invalid request', { fields: { url: 'must name the application, e.g. rtmp://host/live' } });
   const host = canonicalHost(parsed.hostname);
@@ -92,7 +93,13 @@ export function channelView(channel: Channel): ChannelView {
     ...(channel.rtmpUrl ? { rtmpUrl: channel.rtmpUrl } : {}),
     ...(channel.keyHint ? { keyHint: channel.keyHint } : {}),
     ...(channel.youtube
-      ? { youtube: { channelId: channel.youtube.channelId, status: channel.youtube.status, ...(channel.youtube.avatarUrl ? { avatarUrl: channel.youtube.avatarUrl } : {}) } }
+      ? {
+          youtube: {
+            channelId: channel.youtube.channelId,
+            status: channel.youtube.status,
+            ...(channel.youtube.avatarUrl ? { avatarUrl: channel.youtube.avatarUrl } : {}),
+          },
+        }
       : {}),
     createdAt: channel.createdAt,
   };

@@ -27,7 +27,8 @@ export interface ChannelsContext {
 
 function cleanKey(key: string): string {
   const clean = key.trim();
-  if (!isStreamKey(clean)) throw new AppError('invalid request', { fields: { key: 'a stream key is printable ASCII without spaces, slashes, question marks or #' } });
+  if (!isStreamKey(clean))
+    throw new AppError('invalid request', { fields: { key: 'a stream key is printable ASCII without spaces, slashes, question marks or #' } });
   return clean;
 }
 
@@ -36,12 +37,18 @@ const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensi
 
 /** Refuses a name or a target another of the user's destinations has (`except`: the one being changed). Keys are
  * sealed, so only those on the same server are opened to compare. */
-async function refuseDuplicates(context: ChannelsContext, userId: string, candidate: { name: string; rtmpUrl?: string; key?: string }, except?: string): Promise<void> {
+async function refuseDuplicates(
+  context: ChannelsContext,
+  userId: string,
+  candidate: { name: string; rtmpUrl?: string; key?: string },
+  except?: string,
+): Promise<void> {
   const others = (await context.channels.list(userId)).filter((channel) => channel.id !== except);
   if (others.some((other) => sameName(other.name, candidate.name))) throw new AppError('duplicate destination', { fields: { name: 'duplicate' } });
   if (candidate.rtmpUrl === undefined || candidate.key === undefined) return;
   for (const other of others.filter((channel) => channel.rtmpUrl === candidate.rtmpUrl && channel.sealedKey)) {
-    if ((await context.secrets.open(other.sealedKey!, sealContext(other))) === candidate.key) throw new AppError('duplicate destination', { fields: { key: 'duplicate' } });
+    if ((await context.secrets.open(other.sealedKey!, sealContext(other))) === candidate.key)
+      throw new AppError('duplicate destination', { fields: { key: 'duplicate' } });
   }
 }
 
@@ -53,7 +60,11 @@ function platformOf(rtmpUrl: string, picked: DestinationPresetId | undefined): D
   return preset;
 }
 
-export async function addRtmpChannel(context: ChannelsContext, userId: string, input: { name: string; url: string; key: string; preset?: DestinationPresetId }): Promise<Channel> {
+export async function addRtmpChannel(
+  context: ChannelsContext,
+  userId: string,
+  input: { name: string; url: string; key: string; preset?: DestinationPresetId },
+): Promise<Channel> {
   const key = cleanKey(input.key);
   const name = cleanName(input.name);
   const rtmpUrl = normalizeRtmpUrl(input.url);
@@ -91,7 +102,8 @@ export async function updateChannel(
   if (!channel) throw new AppError('not found');
   const newAddress = input.url !== undefined || input.key !== undefined;
   const changed = input.url !== undefined ? 'url' : input.key !== undefined ? 'key' : input.preset !== undefined ? 'preset' : undefined;
-  if (changed && channel.kind !== 'rtmp') throw new AppError('invalid request', { fields: { [changed]: 'a YouTube destination gets its address from YouTube' } });
+  if (changed && channel.kind !== 'rtmp')
+    throw new AppError('invalid request', { fields: { [changed]: 'a YouTube destination gets its address from YouTube' } });
   const name = input.name !== undefined ? cleanName(input.name) : channel.name;
   const rtmpUrl = input.url !== undefined ? normalizeRtmpUrl(input.url) : channel.rtmpUrl;
   const key = input.key !== undefined ? cleanKey(input.key) : undefined;

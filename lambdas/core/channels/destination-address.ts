@@ -53,7 +53,10 @@ for (const [network, prefix] of [
 function embeddedIpv4(address: string): string | undefined {
   const groups = expandIpv6(address);
   if (!groups) return undefined;
-  const head = groups.slice(0, 6).map((group) => group.toString(16)).join(':');
+  const head = groups
+    .slice(0, 6)
+    .map((group) => group.toString(16))
+    .join(':');
   const carries = head === '0:0:0:0:0:ffff' || head === '0:0:0:0:0:0' || head === '64:ff9b:0:0:0:0';
   if (!carries) return undefined;
   const [high, low] = [groups[6]!, groups[7]!];

@@ -6,7 +6,11 @@ import { adviseDestinations, assertProtocolFits, platformFit, presetOfChannel, p
 
 const Mbps = 1_000_000;
 const video = (width: number, height: number, frameRate: number, megabits: number, keyframeIntervalSeconds = 2): StreamReadyVideo => ({
-  width, height, frameRate, videoBitrate: megabits * Mbps, keyframeIntervalSeconds,
+  width,
+  height,
+  frameRate,
+  videoBitrate: megabits * Mbps,
+  keyframeIntervalSeconds,
 });
 const fitOf = (id: DestinationPresetId, v: StreamReadyVideo) => platformFit(presetById(id), v);
 const limits = (findings: { limit: string }[]) => findings.map((finding) => finding.limit);
@@ -35,7 +39,8 @@ describe('the presets table', () => {
     for (const { required, recommended } of destinationPresets) {
       if (required.maxVideoBitrate && recommended.maxVideoBitrate) expect(recommended.maxVideoBitrate).toBeLessThanOrEqual(required.maxVideoBitrate);
       if (required.maxFrameRate && recommended.maxFrameRate) expect(recommended.maxFrameRate).toBeLessThanOrEqual(required.maxFrameRate);
-      if (required.maxKeyframeIntervalSeconds && recommended.maxKeyframeIntervalSeconds) expect(recommended.maxKeyframeIntervalSeconds).toBeLessThanOrEqual(required.maxKeyframeIntervalSeconds);
+      if (required.maxKeyframeIntervalSeconds && recommended.maxKeyframeIntervalSeconds)
+        expect(recommended.maxKeyframeIntervalSeconds).toBeLessThanOrEqual(required.maxKeyframeIntervalSeconds);
     }
   });
 
@@ -52,7 +57,10 @@ describe('a video against a platform', () => {
     expect(fitOf('youtube', legacy).advice).toEqual([]);
     expect(fitOf('facebook', legacy).advice).toEqual([]);
     expect(fitOf('twitch', legacy).advice).toEqual([]);
-    expect(fitOf('instagram', legacy).advice).toEqual([{ limit: 'frame', actual: { long: 1920, short: 1080 }, max: { long: 1280, short: 720 } }, { limit: 'portrait' }]);
+    expect(fitOf('instagram', legacy).advice).toEqual([
+      { limit: 'frame', actual: { long: 1920, short: 1080 }, max: { long: 1280, short: 720 } },
+      { limit: 'portrait' },
+    ]);
     expect(fitOf('vimeo', legacy).advice).toEqual([{ limit: 'bitrate', actual: 6 * Mbps, max: 5 * Mbps }]);
     expect(limits(fitOf('linkedin', legacy).advice)).toEqual(['frame']);
   });
@@ -65,7 +73,10 @@ describe('a video against a platform', () => {
       { limit: 'bitrate', actual: 20 * Mbps, max: 9 * Mbps },
     ]);
     expect(limits(fitOf('kick', uhd).refusals)).toEqual(['frame', 'bitrate']);
-    expect(fitOf('twitch', uhd)).toEqual({ refusals: [], advice: [expect.objectContaining({ limit: 'frame' }), expect.objectContaining({ limit: 'bitrate' })] });
+    expect(fitOf('twitch', uhd)).toEqual({
+      refusals: [],
+      advice: [expect.objectContaining({ limit: 'frame' }), expect.objectContaining({ limit: 'bitrate' })],
+    });
   });
 
   test("a platform's bitrate range for the format: above its top and below its bottom are advice", () => {
@@ -99,7 +110,9 @@ describe('stream-ready properties of a video item', () => {
   });
 
   test("an item's own properties count when it has them", () => {
-    expect(streamReadyVideoOf({ status: 'ready', width: 3840, height: 2160, frameRate: 60, videoBitrate: 20 * Mbps, keyframeIntervalSeconds: 2 })).toEqual(video(3840, 2160, 60, 20));
+    expect(streamReadyVideoOf({ status: 'ready', width: 3840, height: 2160, frameRate: 60, videoBitrate: 20 * Mbps, keyframeIntervalSeconds: 2 })).toEqual(
+      video(3840, 2160, 60, 20),
+    );
   });
 
   test('nothing to check while encoding, failed, or without a picture', () => {
@@ -142,7 +155,11 @@ describe('a stream against its destinations', () => {
     videos: { get: async () => item as never },
     channels: {
       get: async (_: string, id: string) =>
-        ({ yt: { id, kind: 'youtube' }, fb: { id, kind: 'rtmp', rtmpUrl: 'rtmps://live-api-s.facebook.com:443/rtmp' }, ig: { id, kind: 'rtmp', preset: 'instagram', rtmpUrl: 'rtmps://i.example/rtmp' } })[id],
+        ({
+          yt: { id, kind: 'youtube' },
+          fb: { id, kind: 'rtmp', rtmpUrl: 'rtmps://live-api-s.facebook.com:443/rtmp' },
+          ig: { id, kind: 'rtmp', preset: 'instagram', rtmpUrl: 'rtmps://i.example/rtmp' },
+        })[id],
     },
   });
 
@@ -150,11 +167,18 @@ describe('a stream against its destinations', () => {
     const uhd = { status: 'ready', width: 3840, height: 2160, frameRate: 60, videoBitrate: 20 * Mbps };
     const refusal = await adviseDestinations(context(uhd), 'u1', { videoId: 'v1', channelIds: ['yt', 'fb'] }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppError);
-    expect(refusal).toMatchObject({ key: 'destination limits exceeded', status: 422, details: { channelId: 'fb', preset: 'facebook', findings: [expect.objectContaining({ limit: 'frame' }), expect.objectContaining({ limit: 'bitrate' })] } });
+    expect(refusal).toMatchObject({
+      key: 'destination limits exceeded',
+      status: 422,
+      details: { channelId: 'fb', preset: 'facebook', findings: [expect.objectContaining({ limit: 'frame' }), expect.objectContaining({ limit: 'bitrate' })] },
+    });
   });
 
   test('otherwise the advice of each destination that has some', async () => {
-    const advice = await adviseDestinations(context({ status: 'ready', width: 1920, height: 1080 }), 'u1', { videoId: 'v1', channelIds: ['yt', 'fb', 'ig', 'gone'] });
+    const advice = await adviseDestinations(context({ status: 'ready', width: 1920, height: 1080 }), 'u1', {
+      videoId: 'v1',
+      channelIds: ['yt', 'fb', 'ig', 'gone'],
+    });
     expect(advice).toEqual([{ channelId: 'ig', preset: 'instagram', findings: [expect.objectContaining({ limit: 'frame' }), { limit: 'portrait' }] }]);
   });
 

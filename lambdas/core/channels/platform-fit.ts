@@ -69,14 +69,16 @@ export function findingsAgainst(limits: VideoLimits, video: StreamReadyVideo): F
   if (limits.maxFrame && (actual.long > limits.maxFrame.long || actual.short > limits.maxFrame.short)) {
     findings.push({ limit: 'frame', actual, max: limits.maxFrame });
   }
-  if (limits.maxFrameRate !== undefined && video.frameRate > limits.maxFrameRate) findings.push({ limit: 'frameRate', actual: video.frameRate, max: limits.maxFrameRate });
+  if (limits.maxFrameRate !== undefined && video.frameRate > limits.maxFrameRate)
+    findings.push({ limit: 'frameRate', actual: video.frameRate, max: limits.maxFrameRate });
   if (limits.maxVideoBitrate !== undefined && video.videoBitrate > limits.maxVideoBitrate) {
     findings.push({ limit: 'bitrate', actual: video.videoBitrate, max: limits.maxVideoBitrate });
   } else {
     // The first format that holds the video (rows go from small to large) gives its range.
     const format = limits.bitrateByFormat?.find((row) => actual.short <= row.height && video.frameRate <= row.frameRate);
     if (format && video.videoBitrate > format.maxVideoBitrate) findings.push({ limit: 'bitrate', actual: video.videoBitrate, max: format.maxVideoBitrate });
-    else if (format?.minVideoBitrate !== undefined && video.videoBitrate < format.minVideoBitrate) findings.push({ limit: 'bitrate', actual: video.videoBitrate, min: format.minVideoBitrate });
+    else if (format?.minVideoBitrate !== undefined && video.videoBitrate < format.minVideoBitrate)
+      findings.push({ limit: 'bitrate', actual: video.videoBitrate, min: format.minVideoBitrate });
   }
   if (limits.maxKeyframeIntervalSeconds !== undefined && video.keyframeIntervalSeconds > limits.maxKeyframeIntervalSeconds) {
     findings.push({ limit: 'keyframeInterval', actual: video.keyframeIntervalSeconds, max: limits.maxKeyframeIntervalSeconds });
@@ -118,7 +120,8 @@ export function presetOfChannel(channel: { kind: string; preset?: string; rtmpUr
 
 /** An rtmp:// server for a platform that takes RTMPS only is refused when the destination is saved. */
 export function assertProtocolFits(preset: DestinationPresetId, rtmpUrl: string): void {
-  if (presetById(preset).rtmpsRequired && !rtmpUrl.startsWith('rtmps://')) throw new AppError('platform requires rtmps', { fields: { url: 'must start with rtmps://' }, preset });
+  if (presetById(preset).rtmpsRequired && !rtmpUrl.startsWith('rtmps://'))
+    throw new AppError('platform requires rtmps', { fields: { url: 'must start with rtmps://' }, preset });
 }
 
 /** Advice for one destination of a stream. */
@@ -139,7 +142,11 @@ export interface PlatformFitContext {
  * answers the advice otherwise. Nothing to check while the video has no stream-ready properties yet (encoding):
  * the check runs again when the stream is started or edited.
  */
-export async function adviseDestinations(context: PlatformFitContext, userId: string, stream: { videoId?: string; channelIds: readonly string[] }): Promise<DestinationAdvice[]> {
+export async function adviseDestinations(
+  context: PlatformFitContext,
+  userId: string,
+  stream: { videoId?: string; channelIds: readonly string[] },
+): Promise<DestinationAdvice[]> {
   const item = stream.videoId ? await context.videos.get(userId, stream.videoId) : undefined;
   const video = item && streamReadyVideoOf(item);
   if (!video) return [];

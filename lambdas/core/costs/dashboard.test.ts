@@ -17,7 +17,13 @@ function evaluate(steps: MathStep[], inputs: Record<string, number>): Record<str
     const unknown = words.filter((word) => /^[A-Za-z_]/.test(word) && !names.includes(word) && !['IF', 'CEIL', 'FLOOR', 'FILL'].includes(word));
     expect([id, unknown]).toEqual([id, []]);
     const fn = new Function(...names, 'IF', 'CEIL', 'FLOOR', 'FILL', `return ${expression};`) as (...args: unknown[]) => number;
-    values[id] = fn(...names.map((name) => values[name]), (c: boolean, a: number, b: number) => (c ? a : b), Math.ceil, Math.floor, (v: number, d: number) => v ?? d);
+    values[id] = fn(
+      ...names.map((name) => values[name]),
+      (c: boolean, a: number, b: number) => (c ? a : b),
+      Math.ceil,
+      Math.floor,
+      (v: number, d: number) => v ?? d,
+    );
   }
   return values;
 }
@@ -33,7 +39,8 @@ test('numbers are plain decimals: metric math reads no exponent notation', () =>
   expect(() => mathNumber(Infinity)).toThrow(RangeError);
   expect(() => mathNumber(NaN)).toThrow(RangeError);
   for (const plane of ['fargate', 'external'] as const) {
-    for (const { id, expression } of dashboardCostEstimate(plane).steps) expect([plane, id, expression]).toEqual([plane, id, expect.not.stringMatching(/\d[eE][+-]?\d/)]);
+    for (const { id, expression } of dashboardCostEstimate(plane).steps)
+      expect([plane, id, expression]).toEqual([plane, id, expect.not.stringMatching(/\d[eE][+-]?\d/)]);
   }
   // The wire overhead per byte is 1.06e-9 in JavaScript: the step `cdk synth` warned about (unknown identifier e).
   expect(dashboardCostEstimate('fargate').steps[0]).toEqual({ id: 'egressGb', expression: 'FILL(bytes, 0) * 0.00000000106' });
@@ -71,7 +78,10 @@ describe('the estimated cost per stream-month', () => {
 
   test("external: the model at its default fleet; elsewhere within cents (the AWS tiers of the hosts' downloads)", () => {
     const { steps } = dashboardCostEstimate('external');
-    expect(evaluate(steps, { bytes: bytes(DEFAULT_FLEET_STREAMS), streams: DEFAULT_FLEET_STREAMS }).cost).toBeCloseTo(model('external', DEFAULT_FLEET_STREAMS), 4);
+    expect(evaluate(steps, { bytes: bytes(DEFAULT_FLEET_STREAMS), streams: DEFAULT_FLEET_STREAMS }).cost).toBeCloseTo(
+      model('external', DEFAULT_FLEET_STREAMS),
+      4,
+    );
     for (const streams of [1, 200]) expect(Math.abs(evaluate(steps, { bytes: bytes(streams), streams }).cost! - model('external', streams))).toBeLessThan(0.5);
   });
 

@@ -87,9 +87,7 @@ export function dashboardCostEstimate(plane: DataPlane): DashboardCostEstimate {
   // The lines that do not scale with destinations, at the model's default fleet (AWS's egress tiers for the
   // external plane's downloads depend on it a little).
   const model = streamMonthCost({ plane, videoMbps: DEFAULT_BITRATE_MBPS, streams: DEFAULT_FLEET_STREAMS });
-  const perStreamUsd = model.lines
-    .filter((line) => line.scale !== 'destination' && line.key !== 'fleet-fixed')
-    .reduce((sum, line) => sum + line.usd, 0);
+  const perStreamUsd = model.lines.filter((line) => line.scale !== 'destination' && line.key !== 'fleet-fixed').reduce((sum, line) => sum + line.usd, 0);
   const fleetUsd = fleetFixedUsdPerMonth();
   const streams = 'FILL(streams, 0)';
   return {

@@ -18,7 +18,7 @@ describe('plan margins', () => {
   test("Pro's streams use is five streams to one destination; its full use five destinations each and 250 GB stored", () => {
     expect(useProfile(plans.pro, 'streams', 6)).toMatchObject({ streams: 5, destinationsPerStream: 1 });
     expect(useProfile(plans.pro, 'full', 6)).toMatchObject({ streams: 5, destinationsPerStream: 5 });
-    expect(useProfile(plans.pro, 'full', 6).storageGb).toBeCloseTo(250 * 1024 ** 3 / 1e9, 6);
+    expect(useProfile(plans.pro, 'full', 6).storageGb).toBeCloseTo((250 * 1024 ** 3) / 1e9, 6);
     const margin = priceMargin(external200, plans.pro, 'month');
     expect(margin.costUsd.full).toBeGreaterThan(margin.costUsd.streams * 2);
   });
@@ -37,7 +37,8 @@ describe('plan margins', () => {
 
   test('and none on Fargate, at any fleet size', () => {
     for (const streams of [1, 25, 200]) {
-      for (const margin of planMargins({ plane: 'fargate', videoMbps: DEFAULT_BITRATE_MBPS, streams }).priced) expect(margin.marginUsd.streams).toBeLessThan(-50);
+      for (const margin of planMargins({ plane: 'fargate', videoMbps: DEFAULT_BITRATE_MBPS, streams }).priced)
+        expect(margin.marginUsd.streams).toBeLessThan(-50);
     }
   });
 

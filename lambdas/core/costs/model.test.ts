@@ -28,7 +28,7 @@ describe('volumes', () => {
     expect(wireMbps(6)).toBeCloseTo(6.4957, 4);
     expect(gbPerDestinationMonth(6)).toBeCloseTo(2133.83, 2);
     // Issue 18's 1,971 GB is the 6 Mbit/s video alone, without audio and overhead.
-    expect((6e6 / 8) * 730 * 3600 / 1e9).toBeCloseTo(1971, 0);
+    expect(((6e6 / 8) * 730 * 3600) / 1e9).toBeCloseTo(1971, 0);
     expect(videoFileGb(6)).toBeCloseTo(2.7576, 4);
   });
 });
@@ -84,10 +84,10 @@ describe('Fargate', () => {
 describe('the control plane', () => {
   test('the measured units, a page open a quarter of the time: ~6 cents of DynamoDB, 20 of task API requests a stream-month', () => {
     const cost = streamMonthCost({ plane: 'fargate', videoMbps: 6, streams: 25 });
-    expect(line(cost, 'dynamodb-writes')).toBeCloseTo(((120 * 0.75 + 180 * 0.25) * 730 / 1e6) * 0.625, 9);
-    expect(line(cost, 'dynamodb-reads')).toBeCloseTo(((90 * 0.75 + 150 * 0.25) * 730 / 1e6) * 0.125, 9);
-    expect(line(cost, 'task-api')).toBeCloseTo(((120 + 15) * 730 / 1e6) * (1 + 0.01 * 100), 9);
-    expect(line(cost, 'preview')).toBeCloseTo(15 * 730 / 1000 * 0.005, 9);
+    expect(line(cost, 'dynamodb-writes')).toBeCloseTo((((120 * 0.75 + 180 * 0.25) * 730) / 1e6) * 0.625, 9);
+    expect(line(cost, 'dynamodb-reads')).toBeCloseTo((((90 * 0.75 + 150 * 0.25) * 730) / 1e6) * 0.125, 9);
+    expect(line(cost, 'task-api')).toBeCloseTo((((120 + 15) * 730) / 1e6) * (1 + 0.01 * 100), 9);
+    expect(line(cost, 'preview')).toBeCloseTo(((15 * 730) / 1000) * 0.005, 9);
     const controlPlane = cost.lines.filter((each) => each.group === 'control plane' && each.key !== 'fleet-fixed').reduce((sum, each) => sum + each.usd, 0);
     expect(controlPlane).toBeLessThan(0.5);
   });
@@ -171,7 +171,11 @@ describe('the price table', () => {
       expect([id, figure.asOf]).toEqual([id, expect.stringMatching(/\d{4}/)]);
     }
     // The figures no page was found for (or whose page was not read to the figure) say so.
-    expect(Object.entries(prices).filter(([, figure]) => (figure as PriceFigure).assumed).map(([id]) => id)).toEqual(['cloudFrontHttpsRequestTenThousand', 'dedicatedServerMonthEur']);
+    expect(
+      Object.entries(prices)
+        .filter(([, figure]) => (figure as PriceFigure).assumed)
+        .map(([id]) => id),
+    ).toEqual(['cloudFrontHttpsRequestTenThousand', 'dedicatedServerMonthEur']);
   });
 
   test('docs/costs.md carries the table as the model has it', () => {

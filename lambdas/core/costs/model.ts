@@ -73,10 +73,10 @@ export interface StreamMonthCost {
 const perMillion = (count: number, price: { value: number }) => (count / 1e6) * price.value;
 
 /** Gigabytes one destination receives in a month at a video bitrate. */
-export const gbPerDestinationMonth = (videoMbps: number): number => (wireMbps(videoMbps) * 1e6 / 8 * HOURS_PER_MONTH * 3600) / BYTES_PER_GB;
+export const gbPerDestinationMonth = (videoMbps: number): number => (((wireMbps(videoMbps) * 1e6) / 8) * HOURS_PER_MONTH * 3600) / BYTES_PER_GB;
 
 /** The stream-ready file of `hours` of video at a bitrate (what S3 stores and a task downloads). */
-export const videoFileGb = (videoMbps: number, hours = STREAM_VIDEO_HOURS): number => ((videoMbps + AUDIO_MBPS) * 1e6 / 8 * hours * 3600) / BYTES_PER_GB;
+export const videoFileGb = (videoMbps: number, hours = STREAM_VIDEO_HOURS): number => ((((videoMbps + AUDIO_MBPS) * 1e6) / 8) * hours * 3600) / BYTES_PER_GB;
 
 // ---- Egress to the internet: AWS's tiers over the account's monthly total ----
 
@@ -132,21 +132,36 @@ function controlPlaneLines(streams: number): CostLine[] {
   const line = (key: string, label: string, usd: number): CostLine => ({ key, group: 'control plane', label, usd, scale: 'stream' });
   const hourly = (count: number) => count * HOURS_PER_MONTH;
   return [
-    line('dynamodb-reads', 'DynamoDB reads (measured: heartbeats, reconciler, upkeep)', perMillion(hourly(watchedMix(usage.dynamoReadUnitsPerHour)), prices.dynamoReadMillion)),
-    line('dynamodb-writes', 'DynamoDB writes (measured: heartbeats, previews)', perMillion(hourly(watchedMix(usage.dynamoWriteUnitsPerHour)), prices.dynamoWriteMillion)),
+    line(
+      'dynamodb-reads',
+      'DynamoDB reads (measured: heartbeats, reconciler, upkeep)',
+      perMillion(hourly(watchedMix(usage.dynamoReadUnitsPerHour)), prices.dynamoReadMillion),
+    ),
+    line(
+      'dynamodb-writes',
+      'DynamoDB writes (measured: heartbeats, previews)',
+      perMillion(hourly(watchedMix(usage.dynamoWriteUnitsPerHour)), prices.dynamoWriteMillion),
+    ),
     line(
       'task-api',
       'task API requests (heartbeats, previews: CloudFront and HTTP API)',
-      perMillion(hourly(usage.heartbeatsPerHour + usage.previewPutsPerHour), { value: prices.httpApiRequestMillion.value + prices.cloudFrontHttpsRequestTenThousand.value * 100 }),
+      perMillion(hourly(usage.heartbeatsPerHour + usage.previewPutsPerHour), {
+        value: prices.httpApiRequestMillion.value + prices.cloudFrontHttpsRequestTenThousand.value * 100,
+      }),
     ),
     line(
       'realtime',
       'realtime pushes (WebSocket messages, connection minutes)',
-      perMillion(hourly(usage.realtimeMessagesPerHour), prices.webSocketMessageMillion) + perMillion(hourly(usage.realtimeConnectionMinutesPerHour), prices.webSocketConnectionMinuteMillion),
+      perMillion(hourly(usage.realtimeMessagesPerHour), prices.webSocketMessageMillion) +
+        perMillion(hourly(usage.realtimeConnectionMinutesPerHour), prices.webSocketConnectionMinuteMillion),
     ),
     line('preview', 'preview frames while watched (S3 PUT)', (hourly(usage.previewPutsPerHour) / 1000) * prices.s3PutThousand.value),
     line('step-functions', 'Step Functions transitions', (usage.stateTransitionsPerMonth / 1000) * prices.stepFunctionsThousandTransitions.value),
-    line('lambda', 'Lambda (task API, lifecycle, reconciler, upkeep)', perMillion(usage.lambdaRequestsPerMonth, prices.lambdaRequestMillion) + usage.lambdaGbSecondsPerMonth * prices.lambdaArmGbSecond.value),
+    line(
+      'lambda',
+      'Lambda (task API, lifecycle, reconciler, upkeep)',
+      perMillion(usage.lambdaRequestsPerMonth, prices.lambdaRequestMillion) + usage.lambdaGbSecondsPerMonth * prices.lambdaArmGbSecond.value,
+    ),
     line('logs', 'CloudWatch logs', usage.logGbPerMonth * prices.cloudWatchLogsIngestGb.value),
     line('fleet-fixed', `CloudWatch metrics, alarms, dashboard (the deployment's, ÷ ${streams})`, fleetFixedUsdPerMonth() / streams),
   ];
@@ -185,7 +200,13 @@ function fargateLines(videoMbps: number, streams: number): CostLine[] {
       usd: extraDiskGb * prices.fargateStorageGbHour.value * HOURS_PER_MONTH,
       scale: 'stream',
     },
-    { key: 'task-ipv4', group: 'ipv4', label: "the task's public IPv4 (none with -c taskNetwork=ipv6-only)", usd: prices.publicIpv4Hour.value * HOURS_PER_MONTH, scale: 'stream' },
+    {
+      key: 'task-ipv4',
+      group: 'ipv4',
+      label: "the task's public IPv4 (none with -c taskNetwork=ipv6-only)",
+      usd: prices.publicIpv4Hour.value * HOURS_PER_MONTH,
+      scale: 'stream',
+    },
     ...egressLines(gbPerDestinationMonth(videoMbps), streams, 'to the destination', 'destination'),
   ];
 }
@@ -246,12 +267,25 @@ export function hostFleetFor(host: HostId | 'auto', destinations: number, videoM
 function externalLines(videoMbps: number, streams: number, fleet: HostFleet): CostLine[] {
   const share = (usd: number) => usd / streams;
   const { offer, hosts } = fleet;
-  const awsOutGb = usage.videoDownloadsPerMonth * videoFileGb(videoMbps) + (usage.heartbeatsPerHour * HOURS_PER_MONTH * usage.responseBytesPerHeartbeat) / BYTES_PER_GB;
+  const awsOutGb =
+    usage.videoDownloadsPerMonth * videoFileGb(videoMbps) + (usage.heartbeatsPerHour * HOURS_PER_MONTH * usage.responseBytesPerHeartbeat) / BYTES_PER_GB;
   return [
     { key: 'host-rent', group: 'compute', label: `host rent (the hosts' ÷ ${streams})`, usd: share(hosts * offer.rentUsdPerMonth), scale: 'destination' },
-    { key: 'ecs-anywhere', group: 'compute', label: `ECS Anywhere fee per host (÷ ${streams})`, usd: share(hosts * ecsAnywhereUsdPerHostMonth()), scale: 'destination' },
+    {
+      key: 'ecs-anywhere',
+      group: 'compute',
+      label: `ECS Anywhere fee per host (÷ ${streams})`,
+      usd: share(hosts * ecsAnywhereUsdPerHostMonth()),
+      scale: 'destination',
+    },
     { key: 'host-ipv4', group: 'ipv4', label: "the hosts' IPv4 addresses", usd: share(hosts * offer.ipv4UsdPerMonth), scale: 'destination' },
-    { key: 'host-traffic', group: 'egress', label: 'host traffic beyond what is included', usd: share(fleet.overageGb * offer.overageUsdPerGb), scale: 'destination' },
+    {
+      key: 'host-traffic',
+      group: 'egress',
+      label: 'host traffic beyond what is included',
+      usd: share(fleet.overageGb * offer.overageUsdPerGb),
+      scale: 'destination',
+    },
     ...egressLines(awsOutGb, streams, 'AWS to the host (video downloads, answers)', 'stream'),
   ];
 }

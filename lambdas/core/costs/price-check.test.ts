@@ -13,7 +13,10 @@ describe('the Stripe prices cost check', () => {
     const check = checkPriceCosts(priceCatalog(), { plane: 'external', streams: 200 });
     expect(pricesBelowCost(check)).toEqual([]);
     expect(check.prices.filter((price) => price.belowCostAtFullUse).map((price) => price.lookupKey)).toEqual([
-      'loopcast_pro_month', 'loopcast_pro_3months', 'loopcast_pro_6months', 'loopcast_pro_year',
+      'loopcast_pro_month',
+      'loopcast_pro_3months',
+      'loopcast_pro_6months',
+      'loopcast_pro_year',
     ]);
     expect(costCheckText(check)).toContain('Cost check on the external data plane: a fleet of 200 streams at 6 Mbit/s');
     expect(costCheckText(check)).toMatch(/^loopcast_pro_year\s.*below cost at full use$/m);

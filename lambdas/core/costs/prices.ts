@@ -23,7 +23,10 @@ export interface PriceFigure {
 const fargatePage = 'https://aws.amazon.com/fargate/pricing/';
 const fargateQuote = { readFrom: 'https://www.vantage.sh/blog/fargate-pricing (us-east-1 rate table)', asOf: 'undated, read 2026-11-24' };
 const egressPage = 'https://aws.amazon.com/ec2/pricing/on-demand/ (Data Transfer, to the internet)';
-const egressQuote = { readFrom: 'https://www.wring.co/blog/aws-api-gateway-pricing-guide (data transfer table); the same tiers as issue 18', asOf: '2026-03-10' };
+const egressQuote = {
+  readFrom: 'https://www.wring.co/blog/aws-api-gateway-pricing-guide (data transfer table); the same tiers as issue 18',
+  asOf: '2026-03-10',
+};
 const cloudWatchPage = 'https://aws.amazon.com/cloudwatch/pricing/';
 const stripePage = 'https://stripe.com/pricing';
 const hetznerApi = {
@@ -35,7 +38,13 @@ const hetznerApi = {
 export const prices = {
   fargateArmVcpuHour: { value: 0.03238, unit: 'USD per vCPU-hour', what: 'Fargate, Linux/ARM, on demand', source: fargatePage, ...fargateQuote },
   fargateArmGbHour: { value: 0.00356, unit: 'USD per GB-hour', what: 'Fargate memory, Linux/ARM, on demand', source: fargatePage, ...fargateQuote },
-  fargateStorageGbHour: { value: 0.000111, unit: 'USD per GB-hour', what: 'Fargate ephemeral storage beyond the free 20 GB', source: fargatePage, ...fargateQuote },
+  fargateStorageGbHour: {
+    value: 0.000111,
+    unit: 'USD per GB-hour',
+    what: 'Fargate ephemeral storage beyond the free 20 GB',
+    source: fargatePage,
+    ...fargateQuote,
+  },
   fargateFreeStorageGb: { value: 20, unit: 'GB per task', what: 'Fargate ephemeral storage included with every task', source: fargatePage, ...fargateQuote },
   publicIpv4Hour: {
     value: 0.005,
@@ -50,7 +59,7 @@ export const prices = {
     unit: 'GB per month',
     what: 'data transfer out to the internet free each month, across all services and regions of the account',
     source: 'https://aws.amazon.com/free/ (always free: 100 GB of data transfer out)',
-    readFrom: 'not re-read here: AWS\'s always-free allowance since 2021-12-01',
+    readFrom: "not re-read here: AWS's always-free allowance since 2021-12-01",
     asOf: '2021-12-01',
   },
   egressFirst10TbGb: { value: 0.09, unit: 'USD per GB', what: 'data transfer out to the internet, first 10 TB a month', source: egressPage, ...egressQuote },
@@ -127,7 +136,7 @@ export const prices = {
     unit: 'USD per metric-month',
     what: 'CloudWatch custom metric (first 10,000; embedded-metric-format metrics count as custom metrics)',
     source: cloudWatchPage,
-    readFrom: 'not re-read here: AWS\'s published first-tier rate',
+    readFrom: "not re-read here: AWS's published first-tier rate",
     asOf: 'read 2026-11-24',
   },
   cloudWatchDashboardMonth: {
@@ -143,7 +152,7 @@ export const prices = {
     unit: 'USD per alarm-month',
     what: 'CloudWatch standard-resolution alarm',
     source: cloudWatchPage,
-    readFrom: 'not re-read here: AWS\'s published standard-resolution rate',
+    readFrom: "not re-read here: AWS's published standard-resolution rate",
     asOf: 'read 2026-11-24',
   },
   s3StandardGbMonth: {
@@ -159,7 +168,7 @@ export const prices = {
     unit: 'USD per 1,000 requests',
     what: 'S3 Standard PUT requests (the preview frame a minute)',
     source: 'https://aws.amazon.com/s3/pricing/',
-    readFrom: 'not re-read here: AWS\'s published S3 Standard PUT rate',
+    readFrom: "not re-read here: AWS's published S3 Standard PUT rate",
     asOf: 'read 2026-11-24',
   },
   webSocketMessageMillion: {
@@ -183,7 +192,8 @@ export const prices = {
     unit: 'USD per instance-hour',
     what: 'ECS Anywhere: each registered external instance (host), whatever it runs',
     source: 'https://aws.amazon.com/ecs/pricing/',
-    readFrom: 'https://raw.githubusercontent.com/api-evangelist/amazon-ecs/refs/heads/main/plans/amazon-ecs-plans-pricing.yml (transcribed from the ECS pricing page)',
+    readFrom:
+      'https://raw.githubusercontent.com/api-evangelist/amazon-ecs/refs/heads/main/plans/amazon-ecs-plans-pricing.yml (transcribed from the ECS pricing page)',
     asOf: '2026-09-20',
   },
   stripeCardShare: {
@@ -207,7 +217,7 @@ export const prices = {
     unit: 'share of the charge',
     what: 'Stripe surcharge for international cards',
     source: stripePage,
-    readFrom: 'not re-read here: Stripe\'s published US surcharge',
+    readFrom: "not re-read here: Stripe's published US surcharge",
     asOf: 'read 2026-11-24',
   },
   stripeBillingShare: {
@@ -249,14 +259,15 @@ export const prices = {
     unit: 'EUR per month',
     what: 'dedicated server for the external data plane, 1 Gbit/s unmetered (Hetzner AX-class, 8 cores, 64 GB), setup fee spread over a year',
     source: 'https://www.hetzner.com/dedicated-rootserver/',
-    readFrom: 'assumed: no stored copy of the price list was reachable from here; set above the 39-46 EUR of the 2024 entry models (recalled, not re-read) to allow for the 2026 increases and the setup fee. Replace it with the quoted price before relying on it',
+    readFrom:
+      'assumed: no stored copy of the price list was reachable from here; set above the 39-46 EUR of the 2024 entry models (recalled, not re-read) to allow for the 2026 increases and the setup fee. Replace it with the quoted price before relying on it',
     asOf: 'assumed 2026-11-24',
     assumed: true,
   },
   dedicatedServerLinkMbit: {
     value: 1000,
     unit: 'Mbit/s, traffic unmetered',
-    what: 'the dedicated server\'s uplink; Hetzner charges no traffic on 1 Gbit/s dedicated servers (fair use applies)',
+    what: "the dedicated server's uplink; Hetzner charges no traffic on 1 Gbit/s dedicated servers (fair use applies)",
     source: 'https://www.hetzner.com/dedicated-rootserver/',
     readFrom: 'https://hostingrevelations.com/hetzner-bandwidth-limit/',
     asOf: 'undated, read 2026-11-24',

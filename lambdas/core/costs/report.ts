@@ -64,9 +64,7 @@ function marginsTable(costs: StreamMonthCost[]): string {
   for (const [i, first] of margins[0]!.unpriced.entries()) {
     const cells = margins.flatMap((each) => {
       const row = each.unpriced[i]!;
-      return row.trialCostUsd !== undefined
-        ? [`-${usd(row.trialCostUsd)}`, '']
-        : ['', `-${usd(row.fullUseCostUsd!)}`];
+      return row.trialCostUsd !== undefined ? [`-${usd(row.trialCostUsd)}`, ''] : ['', `-${usd(row.fullUseCostUsd!)}`];
     });
     const what = first.trialCostUsd !== undefined ? 'per trial' : 'per month';
     rows.push([first.plan, what, first.plan === 'trial' ? 'free' : 'by agreement', '', ...cells]);
@@ -93,7 +91,9 @@ export function costReport(request: ReportRequest): string {
       marginsTable(costs),
     ].join('\n');
   });
-  const assumed = Object.values(prices as Record<string, PriceFigure>).filter((figure) => figure.assumed).map((figure) => figure.what);
+  const assumed = Object.values(prices as Record<string, PriceFigure>)
+    .filter((figure) => figure.assumed)
+    .map((figure) => figure.what);
   return [
     `Loopcast: what a stream-month costs in a fleet of ${request.streams} stream${request.streams === 1 ? '' : 's'} running 24/7, one destination each.`,
     `List prices (AWS us-east-1, Stripe, the host) typed in by hand from public pages on ${PRICES_READ_ON}: not a live quote.`,

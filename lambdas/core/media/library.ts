@@ -132,7 +132,8 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
   const video = await context.videos.get(userId, videoId);
   if (!video) {
     // The item went while it was transcoded (its account was closed): what the transcode wrote has no owner left.
-    if (update.type === 'completed') await context.objects.remove([update.result.outputKey, ...(update.result.kind === 'video' ? [update.result.thumbnailKey] : [])]);
+    if (update.type === 'completed')
+      await context.objects.remove([update.result.outputKey, ...(update.result.kind === 'video' ? [update.result.thumbnailKey] : [])]);
     return;
   }
   if (video.status !== 'encoding' || !ofCurrentRevision(video, update)) return;
@@ -140,16 +141,24 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     const { result } = update;
     // What is stored from now on: the stream-ready file and its thumbnail (what it was made from is removed below).
     const outputs = result.sizeBytes + (result.kind === 'video' ? result.thumbnailBytes : 0);
-    const changed = await context.videos.updateWhileEncoding(userId, videoId, {
-      status: 'ready',
-      progress: 100,
-      outputKey: result.outputKey,
-      ...(result.kind === 'video' ? { thumbnailKey: result.thumbnailKey, width: result.width, height: result.height, output: videoOutputOf(result.output) } : {}),
-      durationSeconds: result.durationSeconds,
-      sizeBytes: result.sizeBytes,
-      storedBytes: outputs,
-      updatedAt: now,
-    }, { storedBytesDelta: outputs - video.storedBytes }, ['replacing']);
+    const changed = await context.videos.updateWhileEncoding(
+      userId,
+      videoId,
+      {
+        status: 'ready',
+        progress: 100,
+        outputKey: result.outputKey,
+        ...(result.kind === 'video'
+          ? { thumbnailKey: result.thumbnailKey, width: result.width, height: result.height, output: videoOutputOf(result.output) }
+          : {}),
+        durationSeconds: result.durationSeconds,
+        sizeBytes: result.sizeBytes,
+        storedBytes: outputs,
+        updatedAt: now,
+      },
+      { storedBytesDelta: outputs - video.storedBytes },
+      ['replacing'],
+    );
     if (!changed) return;
     // The new file replaces what it was made from: the original upload, or the file a quality change lowered.
     await context.objects.remove(video.replacing ? replacedKeys(video.replacing) : video.stagingKeys);
@@ -160,7 +169,12 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
   } else {
     // The file could not be made stream-ready: it does not use up one of the cycle's uploads. Its bytes stay
     // counted until it is deleted, as they stay stored.
-    const changed = await context.videos.updateWhileEncoding(userId, videoId, { status: 'failed', error: update.error, updatedAt: now }, video.uploadCycle ? { refundUploadOf: video.uploadCycle } : undefined);
+    const changed = await context.videos.updateWhileEncoding(
+      userId,
+      videoId,
+      { status: 'failed', error: update.error, updatedAt: now },
+      video.uploadCycle ? { refundUploadOf: video.uploadCycle } : undefined,
+    );
     if (!changed) return;
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'failed', error: update.error });
   }

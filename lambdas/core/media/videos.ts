@@ -1,6 +1,15 @@
 // The media library's items (videos and separate audio tracks) and what may be done to them. Pure.
 import { AppError, type ErrorKey } from '../errors';
-import { outputProfiles, type BitrateTier, type MediaKind, type OutputFrameRate, type OutputLimit, type OutputProfileId, type OutputSettings, type QualityChoice } from '../media-spec';
+import {
+  outputProfiles,
+  type BitrateTier,
+  type MediaKind,
+  type OutputFrameRate,
+  type OutputLimit,
+  type OutputProfileId,
+  type OutputSettings,
+  type QualityChoice,
+} from '../media-spec';
 
 /** uploading happens in the browser (tus); an item exists from the last byte on: encoding, then ready or failed. */
 export type VideoStatus = 'encoding' | 'ready' | 'failed';
@@ -94,7 +103,11 @@ export const TITLE_MAX_LENGTH = 120;
 
 /** A title from a file name: without the extension, separators as spaces, trimmed to the limit. */
 export function titleFromFileName(fileName: string): string {
-  const base = fileName.replace(/\.[^.\\/]{1,8}$/, '').replace(/[_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const base = fileName
+    .replace(/\.[^.\\/]{1,8}$/, '')
+    .replace(/[_]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (base || fileName || 'Untitled').slice(0, TITLE_MAX_LENGTH);
 }
 

@@ -42,7 +42,12 @@ export const TELEGRAM_LINK_TTL_SECONDS = 600;
 
 /** Tells the user, by every way they chose. A failing channel does not keep the other from being used; the caller
  * learns what was sent. */
-export async function notify(context: NotificationsContext, userId: string, alert: Alert, log: (message: string, error: unknown) => void = () => undefined): Promise<{ email: boolean; telegram: boolean }> {
+export async function notify(
+  context: NotificationsContext,
+  userId: string,
+  alert: Alert,
+  log: (message: string, error: unknown) => void = () => undefined,
+): Promise<{ email: boolean; telegram: boolean }> {
   const user = await context.users.userById(userId);
   if (!user) return { email: false, telegram: false };
   const settings = await context.settings.get(userId);

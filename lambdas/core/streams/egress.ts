@@ -10,7 +10,11 @@ import type { StreamHealth } from './stream';
 export const EGRESS_MAX_INTERVAL_MS = 30_000;
 
 /** Media bytes sent between the previous heartbeat and this one. */
-export function egressBytesBetween(previous: Pick<StreamHealth, 'at'>, current: Pick<StreamHealth, 'actual' | 'bitrateKbps' | 'destinations' | 'at'>, maxIntervalMs = EGRESS_MAX_INTERVAL_MS): number {
+export function egressBytesBetween(
+  previous: Pick<StreamHealth, 'at'>,
+  current: Pick<StreamHealth, 'actual' | 'bitrateKbps' | 'destinations' | 'at'>,
+  maxIntervalMs = EGRESS_MAX_INTERVAL_MS,
+): number {
   if (current.actual !== 'started' || current.bitrateKbps <= 0) return 0;
   const intervalMs = Math.min(Math.max(0, Date.parse(current.at) - Date.parse(previous.at)), maxIntervalMs);
   const destinationsUp = current.destinations.filter((destination) => destination.state === 'ok').length;

@@ -138,11 +138,22 @@ export interface Incident extends TimelineEntry {
 }
 
 /** The incidents of the user's streams over the last 7 days, newest first (the dashboard's list). */
-export async function recentIncidents(history: StreamHistory, streams: readonly { id: string; userId: string; title: string }[], now: Date, limit = 50): Promise<Incident[]> {
+export async function recentIncidents(
+  history: StreamHistory,
+  streams: readonly { id: string; userId: string; title: string }[],
+  now: Date,
+  limit = 50,
+): Promise<Incident[]> {
   const since = new Date(now.getTime() - UPTIME_WINDOWS.week);
-  const perStream = await Promise.all(streams.map(async (stream) =>
-    timeline(await history.list(stream.userId, stream.id, since))
-      .filter((entry) => INCIDENT_KINDS.includes(entry.kind))
-      .map((entry) => ({ ...entry, streamId: stream.id, streamTitle: stream.title }))));
-  return perStream.flat().sort((a, b) => b.at.localeCompare(a.at)).slice(0, limit);
+  const perStream = await Promise.all(
+    streams.map(async (stream) =>
+      timeline(await history.list(stream.userId, stream.id, since))
+        .filter((entry) => INCIDENT_KINDS.includes(entry.kind))
+        .map((entry) => ({ ...entry, streamId: stream.id, streamTitle: stream.title })),
+    ),
+  );
+  return perStream
+    .flat()
+    .sort((a, b) => b.at.localeCompare(a.at))
+    .slice(0, limit);
 }

@@ -3,11 +3,14 @@ import { fargateEphemeralStorageGiB } from '../../contract/data-planes';
 import { carriesRun, classifyTaskEnd, fargateOverridesFor, restartDelaySeconds, taskFailureReason } from './lifecycle';
 import { executionNameOf, nextExecutionName, type Stream } from './stream';
 
-const cause = (containers: unknown[], stoppedReason = 'Essential container in task exited') => JSON.stringify({ StoppedReason: stoppedReason, Containers: containers });
+const cause = (containers: unknown[], stoppedReason = 'Essential container in task exited') =>
+  JSON.stringify({ StoppedReason: stoppedReason, Containers: containers });
 
 describe('task failure reasons', () => {
   test("ECS's stop reason and the container's exit code, from Step Functions' error", () => {
-    expect(taskFailureReason({ Error: 'States.TaskFailed', Cause: cause([{ ExitCode: 137, Reason: 'OutOfMemoryError' }]) })).toBe('Essential container in task exited; OutOfMemoryError; exit code 137');
+    expect(taskFailureReason({ Error: 'States.TaskFailed', Cause: cause([{ ExitCode: 137, Reason: 'OutOfMemoryError' }]) })).toBe(
+      'Essential container in task exited; OutOfMemoryError; exit code 137',
+    );
   });
 
   test('no error, an unparsable cause, an empty cause', () => {
@@ -27,8 +30,14 @@ describe('why a round ended', () => {
   });
 
   test('a crash, a kill or a task that could not start is a failure with its reason; a clean exit nobody asked for ended', () => {
-    expect(classifyTaskEnd({ Error: 'States.TaskFailed', Cause: cause([{ ExitCode: 1 }]) })).toEqual({ kind: 'failed', reason: 'Essential container in task exited; exit code 1' });
-    expect(classifyTaskEnd({ Error: 'States.TaskFailed', Cause: cause([{ Reason: 'killed by SIGKILL' }]) })).toEqual({ kind: 'failed', reason: 'Essential container in task exited; killed by SIGKILL' });
+    expect(classifyTaskEnd({ Error: 'States.TaskFailed', Cause: cause([{ ExitCode: 1 }]) })).toEqual({
+      kind: 'failed',
+      reason: 'Essential container in task exited; exit code 1',
+    });
+    expect(classifyTaskEnd({ Error: 'States.TaskFailed', Cause: cause([{ Reason: 'killed by SIGKILL' }]) })).toEqual({
+      kind: 'failed',
+      reason: 'Essential container in task exited; killed by SIGKILL',
+    });
     expect(classifyTaskEnd({ Error: 'AmazonECS.Unknown', Cause: 'RESOURCE:CPU' })).toEqual({ kind: 'failed', reason: 'AmazonECS.Unknown' });
     expect(classifyTaskEnd(null)).toEqual({ kind: 'ended' });
   });
@@ -52,8 +61,20 @@ describe('lifecycle arithmetic', () => {
 describe('which execution carries a run', () => {
   const now = new Date('2026-11-24T12:00:00Z').toISOString();
   const stream = (overrides: Partial<Stream> = {}): Stream => ({
-    id: 's1', userId: 'u1', title: 'Loop', channelIds: ['c1'], restartTimes: [], timeZone: 'UTC', desired: 'running', status: 'started',
-    runId: 'r1', executionName: 'r1-2', restarts: 0, createdAt: now, updatedAt: now, ...overrides,
+    id: 's1',
+    userId: 'u1',
+    title: 'Loop',
+    channelIds: ['c1'],
+    restartTimes: [],
+    timeZone: 'UTC',
+    desired: 'running',
+    status: 'started',
+    runId: 'r1',
+    executionName: 'r1-2',
+    restarts: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
   });
   const run = { userId: 'u1', streamId: 's1', runId: 'r1', executionName: 'r1-2' };
 
@@ -78,7 +99,7 @@ describe("a Fargate task's disk", () => {
     expect(fargateEphemeralStorageGiB({ videoBytes: 0 })).toBe(20);
   });
 
-  test('larger media get the whole GiB they need, at least 21 (the smallest override ECS accepts), at most Fargate\'s 200', () => {
+  test("larger media get the whole GiB they need, at least 21 (the smallest override ECS accepts), at most Fargate's 200", () => {
     // 2 GiB reserved + (2 × 10 GiB) × 1.1 = 24 GiB
     expect(fargateOverridesFor({ videoBytes: 10 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 24 } });
     expect(fargateOverridesFor({ videoBytes: 8.2 * GiB })).toEqual({ EphemeralStorage: { SizeInGiB: 21 } });

@@ -25,7 +25,13 @@ export type LifecycleContext = Pick<StreamsContext, 'streams' | 'videos' | 'runn
 /** Is this execution the one carrying this stream's running run? A stopped run, a replaced run, or an execution the
  * run has moved on from (handover, relaunch by the reconciler) must not start or restart anything. */
 export function carriesRun(stream: Stream | undefined, run: StreamRun): stream is Stream {
-  return !!stream && stream.runId === run.runId && stream.desired === 'running' && stream.executionName === run.executionName && (stream.status === 'pending' || stream.status === 'started');
+  return (
+    !!stream &&
+    stream.runId === run.runId &&
+    stream.desired === 'running' &&
+    stream.executionName === run.executionName &&
+    (stream.status === 'pending' || stream.status === 'started')
+  );
 }
 
 /** How long to wait before the next task: 1 s, doubling to a minute, with up to 20 % jitter so streams that
@@ -85,7 +91,9 @@ export function fargateOverridesFor(media: { videoBytes: number; audioBytes?: nu
 /** The stream-ready files a task downloads (their sizes as transcoded; an item without one counts what it stores). */
 async function mediaOf(context: LifecycleContext, stream: Stream): Promise<{ videoBytes: number; audioBytes?: number }> {
   // A playlist's items are all on the disk at once.
-  const [audio, ...videos] = await Promise.all([stream.audioId, ...streamVideoIds(stream)].map((id) => (id ? context.videos.get(stream.userId, id) : undefined)));
+  const [audio, ...videos] = await Promise.all(
+    [stream.audioId, ...streamVideoIds(stream)].map((id) => (id ? context.videos.get(stream.userId, id) : undefined)),
+  );
   const bytes = (item: typeof audio) => item?.sizeBytes ?? item?.storedBytes ?? 0;
   return { videoBytes: videos.reduce((sum, video) => sum + bytes(video), 0), ...(audio ? { audioBytes: bytes(audio) } : {}) };
 }
@@ -126,7 +134,14 @@ export async function taskEnded(context: LifecycleContext, payload: TaskEndedPay
   const counted = end.kind === 'ended' || end.kind === 'failed';
   const restarts = stream.restarts + (counted ? 1 : 0);
   const executionName = handover ? nextExecutionName(run.executionName) : undefined;
-  const moved = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status: 'pending', restarts, ...(executionName ? { executionName } : {}) }, now, run.executionName);
+  const moved = await context.streams.setRunState(
+    run.userId,
+    run.streamId,
+    run.runId,
+    { status: 'pending', restarts, ...(executionName ? { executionName } : {}) },
+    now,
+    run.executionName,
+  );
   if (!moved) return stop;
   if (counted) {
     if (end.reason) await context.streams.noteProblem(run.userId, run.streamId, run.runId, end.reason, now);

@@ -57,7 +57,11 @@ export const nextPlaylist = (current: StreamPlaylist | undefined, input: Playlis
 
 /** The edit a running task does not have yet (its heartbeat reported an older revision), ready to send. */
 export async function pendingEdit(
-  context: { streams: { get(userId: string, streamId: string): Promise<{ playlist?: StreamPlaylist } | undefined> }; videos: VideoLookup; media: { downloadUrl(key: string): Promise<string> } },
+  context: {
+    streams: { get(userId: string, streamId: string): Promise<{ playlist?: StreamPlaylist } | undefined> };
+    videos: VideoLookup;
+    media: { downloadUrl(key: string): Promise<string> };
+  },
   userId: string,
   streamId: string,
   reportedRevision: number,
@@ -68,7 +72,12 @@ export async function pendingEdit(
 }
 
 /** The playlist as the stream task gets it: each item with a short-lived download URL of its stream-ready file. */
-export async function taskPlaylist(videos: VideoLookup, downloadUrl: (key: string) => Promise<string>, userId: string, playlist: StreamPlaylist): Promise<TaskPlaylist> {
+export async function taskPlaylist(
+  videos: VideoLookup,
+  downloadUrl: (key: string) => Promise<string>,
+  userId: string,
+  playlist: StreamPlaylist,
+): Promise<TaskPlaylist> {
   const urls = new Map<string, string>();
   for (const id of new Set(playlist.videoIds)) {
     const video = await videos.get(userId, id);

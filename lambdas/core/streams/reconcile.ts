@@ -56,7 +56,14 @@ export async function relaunch(context: StreamsContext, stream: Stream, restart?
   const run = runOf(stream)!;
   const next = { ...run, executionName: nextExecutionName(run.executionName) };
   const now = context.now();
-  const moved = await context.streams.setRunState(run.userId, run.streamId, run.runId, { status: 'pending', executionName: next.executionName, ...(restart ? { restarts: stream.restarts + 1 } : {}) }, now, run.executionName);
+  const moved = await context.streams.setRunState(
+    run.userId,
+    run.streamId,
+    run.runId,
+    { status: 'pending', executionName: next.executionName, ...(restart ? { restarts: stream.restarts + 1 } : {}) },
+    now,
+    run.executionName,
+  );
   if (!moved) return false;
   await context.runner.stopExecution(run);
   await context.runner.endStreamTasks(run.streamId, stream.lease?.holder ? [stream.lease.holder] : []);
@@ -124,12 +131,17 @@ export async function reconcileStreams(context: StreamsContext): Promise<Reconci
 async function watchHealth(context: StreamsContext, stream: Stream): Promise<'attention' | 'recovered' | undefined> {
   const now = context.now();
   const healthy = healthVerdict(stream, now) === 'healthy';
-  const set = (changes: { unhealthySince?: string; attentionSince?: string }) => context.streams.setRunState(stream.userId, stream.id, stream.runId!, changes, now);
+  const set = (changes: { unhealthySince?: string; attentionSince?: string }) =>
+    context.streams.setRunState(stream.userId, stream.id, stream.runId!, changes, now);
   if (healthy) {
     if (!stream.unhealthySince) return undefined;
     if (!(await set({ unhealthySince: '', attentionSince: '' })) || !stream.attentionSince) return undefined;
     const minutes = Math.max(1, Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 60_000));
-    await context.history.record(stream.userId, stream.id, { at: now.toISOString(), kind: 'recovered', durationSeconds: Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 1000) });
+    await context.history.record(stream.userId, stream.id, {
+      at: now.toISOString(),
+      kind: 'recovered',
+      durationSeconds: Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 1000),
+    });
     await context.alerts.send(stream.userId, { kind: 'recovered', streamId: stream.id, streamTitle: stream.title, minutes });
     await publishState(context, stream, stream.status);
     return 'recovered';
@@ -142,8 +154,18 @@ async function watchHealth(context: StreamsContext, stream: Stream): Promise<'at
   if (stream.attentionSince || now.getTime() - Date.parse(stream.unhealthySince) < attentionMs) return undefined;
   if (!(await set({ attentionSince: now.toISOString() }))) return undefined;
   const minutes = Math.round((now.getTime() - Date.parse(stream.unhealthySince)) / 60_000);
-  await context.history.record(stream.userId, stream.id, { at: now.toISOString(), kind: 'needs attention', ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}) });
-  await context.alerts.send(stream.userId, { kind: 'needs attention', streamId: stream.id, streamTitle: stream.title, minutes, ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}) });
+  await context.history.record(stream.userId, stream.id, {
+    at: now.toISOString(),
+    kind: 'needs attention',
+    ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}),
+  });
+  await context.alerts.send(stream.userId, {
+    kind: 'needs attention',
+    streamId: stream.id,
+    streamTitle: stream.title,
+    minutes,
+    ...(stream.health?.lastError ? { reason: stream.health.lastError } : {}),
+  });
   // Open pages refetch the stream: the badge shows at once.
   await publishState(context, stream, stream.status);
   return 'attention';

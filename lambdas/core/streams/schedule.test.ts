@@ -26,24 +26,40 @@ function walk(schedule: StreamSchedule, timeZone: string, fromIso: string, count
 
 describe('a one-time schedule', () => {
   test('is normalised: trimmed, zero seconds dropped, at least a start or a stop', () => {
-    expect(normalizeSchedule({ kind: 'once', startAt: ' 2025-06-01T09:00:00 ', durationMinutes: 90 })).toEqual({ kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 90 });
-    expect(normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00:30', stopAt: '2025-06-01T09:01:05' })).toEqual({ kind: 'once', startAt: '2025-06-01T09:00:30', stopAt: '2025-06-01T09:01:05' });
+    expect(normalizeSchedule({ kind: 'once', startAt: ' 2025-06-01T09:00:00 ', durationMinutes: 90 })).toEqual({
+      kind: 'once',
+      startAt: '2025-06-01T09:00',
+      durationMinutes: 90,
+    });
+    expect(normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00:30', stopAt: '2025-06-01T09:01:05' })).toEqual({
+      kind: 'once',
+      startAt: '2025-06-01T09:00:30',
+      stopAt: '2025-06-01T09:01:05',
+    });
     expect(errorOf(() => normalizeSchedule({ kind: 'once' })).key).toBe('invalid request');
   });
 
-  test.each(['2025-02-30T09:00', '2025-06-01 09:00', '2025-06-01T24:00', '2025-06-01T09:00:60', '2025-06-01T09:00:00.5', '2025-06-01T09:00Z', 'tomorrow'])('%p is an invalid number on startAt', (startAt) => {
-    expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt }))).toEqual({ key: 'invalid number', details: { field: 'schedule.startAt', value: startAt } });
-  });
+  test.each(['2025-02-30T09:00', '2025-06-01 09:00', '2025-06-01T24:00', '2025-06-01T09:00:60', '2025-06-01T09:00:00.5', '2025-06-01T09:00Z', 'tomorrow'])(
+    '%p is an invalid number on startAt',
+    (startAt) => {
+      expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt }))).toEqual({
+        key: 'invalid number',
+        details: { field: 'schedule.startAt', value: startAt },
+      });
+    },
+  );
 
   test('a stop before (or at) the start is refused; a duration goes with a start and instead of a stop time', () => {
     expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00', stopAt: '2025-06-01T09:00' })).key).toBe('schedule stop before start');
     expect(errorOf(() => normalizeSchedule({ kind: 'once', stopAt: '2025-06-01T09:00', durationMinutes: 5 })).key).toBe('invalid request');
-    expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00', stopAt: '2025-06-01T10:00', durationMinutes: 5 })).key).toBe('invalid request');
+    expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00', stopAt: '2025-06-01T10:00', durationMinutes: 5 })).key).toBe(
+      'invalid request',
+    );
     expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 0 })).key).toBe('invalid number');
     expect(errorOf(() => normalizeSchedule({ kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 1.5 })).key).toBe('invalid number');
   });
 
-  test('starts at its wall time in the stream\'s zone and stops after its duration', () => {
+  test("starts at its wall time in the stream's zone and stops after its duration", () => {
     const schedule: StreamSchedule = { kind: 'once', startAt: '2025-06-01T09:00', durationMinutes: 90 };
     expect(walk(schedule, 'Europe/Kyiv', '2025-05-01T00:00:00Z', 5)).toEqual(['start 2025-06-01T06:00:00.000Z', 'stop 2025-06-01T07:30:00.000Z']);
     expect(walk(schedule, 'Europe/Kyiv', '2025-06-01T06:00:00Z', 5)).toEqual(['stop 2025-06-01T07:30:00.000Z']);
@@ -76,7 +92,10 @@ describe('a one-time schedule', () => {
 
   test('a new or changed schedule must still be ahead', () => {
     const now = new Date('2025-06-01T06:00:00Z');
-    expect(errorOf(() => assertScheduleAhead({ kind: 'once', startAt: '2025-06-01T09:00' }, 'Europe/Kyiv', now))).toEqual({ key: 'schedule time passed', details: { field: 'schedule.startAt' } });
+    expect(errorOf(() => assertScheduleAhead({ kind: 'once', startAt: '2025-06-01T09:00' }, 'Europe/Kyiv', now))).toEqual({
+      key: 'schedule time passed',
+      details: { field: 'schedule.startAt' },
+    });
     expect(errorOf(() => assertScheduleAhead({ kind: 'once', startAt: '2025-06-01T09:01' }, 'Europe/Kyiv', now))).toEqual({});
     expect(errorOf(() => assertScheduleAhead({ kind: 'once', stopAt: '2025-06-01T08:00' }, 'Europe/Kyiv', now)).key).toBe('schedule time passed');
     expect(errorOf(() => assertScheduleAhead({ kind: 'weekly', windows: [{ day: 'mon', start: '09:00', stop: '10:00' }] }, 'UTC', now))).toEqual({});
@@ -85,33 +104,82 @@ describe('a one-time schedule', () => {
 
 describe('a weekly timetable', () => {
   test('is normalised: days in lower case, times zero-padded, windows in week order from Monday', () => {
-    expect(normalizeSchedule({ kind: 'weekly', windows: [{ day: 'FRI' as 'fri', start: '8:00', stop: '9:30' }, { day: 'mon', start: '22:00', stop: '02:00' }] })).toEqual({
+    expect(
+      normalizeSchedule({
+        kind: 'weekly',
+        windows: [
+          { day: 'FRI' as 'fri', start: '8:00', stop: '9:30' },
+          { day: 'mon', start: '22:00', stop: '02:00' },
+        ],
+      }),
+    ).toEqual({
       kind: 'weekly',
-      windows: [{ day: 'mon', start: '22:00', stop: '02:00' }, { day: 'fri', start: '08:00', stop: '09:30' }],
+      windows: [
+        { day: 'mon', start: '22:00', stop: '02:00' },
+        { day: 'fri', start: '08:00', stop: '09:30' },
+      ],
     });
   });
 
   test('refuses an unknown day, a bad time, an empty window and an empty or huge timetable', () => {
     expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: [{ day: 'xyz' as 'mon', start: '08:00', stop: '09:00' }] })).key).toBe('invalid number');
     expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: [{ day: 'mon', start: '08:60', stop: '09:00' }] })).key).toBe('invalid number');
-    expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: [{ day: 'mon', start: '08:00', stop: '8:00' }] })).key).toBe('schedule stop before start');
+    expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: [{ day: 'mon', start: '08:00', stop: '8:00' }] })).key).toBe(
+      'schedule stop before start',
+    );
     expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: [] })).key).toBe('invalid request');
-    const many = Array.from({ length: 29 }, (_, i) => ({ day: 'mon' as const, start: `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`, stop: `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '45' : '15'}` }));
+    const many = Array.from({ length: 29 }, (_, i) => ({
+      day: 'mon' as const,
+      start: `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+      stop: `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '45' : '15'}`,
+    }));
     expect(errorOf(() => normalizeSchedule({ kind: 'weekly', windows: many })).key).toBe('invalid request');
   });
 
-  test('refuses overlapping or touching windows, also across midnight and across the week\'s end', () => {
-    const overlap = (windows: { day: 'mon' | 'tue' | 'sun'; start: string; stop: string }[]) => errorOf(() => normalizeSchedule({ kind: 'weekly', windows })).key;
-    expect(overlap([{ day: 'mon', start: '08:00', stop: '12:00' }, { day: 'mon', start: '11:00', stop: '13:00' }])).toBe('schedule windows overlap');
-    expect(overlap([{ day: 'mon', start: '08:00', stop: '12:00' }, { day: 'mon', start: '12:00', stop: '13:00' }])).toBe('schedule windows overlap');
-    expect(overlap([{ day: 'mon', start: '22:00', stop: '03:00' }, { day: 'tue', start: '02:00', stop: '04:00' }])).toBe('schedule windows overlap');
-    expect(overlap([{ day: 'sun', start: '22:00', stop: '03:00' }, { day: 'mon', start: '02:00', stop: '04:00' }])).toBe('schedule windows overlap');
-    expect(overlap([{ day: 'mon', start: '08:00', stop: '12:00' }, { day: 'mon', start: '12:01', stop: '13:00' }])).toBeUndefined();
+  test("refuses overlapping or touching windows, also across midnight and across the week's end", () => {
+    const overlap = (windows: { day: 'mon' | 'tue' | 'sun'; start: string; stop: string }[]) =>
+      errorOf(() => normalizeSchedule({ kind: 'weekly', windows })).key;
+    expect(
+      overlap([
+        { day: 'mon', start: '08:00', stop: '12:00' },
+        { day: 'mon', start: '11:00', stop: '13:00' },
+      ]),
+    ).toBe('schedule windows overlap');
+    expect(
+      overlap([
+        { day: 'mon', start: '08:00', stop: '12:00' },
+        { day: 'mon', start: '12:00', stop: '13:00' },
+      ]),
+    ).toBe('schedule windows overlap');
+    expect(
+      overlap([
+        { day: 'mon', start: '22:00', stop: '03:00' },
+        { day: 'tue', start: '02:00', stop: '04:00' },
+      ]),
+    ).toBe('schedule windows overlap');
+    expect(
+      overlap([
+        { day: 'sun', start: '22:00', stop: '03:00' },
+        { day: 'mon', start: '02:00', stop: '04:00' },
+      ]),
+    ).toBe('schedule windows overlap');
+    expect(
+      overlap([
+        { day: 'mon', start: '08:00', stop: '12:00' },
+        { day: 'mon', start: '12:01', stop: '13:00' },
+      ]),
+    ).toBeUndefined();
   });
 
-  test('goes on and off air every week at the windows\' wall times', () => {
+  test("goes on and off air every week at the windows' wall times", () => {
     // 2025-05-01 is a Thursday.
-    const schedule = normalizeSchedule({ kind: 'weekly', windows: [{ day: 'thu', start: '18:00', stop: '20:00' }, { day: 'sat', start: '23:00', stop: '01:00' }] });
+    const schedule = normalizeSchedule({
+      kind: 'weekly',
+      windows: [
+        { day: 'thu', start: '18:00', stop: '20:00' },
+        { day: 'sat', start: '23:00', stop: '01:00' },
+      ],
+    });
     expect(walk(schedule, 'UTC', '2025-05-01T12:00:00Z', 6)).toEqual([
       'start 2025-05-01T18:00:00.000Z',
       'stop 2025-05-01T20:00:00.000Z',
@@ -158,8 +226,14 @@ describe('a weekly timetable', () => {
 
   test('upcoming: the next start and stop for the card', () => {
     const schedule = normalizeSchedule({ kind: 'weekly', windows: [{ day: 'thu', start: '18:00', stop: '20:00' }] });
-    expect(upcoming(schedule, 'UTC', new Date('2025-05-01T12:00:00Z'))).toEqual({ nextStartAt: '2025-05-01T18:00:00.000Z', nextStopAt: '2025-05-01T20:00:00.000Z' });
-    expect(upcoming(schedule, 'UTC', new Date('2025-05-01T19:00:00Z'))).toEqual({ nextStopAt: '2025-05-01T20:00:00.000Z', nextStartAt: '2025-05-08T18:00:00.000Z' });
+    expect(upcoming(schedule, 'UTC', new Date('2025-05-01T12:00:00Z'))).toEqual({
+      nextStartAt: '2025-05-01T18:00:00.000Z',
+      nextStopAt: '2025-05-01T20:00:00.000Z',
+    });
+    expect(upcoming(schedule, 'UTC', new Date('2025-05-01T19:00:00Z'))).toEqual({
+      nextStopAt: '2025-05-01T20:00:00.000Z',
+      nextStartAt: '2025-05-08T18:00:00.000Z',
+    });
     expect(upcoming({ kind: 'once', startAt: '2025-05-01T10:00' }, 'UTC', new Date('2025-05-01T12:00:00Z'))).toEqual({});
   });
 });

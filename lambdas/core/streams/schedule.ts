@@ -90,7 +90,8 @@ export function normalizeSchedule(schedule: StreamSchedule): StreamSchedule {
     }
     const start = startAt === undefined ? undefined : parseWallDateTime(startAt, 'schedule.startAt');
     const stop = stopAt === undefined ? undefined : parseWallDateTime(stopAt, 'schedule.stopAt');
-    if (start !== undefined && stop !== undefined && stop <= start) throw new AppError('schedule stop before start', { field: 'schedule.stopAt', value: stopAt });
+    if (start !== undefined && stop !== undefined && stop <= start)
+      throw new AppError('schedule stop before start', { field: 'schedule.stopAt', value: stopAt });
     return {
       kind: 'once',
       ...(start !== undefined ? { startAt: formatWallDateTime(start) } : {}),
@@ -99,7 +100,8 @@ export function normalizeSchedule(schedule: StreamSchedule): StreamSchedule {
     };
   }
   if (schedule.windows.length === 0) throw new AppError('invalid request', { fields: { 'schedule.windows': 'at least one window' } });
-  if (schedule.windows.length > SCHEDULE_LIMITS.maxWindows) throw new AppError('invalid request', { fields: { 'schedule.windows': `at most ${SCHEDULE_LIMITS.maxWindows} windows` } });
+  if (schedule.windows.length > SCHEDULE_LIMITS.maxWindows)
+    throw new AppError('invalid request', { fields: { 'schedule.windows': `at most ${SCHEDULE_LIMITS.maxWindows} windows` } });
   const windows = schedule.windows.map((window): WeeklyWindow => {
     const day = String(window.day).trim().toLowerCase();
     if (!isWeekday(day)) throw new AppError('invalid number', { field: 'schedule.windows', value: String(window.day) });

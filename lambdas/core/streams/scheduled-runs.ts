@@ -58,7 +58,8 @@ export async function armNextTransition(context: SchedulingContext, userId: stri
 }
 
 /** A stream was created or edited (its time zone may have moved its schedule): its wake-up follows. */
-export const streamSaved = (context: SchedulingContext, stream: Pick<Stream, 'userId' | 'id'>) => armNextTransition(context, stream.userId, stream.id, context.now());
+export const streamSaved = (context: SchedulingContext, stream: Pick<Stream, 'userId' | 'id'>) =>
+  armNextTransition(context, stream.userId, stream.id, context.now());
 
 /** A stream was deleted: its wake-up goes with it. */
 export const streamDeleted = (context: SchedulingContext, streamId: string) => context.wakeups.disarm(streamId);

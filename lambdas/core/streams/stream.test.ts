@@ -3,12 +3,34 @@ import { assertModifiable, healthVerdict, streamView, type Stream, type StreamHe
 
 const now = new Date('2026-11-21T12:00:00Z');
 const health = (overrides: Partial<StreamHealth> = {}): StreamHealth => ({
-  actual: 'started', uptimeSeconds: 100, bitrateKbps: 6100, fps: 30, speed: 1, loops: 3, taskRestarts: 0, scheduledRestarts: 0,
-  destinations: [{ id: 'c1', state: 'ok' }], at: new Date(now.getTime() - 5000).toISOString(), ...overrides,
+  actual: 'started',
+  uptimeSeconds: 100,
+  bitrateKbps: 6100,
+  fps: 30,
+  speed: 1,
+  loops: 3,
+  taskRestarts: 0,
+  scheduledRestarts: 0,
+  destinations: [{ id: 'c1', state: 'ok' }],
+  at: new Date(now.getTime() - 5000).toISOString(),
+  ...overrides,
 });
 const stream = (overrides: Partial<Stream> = {}): Stream => ({
-  id: 's1', userId: 'u1', title: 'Loop', channelIds: ['c1'], restartTimes: [], timeZone: 'UTC', desired: 'running', status: 'started',
-  runId: 'r1', executionName: 'r1-0', restarts: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(), health: health(), ...overrides,
+  id: 's1',
+  userId: 'u1',
+  title: 'Loop',
+  channelIds: ['c1'],
+  restartTimes: [],
+  timeZone: 'UTC',
+  desired: 'running',
+  status: 'started',
+  runId: 'r1',
+  executionName: 'r1-0',
+  restarts: 0,
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+  health: health(),
+  ...overrides,
 });
 
 describe('stream rules', () => {
@@ -27,7 +49,19 @@ describe('stream rules', () => {
 
   test('the health verdict', () => {
     expect(healthVerdict(stream(), now)).toBe('healthy');
-    expect(healthVerdict(stream({ health: health({ destinations: [{ id: 'c1', state: 'ok' }, { id: 'c2', state: 'failed' }] }) }), now)).toBe('degraded');
+    expect(
+      healthVerdict(
+        stream({
+          health: health({
+            destinations: [
+              { id: 'c1', state: 'ok' },
+              { id: 'c2', state: 'failed' },
+            ],
+          }),
+        }),
+        now,
+      ),
+    ).toBe('degraded');
     expect(healthVerdict(stream({ health: health({ speed: 0.85 }) }), now)).toBe('degraded');
     expect(healthVerdict(stream({ health: health({ speed: 0.93 }) }), now)).toBe('healthy');
     expect(healthVerdict(stream({ health: health({ at: new Date(now.getTime() - 91_000).toISOString() }) }), now)).toBe('recovering');

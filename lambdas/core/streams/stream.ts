@@ -141,7 +141,10 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
 export const DEFAULT_ATTENTION_MINUTES = 5;
 
 /** What the API shows of a stream: not its owner, its run's internals or its thumbnail's storage key. */
-export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey' | 'unhealthySince' | 'attentionSince' | 'attentionMinutes'> & {
+export type StreamView = Omit<
+  Stream,
+  'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey' | 'unhealthySince' | 'attentionSince' | 'attentionMinutes'
+> & {
   hasCustomThumbnail: boolean;
   verdict: HealthVerdict;
   attentionMinutes: number;
@@ -154,7 +157,18 @@ export type StreamView = Omit<Stream, 'userId' | 'runId' | 'executionName' | 'le
 };
 
 export function streamView(stream: Stream, now: Date): StreamView {
-  const { userId: _owner, runId: _run, executionName: _execution, lease: _lease, desired: _desired, thumbnailKey, unhealthySince: _unhealthy, attentionSince, attentionMinutes, ...visible } = stream;
+  const {
+    userId: _owner,
+    runId: _run,
+    executionName: _execution,
+    lease: _lease,
+    desired: _desired,
+    thumbnailKey,
+    unhealthySince: _unhealthy,
+    attentionSince,
+    attentionMinutes,
+    ...visible
+  } = stream;
   return {
     ...visible,
     hasCustomThumbnail: thumbnailKey !== undefined,

@@ -65,7 +65,10 @@ async function owned(context: Pick<StreamsContext, 'streams'>, userId: string, s
 
 /** The media and destinations a stream names must be the user's own; a second destination needs multistreaming. */
 async function checkReferences(context: StreamsContext, userId: string, input: StreamInput, entitlement: Entitlement): Promise<void> {
-  for (const [field, id, kind] of [['videoId', input.videoId, 'video'], ['audioId', input.audioId, 'audio']] as const) {
+  for (const [field, id, kind] of [
+    ['videoId', input.videoId, 'video'],
+    ['audioId', input.audioId, 'audio'],
+  ] as const) {
     if (id === undefined) continue;
     const item = await context.videos.get(userId, id);
     if (!item) throw new AppError('not found', { field });
@@ -102,7 +105,17 @@ export async function createStream(context: StreamsContext, userId: string, inpu
   await checkReferences(context, userId, clean, await context.entitlement(userId));
   const now = context.now().toISOString();
   const { playlist, ...fields } = clean;
-  const stream: Stream = { id: randomUUID(), userId, ...fields, ...(playlist ? { playlist: nextPlaylist(undefined, playlist, 'join') } : {}), desired: 'stopped', status: 'stopped', restarts: 0, createdAt: now, updatedAt: now };
+  const stream: Stream = {
+    id: randomUUID(),
+    userId,
+    ...fields,
+    ...(playlist ? { playlist: nextPlaylist(undefined, playlist, 'join') } : {}),
+    desired: 'stopped',
+    status: 'stopped',
+    restarts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
   await context.streams.create(stream);
   return stream;
 }
@@ -114,13 +127,23 @@ export async function updateStream(context: StreamsContext, userId: string, stre
   await checkReferences(context, userId, clean, await context.entitlement(userId));
   const { description: _d, privacy: _p, videoId: _v, playlist: current, audioId: _a, attentionMinutes: _m, ...kept } = stream;
   const { playlist, ...fields } = clean;
-  const next: Stream = { ...kept, ...fields, ...(playlist ? { playlist: nextPlaylist(current, playlist, 'join') } : {}), updatedAt: context.now().toISOString() };
+  const next: Stream = {
+    ...kept,
+    ...fields,
+    ...(playlist ? { playlist: nextPlaylist(current, playlist, 'join') } : {}),
+    updatedAt: context.now().toISOString(),
+  };
   if (!(await context.streams.updateStopped(next))) assertModifiable(await owned(context, userId, streamId));
   return next;
 }
 
 /** Sets (or with no image, removes) the stream's own thumbnail; stored beside its media. */
-export async function setThumbnail(context: StreamsContext & { objects: ThumbnailObjects }, userId: string, streamId: string, image: Uint8Array | undefined): Promise<Stream> {
+export async function setThumbnail(
+  context: StreamsContext & { objects: ThumbnailObjects },
+  userId: string,
+  streamId: string,
+  image: Uint8Array | undefined,
+): Promise<Stream> {
   const stream = await owned(context, userId, streamId);
   assertModifiable(stream);
   const key = streamThumbnailKey(userId, streamId);
@@ -170,7 +193,12 @@ export async function deleteStream(context: StreamsContext, userId: string, stre
   if (!(await context.streams.deleteStopped(userId, streamId))) assertModifiable(await owned(context, userId, streamId));
 }
 
-export async function publishState(context: Pick<StreamsContext, 'realtime'>, stream: Pick<Stream, 'userId' | 'id'>, status: string, error?: string): Promise<void> {
+export async function publishState(
+  context: Pick<StreamsContext, 'realtime'>,
+  stream: Pick<Stream, 'userId' | 'id'>,
+  status: string,
+  error?: string,
+): Promise<void> {
   await context.realtime.publish(stream.userId, { type: 'stream.state', streamId: stream.id, status, ...(error ? { error } : {}) });
 }
 
@@ -211,7 +239,15 @@ export async function startStream(context: StreamsContext, userId: string, strea
     throw new AppError('stream not found');
   }
   // What claimStart removed from the item (the last run's outcome and health) goes from the answer too.
-  const { lastError: _lastError, warning: _warning, startedAt: _startedAt, health: _health, unhealthySince: _unhealthy, attentionSince: _attention, ...kept } = stream;
+  const {
+    lastError: _lastError,
+    warning: _warning,
+    startedAt: _startedAt,
+    health: _health,
+    unhealthySince: _unhealthy,
+    attentionSince: _attention,
+    ...kept
+  } = stream;
   const claimed: Stream = { ...kept, status, desired: 'running', ...run, restarts: 0 };
   await context.history.record(userId, streamId, { at: context.now().toISOString(), kind: 'started', ...(by === 'schedule' ? { reason: 'schedule' } : {}) });
   if (status === 'pending') await launchRun(context, claimed);
@@ -237,7 +273,9 @@ async function launchRun(context: StreamsContext, stream: Stream): Promise<void>
 
 /** The run a running stream is on, as the lifecycle names it. */
 export function runOf(stream: Stream): StreamRun | undefined {
-  return stream.runId ? { userId: stream.userId, streamId: stream.id, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) } : undefined;
+  return stream.runId
+    ? { userId: stream.userId, streamId: stream.id, runId: stream.runId, executionName: stream.executionName ?? executionNameOf(stream.runId, 0) }
+    : undefined;
 }
 
 /** Stops a run for good: its execution first (no task starts after this), then every task of the stream (media at

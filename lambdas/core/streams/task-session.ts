@@ -33,7 +33,11 @@ export async function grantLease(context: TaskSessionContext, caller: TaskCaller
 }
 
 /** The stream task's spec for a run, with stream keys opened: only the task ever sees them. */
-export async function taskSpec(context: Pick<TaskSessionContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'media'>, userId: string, streamId: string): Promise<StreamTaskSpecInput> {
+export async function taskSpec(
+  context: Pick<TaskSessionContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'media'>,
+  userId: string,
+  streamId: string,
+): Promise<StreamTaskSpecInput> {
   const stream = await context.streams.get(userId, streamId);
   if (!stream || !runningStatuses.includes(stream.status)) throw new AppError('task lease lost');
   const [video, audio] = await Promise.all([stream.videoId, stream.audioId].map((id) => (id ? context.videos.get(userId, id) : undefined)));
@@ -124,7 +128,12 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
     if (!moved) throw new AppError('task lease lost');
     await publishState(context, stream, status);
     if (started) await context.history.record(caller.userId, caller.streamId, { at: now.toISOString(), kind: 'live' });
-    else if (wasStarted && !scheduledRestart) await context.history.record(caller.userId, caller.streamId, { at: now.toISOString(), kind: 'interrupted', ...(health.lastError ? { reason: health.lastError } : {}) });
+    else if (wasStarted && !scheduledRestart)
+      await context.history.record(caller.userId, caller.streamId, {
+        at: now.toISOString(),
+        kind: 'interrupted',
+        ...(health.lastError ? { reason: health.lastError } : {}),
+      });
   }
   // A scheduled restart happened: YouTube destinations get fresh broadcasts.
   if (scheduledRestart) {
@@ -132,7 +141,12 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
     const current = await context.streams.get(caller.userId, caller.streamId);
     if (current) await context.broadcasts.rotate(current);
   }
-  const watchers = await context.realtime.publish(caller.userId, { type: 'stream.heartbeat', streamId: caller.streamId, verdict: healthVerdict({ status, health }, now), health: { ...health } });
+  const watchers = await context.realtime.publish(caller.userId, {
+    type: 'stream.heartbeat',
+    streamId: caller.streamId,
+    verdict: healthVerdict({ status, health }, now),
+    health: { ...health },
+  });
   const playlist = heartbeat.playlist && (await pendingEdit(context, caller.userId, caller.streamId, heartbeat.playlist.revision));
   return { facts: factsOf(previous, health), watched: watchers > 0, ...(playlist ? { playlist } : {}) };
 }

@@ -23,8 +23,13 @@ describe('support command line', () => {
       command: { name: 'find', user: 'u-1' },
       json: false,
     });
-    expect(parseSupportArgs(['--stage=dev', '--region', 'eu-west-1', 'reactivate', 'u-1'])).toMatchObject({ target: { kind: 'stage', stage: 'dev', region: 'eu-west-1' }, command: { name: 'reactivate', user: 'u-1' } });
-    expect(parseSupportArgs(['--local', 'terminate', 'u-1', '--reason', 'closed', '--yes'])).toMatchObject({ command: { name: 'terminate', reason: 'closed' } });
+    expect(parseSupportArgs(['--stage=dev', '--region', 'eu-west-1', 'reactivate', 'u-1'])).toMatchObject({
+      target: { kind: 'stage', stage: 'dev', region: 'eu-west-1' },
+      command: { name: 'reactivate', user: 'u-1' },
+    });
+    expect(parseSupportArgs(['--local', 'terminate', 'u-1', '--reason', 'closed', '--yes'])).toMatchObject({
+      command: { name: 'terminate', reason: 'closed' },
+    });
   });
 
   test('help without a command or with --help', () => {

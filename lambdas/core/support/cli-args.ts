@@ -1,12 +1,8 @@
 // The support tool's command line (bin/support.ts), parsed without side effects.
 
-export type SupportTarget =
-  | { kind: 'local'; table?: string; bucket?: string }
-  | { kind: 'stage'; stage: string; region?: string };
+export type SupportTarget = { kind: 'local'; table?: string; bucket?: string } | { kind: 'stage'; stage: string; region?: string };
 
-export type SupportCommand =
-  | { name: 'find' | 'audit'; user: string }
-  | { name: 'suspend' | 'reactivate' | 'terminate'; user: string; reason?: string };
+export type SupportCommand = { name: 'find' | 'audit'; user: string } | { name: 'suspend' | 'reactivate' | 'terminate'; user: string; reason?: string };
 
 export interface SupportInvocation {
   target: SupportTarget;
@@ -84,8 +80,9 @@ export function parseSupportArgs(argv: string[]): SupportInvocation | 'help' {
   const command: SupportCommand =
     name === 'find' || name === 'audit' ? { name, user } : { name, user, ...(values.reason !== undefined ? { reason: values.reason } : {}) };
   if ((name === 'find' || name === 'audit') && values.reason !== undefined) throw new UsageError(`${name} takes no --reason`);
-  if ((name === 'suspend' || name === 'terminate') && !values.reason?.trim()) throw new UsageError(`${name} needs --reason "..." (it is kept in the audit log)`);
-  if (name === 'terminate' && !flags.has('yes')) throw new UsageError('terminate deletes the account\'s data for good: add --yes to go ahead');
+  if ((name === 'suspend' || name === 'terminate') && !values.reason?.trim())
+    throw new UsageError(`${name} needs --reason "..." (it is kept in the audit log)`);
+  if (name === 'terminate' && !flags.has('yes')) throw new UsageError("terminate deletes the account's data for good: add --yes to go ahead");
 
   return { target: targetOf(flags.has('local'), values), command, ...(values.operator ? { operator: values.operator } : {}), json: flags.has('json') };
 }

@@ -25,7 +25,6 @@ export type ErasureDetails = Record<string, string | number>;
  * policy: "except records we must keep by law, such as invoices"), then DynamoDB's TTL removes them. */
 export const PAYMENT_RETENTION_YEARS = 10;
 
-
 /** Stops every stream of the user that is not stopped, with its task; the reason shows on the stream. */
 async function stopAllStreams(context: ErasureContext, userId: string, reason: 'account suspended' | undefined): Promise<number> {
   const running = (await context.streams.streams.list(userId)).filter((stream) => stream.status !== 'stopped');
@@ -67,7 +66,11 @@ export async function eraseData(context: Pick<ErasureContext, 'objects' | 'recor
  * the payment records, which expire PAYMENT_RETENTION_YEARS after each payment. A transcode still running writes
  * its output later; the library removes output whose item is gone (lambdas/core/media/library.ts).
  */
-export async function closeAccount(context: ErasureContext, user: User, toCancel: { id: string; control: Pick<SubscriptionControl, 'cancel'> } | undefined): Promise<ErasureDetails> {
+export async function closeAccount(
+  context: ErasureContext,
+  user: User,
+  toCancel: { id: string; control: Pick<SubscriptionControl, 'cancel'> } | undefined,
+): Promise<ErasureDetails> {
   const streamsStopped = await shutOut(context, user, 'terminated');
   if (toCancel) await toCancel.control.cancel(toCancel.id);
   const customer = await context.billing.billing.customerOf(user.id);

@@ -88,7 +88,11 @@ const subjectOf = (user: User) => ({ userId: user.id, emailHash: emailHashOf(use
 /** What became of the paid subscription's billing, for the audit entry: its id, or why it was not changed. The
  * account's own change is done by then and stands: a payment provider that is absent or failing is reported, for
  * the operator to finish in its dashboard, rather than undoing a suspension. */
-async function withBilling(context: SupportContext, subscriptionId: string | undefined, change: (control: SubscriptionControl, id: string) => Promise<void>): Promise<string> {
+async function withBilling(
+  context: SupportContext,
+  subscriptionId: string | undefined,
+  change: (control: SubscriptionControl, id: string) => Promise<void>,
+): Promise<string> {
   if (!subscriptionId) return 'none';
   if (!context.subscriptions) return `not changed: ${subscriptionId} is at the payment provider, which is not configured here`;
   try {
@@ -101,8 +105,24 @@ async function withBilling(context: SupportContext, subscriptionId: string | und
 
 export interface UserReport {
   user: Pick<User, 'id' | 'email' | 'displayName' | 'language' | 'status' | 'createdAt' | 'confirmedAt'>;
-  subscription: { plan: string; period?: string; state: string; active: boolean; cycleEnd: string; cancelAtPeriodEnd: boolean; graceEndsAt?: string; payments: number };
-  usage: { storageBytes: number; storageLimitBytes: number; runningStreams: number; concurrentStreams: number; uploadsThisCycle: number; uploadsPerCycle: number };
+  subscription: {
+    plan: string;
+    period?: string;
+    state: string;
+    active: boolean;
+    cycleEnd: string;
+    cancelAtPeriodEnd: boolean;
+    graceEndsAt?: string;
+    payments: number;
+  };
+  usage: {
+    storageBytes: number;
+    storageLimitBytes: number;
+    runningStreams: number;
+    concurrentStreams: number;
+    uploadsThisCycle: number;
+    uploadsPerCycle: number;
+  };
   media: { items: number; encoding: number };
   streams: { id: string; title: string; status: string; restarts: number; startedAt?: string; lastError?: string }[];
   audit: AuditEntry[];
@@ -205,7 +225,9 @@ export async function terminateUser(context: SupportContext, query: string, reas
   const toCancel = await paidSubscriptionOf(context, user.id);
   const control = context.subscriptions;
   if (toCancel && !control) {
-    throw new SupportRefusal(`subscription ${toCancel} is paid through the payment provider, which is not configured here: configure it so the subscription can be canceled first`);
+    throw new SupportRefusal(
+      `subscription ${toCancel} is paid through the payment provider, which is not configured here: configure it so the subscription can be canceled first`,
+    );
   }
   return recorded(context, subjectOf(user), 'terminate', why, () => closeAccount(context, user, toCancel && control ? { id: toCancel, control } : undefined));
 }

@@ -15,18 +15,49 @@ const entry: AuditEntry = {
 
 describe('support output', () => {
   test('tables pad every column to its widest cell, with a rule under the header', () => {
-    expect(table(['ID', 'STATUS'], [['a', 'started'], ['bbbb', 'x']])).toBe('ID    STATUS\n----  -------\na     started\nbbbb  x');
+    expect(
+      table(
+        ['ID', 'STATUS'],
+        [
+          ['a', 'started'],
+          ['bbbb', 'x'],
+        ],
+      ),
+    ).toBe('ID    STATUS\n----  -------\na     started\nbbbb  x');
   });
 
   test('sizes in binary units, as the plans count them', () => {
-    expect([0, 1023, 1024, 5 * 1024 ** 3, 1.5 * 1024 ** 2, 250 * 1024 ** 3].map(formatBytes)).toEqual(['0 B', '1023 B', '1.00 KB', '5.00 GB', '1.50 MB', '250.0 GB']);
+    expect([0, 1023, 1024, 5 * 1024 ** 3, 1.5 * 1024 ** 2, 250 * 1024 ** 3].map(formatBytes)).toEqual([
+      '0 B',
+      '1023 B',
+      '1.00 KB',
+      '5.00 GB',
+      '1.50 MB',
+      '250.0 GB',
+    ]);
   });
 
   test('an account: facts, streams and audit trail', () => {
     const report: UserReport = {
       user: { id: 'u-1', email: 'ana@example.com', displayName: 'Ana', language: 'es', status: 'suspended', createdAt: '2026-01-01T00:00:00.000Z' },
-      subscription: { plan: 'pro', period: 'month', state: 'payment-failed', active: false, cycleEnd: '2026-02-01T00:00:00.000Z', cancelAtPeriodEnd: false, graceEndsAt: '2026-02-02T00:00:00.000Z', payments: 2 },
-      usage: { storageBytes: 3 * 1024 ** 3, storageLimitBytes: 250 * 1024 ** 3, runningStreams: 0, concurrentStreams: 5, uploadsThisCycle: 4, uploadsPerCycle: 150 },
+      subscription: {
+        plan: 'pro',
+        period: 'month',
+        state: 'payment-failed',
+        active: false,
+        cycleEnd: '2026-02-01T00:00:00.000Z',
+        cancelAtPeriodEnd: false,
+        graceEndsAt: '2026-02-02T00:00:00.000Z',
+        payments: 2,
+      },
+      usage: {
+        storageBytes: 3 * 1024 ** 3,
+        storageLimitBytes: 250 * 1024 ** 3,
+        runningStreams: 0,
+        concurrentStreams: 5,
+        uploadsThisCycle: 4,
+        uploadsPerCycle: 150,
+      },
       media: { items: 3, encoding: 1 },
       streams: [{ id: 's-1', title: 'Lo-fi', status: 'stopped', restarts: 2, lastError: 'account suspended' }],
       audit: [{ ...entry, action: 'suspend', details: { streamsStopped: 1 } }],
@@ -41,13 +72,17 @@ describe('support output', () => {
   });
 
   test('a termination with a transcode in flight says to sweep again', () => {
-    expect(actionText(entry)).toBe([
-      'terminate: done for u-1 at 2026-03-01 10:20:30 UTC',
-      '  streamsStopped: 1',
-      '  transcodesInFlight: 1',
-      'A transcode was still running: run terminate again on u-1 in an hour to remove what it writes.',
-    ].join('\n'));
-    expect(findText({ found: false, query: 'x@example.com', audit: [] })).toBe('No account matches "x@example.com".\n\nAudit trail:\nNo support actions recorded.');
+    expect(actionText(entry)).toBe(
+      [
+        'terminate: done for u-1 at 2026-03-01 10:20:30 UTC',
+        '  streamsStopped: 1',
+        '  transcodesInFlight: 1',
+        'A transcode was still running: run terminate again on u-1 in an hour to remove what it writes.',
+      ].join('\n'),
+    );
+    expect(findText({ found: false, query: 'x@example.com', audit: [] })).toBe(
+      'No account matches "x@example.com".\n\nAudit trail:\nNo support actions recorded.',
+    );
   });
 
   // Security audit M8: a stream titled with terminal escapes printed a forged red line and a clickable link.

@@ -9,7 +9,11 @@ import type { FindResult, UserReport } from './support';
 export function table(headers: string[], cells: string[][]): string {
   const rows = cells.map((row) => row.map(printable));
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
@@ -29,7 +33,9 @@ export function formatBytes(bytes: number): string {
 const when = (iso: string | undefined) => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '-');
 
 const detailsText = (details: Record<string, string | number>) =>
-  Object.entries(details).map(([name, value]) => `${name}=${value}`).join(' ');
+  Object.entries(details)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
 
 export function auditText(entries: AuditEntry[]): string {
   if (!entries.length) return 'No support actions recorded.';
@@ -53,19 +59,27 @@ function reportText(report: UserReport): string {
     ['User', `${user.id}  ${user.email}  (${user.displayName}, ${user.language})`],
     ['Status', user.status],
     ['Created', `${when(user.createdAt)}, confirmed ${when(user.confirmedAt)}`],
-    ['Plan', `${plan}${subscription.active ? '' : ' (blocked)'}; cycle ends ${when(subscription.cycleEnd)}${subscription.cancelAtPeriodEnd ? ', canceled at period end' : ''}${subscription.graceEndsAt ? `; grace ends ${when(subscription.graceEndsAt)}` : ''}`],
+    [
+      'Plan',
+      `${plan}${subscription.active ? '' : ' (blocked)'}; cycle ends ${when(subscription.cycleEnd)}${subscription.cancelAtPeriodEnd ? ', canceled at period end' : ''}${subscription.graceEndsAt ? `; grace ends ${when(subscription.graceEndsAt)}` : ''}`,
+    ],
     ['Payments', String(subscription.payments)],
-    ['Storage', `${formatBytes(usage.storageBytes)} of ${formatBytes(usage.storageLimitBytes)} in ${media.items} items${media.encoding ? ` (${media.encoding} encoding)` : ''}`],
+    [
+      'Storage',
+      `${formatBytes(usage.storageBytes)} of ${formatBytes(usage.storageLimitBytes)} in ${media.items} items${media.encoding ? ` (${media.encoding} encoding)` : ''}`,
+    ],
     ['Uploads', `${usage.uploadsThisCycle} of ${usage.uploadsPerCycle} this cycle`],
     ['Streams', `${usage.runningStreams} of ${usage.concurrentStreams} running`],
   ];
   const width = Math.max(...facts.map(([name]) => name.length));
   const sections = [facts.map(([name, value]) => `${name.padEnd(width)}  ${printable(value)}`).join('\n')];
   if (streams.length) {
-    sections.push(table(
-      ['STREAM', 'TITLE', 'STATUS', 'RESTARTS', 'STARTED', 'LAST ERROR'],
-      streams.map((stream) => [stream.id, stream.title, stream.status, String(stream.restarts), when(stream.startedAt), stream.lastError ?? '-']),
-    ));
+    sections.push(
+      table(
+        ['STREAM', 'TITLE', 'STATUS', 'RESTARTS', 'STARTED', 'LAST ERROR'],
+        streams.map((stream) => [stream.id, stream.title, stream.status, String(stream.restarts), when(stream.startedAt), stream.lastError ?? '-']),
+      ),
+    );
   }
   sections.push(`Audit trail:\n${auditText(report.audit)}`);
   return sections.join('\n\n');
@@ -78,7 +92,10 @@ export function findText(result: FindResult): string {
 
 /** What a suspend, reactivate or terminate did. */
 export function actionText(entry: AuditEntry): string {
-  const lines = [`${entry.action}: done for ${printable(entry.userId)} at ${when(entry.at)}`, ...Object.entries(entry.details).map(([name, value]) => `  ${name}: ${printable(String(value))}`)];
+  const lines = [
+    `${entry.action}: done for ${printable(entry.userId)} at ${when(entry.at)}`,
+    ...Object.entries(entry.details).map(([name, value]) => `  ${name}: ${printable(String(value))}`),
+  ];
   if (entry.action === 'terminate' && Number(entry.details.transcodesInFlight) > 0) {
     lines.push(`A transcode was still running: run terminate again on ${entry.userId} in an hour to remove what it writes.`);
   }

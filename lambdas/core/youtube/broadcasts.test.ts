@@ -12,10 +12,21 @@ const plainBox: SecretBox = { seal: async (text) => text, open: async (text) => 
 const now = new Date('2026-11-21T12:00:00Z');
 
 function setup(account: Partial<YouTubeAccount>) {
-  const channels = new Map<string, Channel>([['c1', {
-    id: 'c1', userId: 'u1', kind: 'youtube', name: 'Radio', rtmpUrl: 'rtmp://a.rtmp.youtube.com/live2', sealedKey: 'key',
-    youtube: { channelId: 'UC1', sealedRefreshToken: 'refresh', liveStreamId: 'ls1', status: 'connected' }, createdAt: now.toISOString(),
-  }]]);
+  const channels = new Map<string, Channel>([
+    [
+      'c1',
+      {
+        id: 'c1',
+        userId: 'u1',
+        kind: 'youtube',
+        name: 'Radio',
+        rtmpUrl: 'rtmp://a.rtmp.youtube.com/live2',
+        sealedKey: 'key',
+        youtube: { channelId: 'UC1', sealedRefreshToken: 'refresh', liveStreamId: 'ls1', status: 'connected' },
+        createdAt: now.toISOString(),
+      },
+    ],
+  ]);
   const records = new Map<string, BroadcastRecord>();
   const store: ChannelStore = {
     create: async (c) => void channels.set(c.id, c),
@@ -37,7 +48,12 @@ function setup(account: Partial<YouTubeAccount>) {
     ...account,
   };
   const keeper = new YouTubeBroadcasts({
-    oauth: async () => ({ consentUrl: () => '', newCodeVerifier: async () => ({ codeVerifier: '', codeChallenge: '' }), exchange: async () => ({ refreshToken: '', scopes: [] }), account: () => youtube }),
+    oauth: async () => ({
+      consentUrl: () => '',
+      newCodeVerifier: async () => ({ codeVerifier: '', codeChallenge: '' }),
+      exchange: async () => ({ refreshToken: '', scopes: [] }),
+      account: () => youtube,
+    }),
     channels: store,
     records: {
       list: async () => [...records.values()],
@@ -55,7 +71,11 @@ function setup(account: Partial<YouTubeAccount>) {
 
 describe('YouTube broadcasts', () => {
   test('a refused thumbnail is a warning, not a failed start', async () => {
-    const { keeper, stream, records } = setup({ setThumbnail: async () => { throw new YouTubeError('invalid image', 'too big'); } });
+    const { keeper, stream, records } = setup({
+      setThumbnail: async () => {
+        throw new YouTubeError('invalid image', 'too big');
+      },
+    });
     expect(await keeper.prepare(stream)).toBe('thumbnail save failed');
     expect(records.get('c1')?.broadcastId).toBe('b1');
   });
@@ -65,7 +85,11 @@ describe('YouTube broadcasts', () => {
     ['live streaming not enabled', 'livestreaming not enabled'],
     ['quota exceeded', 'starting stream failed'],
   ] as const)('a start failing with %s is "%s"', async (failure, key) => {
-    const { keeper, stream, channels } = setup({ createBroadcast: async () => { throw new YouTubeError(failure, 'no'); } });
+    const { keeper, stream, channels } = setup({
+      createBroadcast: async () => {
+        throw new YouTubeError(failure, 'no');
+      },
+    });
     await expect(keeper.prepare(stream)).rejects.toEqual(new AppError(key));
     expect(channels.get('c1')?.youtube?.status).toBe(failure === 'revoked' ? 'revoked' : 'connected');
   });
@@ -90,7 +114,10 @@ describe('YouTube broadcasts', () => {
     let failing = false;
     const { keeper, stream, records } = setup({
       broadcastState: async () => state,
-      createBroadcast: async () => { if (failing) throw new YouTubeError(failure, 'no'); return 'b1'; },
+      createBroadcast: async () => {
+        if (failing) throw new YouTubeError(failure, 'no');
+        return 'b1';
+      },
     });
     await keeper.prepare(stream);
     [state, failing] = ['complete', true];
@@ -99,7 +126,11 @@ describe('YouTube broadcasts', () => {
   });
 
   test('end completes the broadcasts and never throws', async () => {
-    const { keeper, stream, records } = setup({ complete: async () => { throw new YouTubeError('other', 'down'); } });
+    const { keeper, stream, records } = setup({
+      complete: async () => {
+        throw new YouTubeError('other', 'down');
+      },
+    });
     await keeper.prepare(stream);
     await expect(keeper.end(stream)).resolves.toBeUndefined();
     expect(records.size).toBe(0);

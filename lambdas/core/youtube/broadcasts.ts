@@ -40,14 +40,19 @@ export interface BroadcastsContext {
 /** Broadcasts are checked this often while a stream is live (one quota unit per check). */
 export const CHECK_INTERVAL_MS = 30 * 60_000;
 
-export const youtubeSealContext = (channel: Pick<Channel, 'userId' | 'id'>) => ({ userId: channel.userId, channelId: channel.id, purpose: 'youtube-refresh-token' });
+export const youtubeSealContext = (channel: Pick<Channel, 'userId' | 'id'>) => ({
+  userId: channel.userId,
+  channelId: channel.id,
+  purpose: 'youtube-refresh-token',
+});
 
 /** A YouTube failure as the catalogued error a user sees: `otherwise` is what failed (starting the stream's
  * broadcasts, or keeping a live stream's broadcast up to date), for anything but the two the user must fix. */
 function youtubeFailure(error: unknown, otherwise: Extract<ErrorKey, 'starting stream failed' | 'updating stream failed'>): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof YouTubeError) {
-    const key: ErrorKey = error.failure === 'revoked' ? 'Google refresh token error' : error.failure === 'live streaming not enabled' ? 'livestreaming not enabled' : otherwise;
+    const key: ErrorKey =
+      error.failure === 'revoked' ? 'Google refresh token error' : error.failure === 'live streaming not enabled' ? 'livestreaming not enabled' : otherwise;
     return new AppError(key);
   }
   return new AppError(otherwise);

@@ -53,9 +53,14 @@ async function oauthOf(context: ConnectContext): Promise<GoogleOAuth> {
  * it: only the accounts still connected count. After consent every other account counts, revoked ones included,
  * unless this is one of them coming back.
  */
-async function assertRoomForAnother(context: ConnectContext, userId: string, account: { known: false } | { known: true; reconnectingChannelId?: string }): Promise<void> {
-  const counted = (await context.channels.list(userId)).filter((c) => c.kind === 'youtube'
-    && (account.known ? c.youtube?.channelId !== account.reconnectingChannelId : c.youtube?.status !== 'revoked'));
+async function assertRoomForAnother(
+  context: ConnectContext,
+  userId: string,
+  account: { known: false } | { known: true; reconnectingChannelId?: string },
+): Promise<void> {
+  const counted = (await context.channels.list(userId)).filter(
+    (c) => c.kind === 'youtube' && (account.known ? c.youtube?.channelId !== account.reconnectingChannelId : c.youtube?.status !== 'revoked'),
+  );
   if (counted.length >= (await context.channelLimit(userId))) throw new AppError('channel limit');
 }
 
@@ -83,7 +88,11 @@ export interface Callback {
 }
 
 /** Where the browser goes after Google: the Channels page, with the new channel or the catalogued error. */
-export async function finishConnect(context: ConnectContext, sessionUserId: string | undefined, callback: Callback): Promise<{ location: string; channel?: Channel; error?: ErrorKey }> {
+export async function finishConnect(
+  context: ConnectContext,
+  sessionUserId: string | undefined,
+  callback: Callback,
+): Promise<{ location: string; channel?: Channel; error?: ErrorKey }> {
   const record = callback.state ? await context.states.take(hash(callback.state)) : undefined;
   const page = `${urlPrefix(record?.language ?? 'en')}/app/channels`;
   const fail = (error: ErrorKey) => ({ location: `${page}?error=${encodeURIComponent(error)}`, error });

@@ -16,7 +16,10 @@ export type YouTubeFailure =
   | 'other';
 
 export class YouTubeError extends Error {
-  constructor(readonly failure: YouTubeFailure, message: string) {
+  constructor(
+    readonly failure: YouTubeFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'YouTubeError';
   }

@@ -63,9 +63,12 @@ export interface FakeControlPlanes {
 type Body = Record<string, any>;
 
 const epoch = (ms: number) => ms / 1000;
-const error = (response: ServerResponse, type: string, message: string) => sendJson(response, 400, { __type: type, message }, { 'content-type': 'application/x-amz-json-1.0' });
+const error = (response: ServerResponse, type: string, message: string) =>
+  sendJson(response, 400, { __type: type, message }, { 'content-type': 'application/x-amz-json-1.0' });
 
-export async function startFakeControlPlanes(options: { region?: string; account?: string; pageSize?: number; stopDelayMs?: number } = {}): Promise<FakeControlPlanes> {
+export async function startFakeControlPlanes(
+  options: { region?: string; account?: string; pageSize?: number; stopDelayMs?: number } = {},
+): Promise<FakeControlPlanes> {
   const region = options.region ?? 'us-east-1';
   const account = options.account ?? '123456789012';
   const pageSize = options.pageSize ?? 2;
@@ -84,11 +87,15 @@ export async function startFakeControlPlanes(options: { region?: string; account
   const findTask = (cluster: string, task: string) =>
     tasks.get(task) ?? [...tasks.values()].find((t) => t.clusterArn === clusterArnOf(cluster) && t.taskArn.endsWith(`/${task}`));
   const registerHost = (cluster: string): FakeHost => {
-    const host = { containerInstanceArn: `arn:aws:ecs:${region}:${account}:container-instance/${clusterArnOf(cluster).split('/').pop()}/${randomUUID().replaceAll('-', '')}`, agentConnected: true };
+    const host = {
+      containerInstanceArn: `arn:aws:ecs:${region}:${account}:container-instance/${clusterArnOf(cluster).split('/').pop()}/${randomUUID().replaceAll('-', '')}`,
+      agentConnected: true,
+    };
     hosts.set(host.containerInstanceArn, host);
     return host;
   };
-  const unreachable = (task: FakeTask) => task.hostOffline || (task.containerInstanceArn !== undefined && hosts.get(task.containerInstanceArn)?.agentConnected === false);
+  const unreachable = (task: FakeTask) =>
+    task.hostOffline || (task.containerInstanceArn !== undefined && hosts.get(task.containerInstanceArn)?.agentConnected === false);
   const taskJson = (task: FakeTask) => {
     const { hostOffline: _offline, createdAt, startedAt, ...wire } = task;
     return { ...wire, createdAt: epoch(createdAt), ...(startedAt ? { startedAt: epoch(startedAt) } : {}) };
@@ -120,11 +127,17 @@ export async function startFakeControlPlanes(options: { region?: string; account
     },
     ListTasks(body, response) {
       const family = body.family as string | undefined;
-      const matching = [...tasks.values()].filter((t) =>
-        t.clusterArn === clusterArnOf(body.cluster ?? 'default') &&
-        t.desiredStatus === (body.desiredStatus ?? 'RUNNING') &&
-        (!family || t.taskDefinitionArn.split('/')[1]!.split(':')[0] === family));
-      const { items, nextToken } = page(matching.map((t) => t.taskArn), body.nextToken, Number(body.maxResults ?? pageSize));
+      const matching = [...tasks.values()].filter(
+        (t) =>
+          t.clusterArn === clusterArnOf(body.cluster ?? 'default') &&
+          t.desiredStatus === (body.desiredStatus ?? 'RUNNING') &&
+          (!family || t.taskDefinitionArn.split('/')[1]!.split(':')[0] === family),
+      );
+      const { items, nextToken } = page(
+        matching.map((t) => t.taskArn),
+        body.nextToken,
+        Number(body.maxResults ?? pageSize),
+      );
       sendJson(response, 200, { taskArns: items, ...(nextToken ? { nextToken } : {}) });
     },
     DescribeTasks(body, response) {
@@ -141,7 +154,10 @@ export async function startFakeControlPlanes(options: { region?: string; account
       if (!task) return error(response, 'InvalidParameterException', 'The referenced task was not found.');
       task.desiredStatus = 'STOPPED';
       task.stoppedReason = body.reason;
-      if (!unreachable(task)) setTimeout(() => { task.lastStatus = 'STOPPED'; }, options.stopDelayMs ?? 200);
+      if (!unreachable(task))
+        setTimeout(() => {
+          task.lastStatus = 'STOPPED';
+        }, options.stopDelayMs ?? 200);
       sendJson(response, 200, { task: taskJson(task) });
     },
     DescribeContainerInstances(body, response) {
@@ -159,7 +175,14 @@ export async function startFakeControlPlanes(options: { region?: string; account
     StartExecution(body, response) {
       const executionArn = `${body.stateMachineArn.replace(':stateMachine:', ':execution:')}:${body.name}`;
       if (executions.has(executionArn)) return error(response, 'ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
-      const execution: FakeExecution = { executionArn, stateMachineArn: body.stateMachineArn, name: body.name, status: 'RUNNING', startDate: Date.now(), input: body.input };
+      const execution: FakeExecution = {
+        executionArn,
+        stateMachineArn: body.stateMachineArn,
+        name: body.name,
+        status: 'RUNNING',
+        startDate: Date.now(),
+        input: body.input,
+      };
       executions.set(executionArn, execution);
       sendJson(response, 200, { executionArn, startDate: epoch(execution.startDate) });
     },
@@ -170,7 +193,9 @@ export async function startFakeControlPlanes(options: { region?: string; account
       sendJson(response, 200, { stopDate: epoch(Date.now()) });
     },
     ListExecutions(body, response) {
-      const matching = [...executions.values()].filter((e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter));
+      const matching = [...executions.values()].filter(
+        (e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter),
+      );
       const { items, nextToken } = page(matching, body.nextToken);
       sendJson(response, 200, {
         executions: items.map(({ input: _input, startDate, ...wire }) => ({ ...wire, startDate: epoch(startDate) })),
@@ -189,10 +214,7 @@ export async function startFakeControlPlanes(options: { region?: string; account
     handle(body, response);
   };
 
-  const servers: Listening[] = [
-    await listen(serve('ecs', 'AmazonEC2ContainerServiceV20141113', ecs)),
-    await listen(serve('sfn', 'AWSStepFunctions', sfn)),
-  ];
+  const servers: Listening[] = [await listen(serve('ecs', 'AmazonEC2ContainerServiceV20141113', ecs)), await listen(serve('sfn', 'AWSStepFunctions', sfn))];
   return {
     ecsUrl: servers[0]!.url,
     sfnUrl: servers[1]!.url,
@@ -201,6 +223,8 @@ export async function startFakeControlPlanes(options: { region?: string; account
     hosts,
     registerHost,
     calls,
-    stop: async () => { await Promise.all(servers.map((server) => server.stop())); },
+    stop: async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+    },
   };
 }

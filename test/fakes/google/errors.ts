@@ -82,11 +82,9 @@ export const youtubeErrors = {
     const message = 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
     return new YouTubeApiError(403, { error: { code: 403, message, errors: [{ message, domain: 'youtube.quota', reason: 'quotaExceeded' }] } });
   },
-  requiredParameter: (name: string) =>
-    youtubeError(400, 'global', 'required', `Required parameter: ${name}`, { location: name, locationType: 'parameter' }),
+  requiredParameter: (name: string) => youtubeError(400, 'global', 'required', `Required parameter: ${name}`, { location: name, locationType: 'parameter' }),
   unknownPart: (part: string) => youtubeError(400, 'youtube.part', 'unknownPart', `'${part}'`, { location: 'part', locationType: 'parameter' }),
-  invalidValue: (name: string, message: string) =>
-    youtubeError(400, 'global', 'invalidValue', message, { location: name, locationType: 'parameter' }),
+  invalidValue: (name: string, message: string) => youtubeError(400, 'global', 'invalidValue', message, { location: name, locationType: 'parameter' }),
   noFilter: (filters: string[]) =>
     youtubeError(400, 'youtube.parameter', 'missingRequiredParameter', `No filter selected. Expected one of: ${filters.join(', ')}`, {
       location: 'parameters.',
@@ -109,11 +107,14 @@ export const youtubeErrors = {
     broadcast(403, 'liveBroadcastBindingNotAllowed', 'The current status of the live broadcast does not allow it to be bound to a stream.'),
   invalidTransition: () => broadcast(403, 'invalidTransition', "The live broadcast can't transition from its current status to the requested status."),
   redundantTransition: () =>
-    broadcast(403, 'redundantTransition', 'The live broadcast is already in the requested status or is in the process of transitioning to the requested status.'),
+    broadcast(
+      403,
+      'redundantTransition',
+      'The live broadcast is already in the requested status or is in the process of transitioning to the requested status.',
+    ),
   streamInactive: () =>
     broadcast(403, 'errorStreamInactive', 'The requested transition is not allowed when the stream that is bound to the broadcast is inactive.'),
-  streamNotFound: (parameter: 'id' | 'streamId') =>
-    stream(404, 'liveStreamNotFound', `The stream specified by the ${parameter} parameter does not exist.`),
+  streamNotFound: (parameter: 'id' | 'streamId') => stream(404, 'liveStreamNotFound', `The stream specified by the ${parameter} parameter does not exist.`),
   streamRequired: (reason: string, property: string) => stream(400, reason, `The liveStream resource must specify the ${property} property.`),
   streamInvalid: (reason: string, message: string) => stream(400, reason, message),
   videoNotFound: () =>

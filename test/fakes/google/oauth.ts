@@ -48,10 +48,7 @@ export interface ConsentRecord {
   outcome: { granted: string[] } | { error: string };
 }
 
-export type Reply =
-  | { kind: 'json'; status: number; body: object }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'page'; status: number; text: string };
+export type Reply = { kind: 'json'; status: number; body: object } | { kind: 'redirect'; location: string } | { kind: 'page'; status: number; text: string };
 
 interface Grant {
   sub: string;
@@ -117,7 +114,11 @@ export class OAuthServer {
     // Problems with the client or the redirect are shown on Google's own error page, never sent to the app.
     if (clientId !== this.client.id) return errorPage(401, 'invalid_client', 'The OAuth client was not found.');
     if (!redirectUri || !URL.canParse(redirectUri) || (this.client.redirectUris && !this.client.redirectUris.includes(redirectUri))) {
-      return errorPage(400, 'redirect_uri_mismatch', `The redirect URI in the request, ${redirectUri ?? ''}, does not match the ones authorized for the OAuth client.`);
+      return errorPage(
+        400,
+        'redirect_uri_mismatch',
+        `The redirect URI in the request, ${redirectUri ?? ''}, does not match the ones authorized for the OAuth client.`,
+      );
     }
     if (query.get('response_type') !== 'code') return errorPage(400, 'invalid_request', 'Invalid response_type: only code is supported here.');
     if (scope.length === 0) return errorPage(400, 'invalid_request', 'Missing required parameter: scope');

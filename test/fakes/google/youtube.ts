@@ -136,9 +136,7 @@ export class YouTube {
     if (!mine && ids === undefined) throw youtubeErrors.noFilter(['mine', 'id']);
     if (mine && ids !== undefined) throw youtubeErrors.incompatibleFilters(['mine', 'id']);
     const channels = mine ? [account.channel] : (ids ?? []).map((id) => this.accounts.find(id)?.channel);
-    const items = channels
-      .filter((channel) => channel != null)
-      .map((channel) => project('youtube#channel', channel.id, channelParts(channel), parts));
+    const items = channels.filter((channel) => channel != null).map((channel) => project('youtube#channel', channel.id, channelParts(channel), parts));
     // With no channel the real answer leaves `items` out altogether.
     return { status: 200, body: { ...page('youtube#channelListResponse', items, query), ...(items.length === 0 ? { items: undefined } : {}) } };
   }
@@ -148,7 +146,11 @@ export class YouTube {
   private listStreams({ query, account }: YouTubeRequest): YouTubeReply {
     const parts = requestedParts(query, ['id', 'snippet', 'cdn', 'contentDetails', 'status']);
     const channelId = liveChannel(account).id;
-    const selected = this.selectByFilter(query, ['id', 'mine'], [...this.streams.values()].filter((each) => each.channelId === channelId));
+    const selected = this.selectByFilter(
+      query,
+      ['id', 'mine'],
+      [...this.streams.values()].filter((each) => each.channelId === channelId),
+    );
     const items = selected.map((each) => projectResource('youtube#liveStream', each.resource, parts));
     return { status: 200, body: page('youtube#liveStreamListResponse', items, query) };
   }
@@ -437,7 +439,11 @@ function requestedParts(query: URLSearchParams, allowed: string[]): string[] {
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
   if (!query.has(name)) return undefined;
-  return query.getAll(name).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  return query
+    .getAll(name)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
 }
 
 function jsonBody<T>(body: Buffer): T {
@@ -476,7 +482,10 @@ function validStatus(input: youtube_v3.Schema$LiveBroadcastStatus | undefined): 
   const privacyStatus = input?.privacyStatus;
   if (!privacyStatus) throw youtubeErrors.broadcastRequired('privacyStatusRequired', 'status.privacyStatus');
   if (!PRIVACY.includes(privacyStatus)) {
-    throw youtubeErrors.broadcastInvalid('invalidPrivacyStatus', 'The liveBroadcast resource contained an invalid value for the status.privacy_status property.');
+    throw youtubeErrors.broadcastInvalid(
+      'invalidPrivacyStatus',
+      'The liveBroadcast resource contained an invalid value for the status.privacy_status property.',
+    );
   }
   return { privacyStatus, selfDeclaredMadeForKids: input.selfDeclaredMadeForKids ?? false };
 }
@@ -563,7 +572,13 @@ function page(kind: string, items: object[], query: URLSearchParams): object {
     throw youtubeErrors.invalidValue('maxResults', `Invalid value '${query.get('maxResults') ?? ''}'. Values must be within the range: [0, 50]`);
   }
   const token = query.get('pageToken');
-  const offset = token ? Number(Buffer.from(token, 'base64url').toString('utf8').replace(/^offset:/, '')) : 0;
+  const offset = token
+    ? Number(
+        Buffer.from(token, 'base64url')
+          .toString('utf8')
+          .replace(/^offset:/, ''),
+      )
+    : 0;
   const slice = items.slice(offset, offset + maxResults);
   const next = offset + maxResults < items.length ? Buffer.from(`offset:${offset + maxResults}`).toString('base64url') : undefined;
   const answer = { kind, ...(next ? { nextPageToken: next } : {}), pageInfo: { totalResults: items.length, resultsPerPage: maxResults }, items: slice };

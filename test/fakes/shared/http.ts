@@ -44,12 +44,7 @@ export async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   // Both Stripe and Google answer pretty-printed JSON.
   const text = JSON.stringify(body, null, 2);
   response.writeHead(status, {

@@ -85,7 +85,7 @@ describe('products and prices made through the API', () => {
     await expect(stripe.products.create({ name: 'X', shippable: true })).rejects.toMatchObject({ code: 'parameter_unknown', param: 'shippable' });
   });
 
-  test('prices: a recurring price with lookup key, nickname and metadata, in Stripe\'s wire format', async () => {
+  test("prices: a recurring price with lookup key, nickname and metadata, in Stripe's wire format", async () => {
     const product = await stripe.products.create({ name: 'Loopcast Pro' });
     const price = await stripe.prices.create({
       product: product.id,
@@ -162,13 +162,22 @@ describe('products and prices made through the API', () => {
     const base = { product: product.id, currency: 'usd', unit_amount: 100 };
     const rejects = (params: Stripe.PriceCreateParams) => expect(stripe.prices.create(params)).rejects;
     await rejects({ ...base, tax_behavior: 'exclusive' }).toMatchObject({ code: 'parameter_unknown', param: 'tax_behavior' });
-    await rejects({ ...base, recurring: { interval: 'month', usage_type: 'licensed' } }).toMatchObject({ code: 'parameter_unknown', param: 'recurring[usage_type]' });
+    await rejects({ ...base, recurring: { interval: 'month', usage_type: 'licensed' } }).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'recurring[usage_type]',
+    });
     await rejects({ ...base, currency: '' }).toMatchObject({ code: 'parameter_missing', param: 'currency' });
-    await rejects({ ...base, product: 'prod_missing' }).toMatchObject({ code: 'resource_missing', param: 'product', message: "No such product: 'prod_missing'" });
+    await rejects({ ...base, product: 'prod_missing' }).toMatchObject({
+      code: 'resource_missing',
+      param: 'product',
+      message: "No such product: 'prod_missing'",
+    });
     await rejects({ product: product.id, currency: 'usd' }).toMatchObject({ code: 'parameter_missing', param: 'unit_amount' });
     await rejects({ ...base, recurring: { interval: 'month', interval_count: 13 } }).toMatchObject({ param: 'recurring[interval_count]' });
     await rejects({ ...base, recurring: { interval: 'fortnight' as 'week' } }).toMatchObject({ param: 'recurring[interval]' });
-    await expect(stripe.prices.create({ ...base, recurring: { interval: 'year', interval_count: 1 } })).resolves.toMatchObject({ recurring: { interval: 'year' } });
+    await expect(stripe.prices.create({ ...base, recurring: { interval: 'year', interval_count: 1 } })).resolves.toMatchObject({
+      recurring: { interval: 'year' },
+    });
     await expect(stripe.prices.list({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) })).rejects.toMatchObject({ param: 'lookup_keys' });
   });
 });

@@ -112,17 +112,7 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
       method: 'POST',
       pattern: /^\/v1\/prices$/,
       handle({ params, now }) {
-        const p = Params.of(params, [
-          'product',
-          'currency',
-          'unit_amount',
-          'recurring',
-          'lookup_key',
-          'transfer_lookup_key',
-          'metadata',
-          'nickname',
-          'active',
-        ]);
+        const p = Params.of(params, ['product', 'currency', 'unit_amount', 'recurring', 'lookup_key', 'transfer_lookup_key', 'metadata', 'nickname', 'active']);
         const currency = currencyParam(p);
         const productId = p.string('product');
         // Stripe also takes `product_data` (a product made on the fly); the fake does not model it.
@@ -284,8 +274,7 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
     {
       method: 'GET',
       pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/,
-      handle: ({ params }, id) =>
-        expand(state.checkoutSessions.get(id) ?? notFound('checkout.session', id), Params.of(params, []).expand(), state),
+      handle: ({ params }, id) => expand(state.checkoutSessions.get(id) ?? notFound('checkout.session', id), Params.of(params, []).expand(), state),
     },
     {
       method: 'POST',
@@ -314,7 +303,16 @@ export function apiRoutes(state: StripeState, billing: Billing): Route[] {
         const customerId = p.string('customer');
         const priceId = p.string('price');
         const status = p.oneOf('status', [
-          'active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid',
+          'active',
+          'all',
+          'canceled',
+          'ended',
+          'incomplete',
+          'incomplete_expired',
+          'past_due',
+          'paused',
+          'trialing',
+          'unpaid',
         ] as const);
         const matches = [...state.subscriptions.values()].filter(
           (sub) =>
@@ -427,7 +425,10 @@ function urlParam(p: Params, key: string): string | null {
 function page<T extends { id: string; created: number }>(items: T[], p: Params, url: string, objectName: string): List<T> {
   const limit = p.integer('limit') ?? 10;
   if (limit < 1 || limit > 100) throw stripeErrors.invalidValue('limit', 'This value must be between 1 and 100 (inclusive).');
-  const ordered = items.map((item, index) => ({ item, index })).sort((a, b) => b.item.created - a.item.created || b.index - a.index).map(({ item }) => item);
+  const ordered = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => b.item.created - a.item.created || b.index - a.index)
+    .map(({ item }) => item);
   const after = p.string('starting_after');
   const before = p.string('ending_before');
   const position = (cursor: string, param: string) => {
@@ -443,4 +444,3 @@ function page<T extends { id: string; created: number }>(items: T[], p: Params, 
   const start = after === undefined ? 0 : position(after, 'starting_after') + 1;
   return listOf(ordered.slice(start, start + limit), url, start + limit < ordered.length);
 }
-

@@ -128,17 +128,11 @@ export class Billing {
     const { invoice, previous } = this.renew(subscription, 'active');
     if (subscription.pause_collection?.behavior === 'void') {
       Object.assign(invoice, { status: 'void', status_transitions: { ...invoice.status_transitions, voided_at: invoice.created } } satisfies Partial<Invoice>);
-      const events = [
-        this.events.emit('customer.subscription.updated', subscription, previous),
-        this.events.emit('invoice.voided', invoice),
-      ];
+      const events = [this.events.emit('customer.subscription.updated', subscription, previous), this.events.emit('invoice.voided', invoice)];
       return { subscription, invoice, events };
     }
     this.markPaid(invoice, invoice.created);
-    const events = [
-      this.events.emit('customer.subscription.updated', subscription, previous),
-      this.events.emit('invoice.paid', invoice),
-    ];
+    const events = [this.events.emit('customer.subscription.updated', subscription, previous), this.events.emit('invoice.paid', invoice)];
     return { subscription, invoice, events };
   }
 
@@ -152,10 +146,7 @@ export class Billing {
       attempt_count: 1,
       next_payment_attempt: invoice.created + 3 * DAY,
     } satisfies Partial<Invoice>);
-    const events = [
-      this.events.emit('customer.subscription.updated', subscription, previous),
-      this.events.emit('invoice.payment_failed', invoice),
-    ];
+    const events = [this.events.emit('customer.subscription.updated', subscription, previous), this.events.emit('invoice.payment_failed', invoice)];
     return { subscription, invoice, events };
   }
 

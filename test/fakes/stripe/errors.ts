@@ -54,33 +54,35 @@ export const stripeErrors = {
       message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs ${SUPPORT}`,
     }),
   /** The object named in the URL does not exist. */
-  noSuchObject: (objectName: string, id: string) =>
-    coded(404, 'resource_missing', `No such ${objectName}: '${id}'`, 'id'),
+  noSuchObject: (objectName: string, id: string) => coded(404, 'resource_missing', `No such ${objectName}: '${id}'`, 'id'),
   /** An object named in a parameter does not exist. */
-  noSuchParamObject: (objectName: string, id: string, param: string) =>
-    coded(400, 'resource_missing', `No such ${objectName}: '${id}'`, param, false),
+  noSuchParamObject: (objectName: string, id: string, param: string) => coded(400, 'resource_missing', `No such ${objectName}: '${id}'`, param, false),
   missingParam: (param: string) => coded(400, 'parameter_missing', `Missing required param: ${param}.`, param, false),
-  unknownParam: (param: string) =>
-    coded(400, 'parameter_unknown', `Received unknown parameter: ${param}`, param, false),
-  invalidInteger: (param: string, value: string) =>
-    coded(400, 'parameter_invalid_integer', `Invalid integer: ${value}`, param, false),
-  invalidValue: (param: string, message: string) =>
-    new StripeApiError(400, { type: 'invalid_request_error', message, param }, false),
+  unknownParam: (param: string) => coded(400, 'parameter_unknown', `Received unknown parameter: ${param}`, param, false),
+  invalidInteger: (param: string, value: string) => coded(400, 'parameter_invalid_integer', `Invalid integer: ${value}`, param, false),
+  invalidValue: (param: string, message: string) => new StripeApiError(400, { type: 'invalid_request_error', message, param }, false),
   invalidRequest: (message: string) => new StripeApiError(400, { type: 'invalid_request_error', message }),
-  cannotExpand: (path: string) =>
-    new StripeApiError(400, { type: 'invalid_request_error', message: `This property cannot be expanded (${path}).` }, false),
+  cannotExpand: (path: string) => new StripeApiError(400, { type: 'invalid_request_error', message: `This property cannot be expanded (${path}).` }, false),
   idempotencyParams: (key: string) =>
-    new StripeApiError(400, {
-      type: 'idempotency_error',
-      message:
-        `Keys for idempotent requests can only be used with the same parameters they were first used with. ` +
-        `Try using a key other than '${key}' if you meant to execute a different request.`,
-    }, false),
+    new StripeApiError(
+      400,
+      {
+        type: 'idempotency_error',
+        message:
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. ` +
+          `Try using a key other than '${key}' if you meant to execute a different request.`,
+      },
+      false,
+    ),
   idempotencyEndpoint: (key: string, firstPath: string, path: string) =>
-    new StripeApiError(400, {
-      type: 'idempotency_error',
-      message:
-        `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${path}' vs '${firstPath}'). ` +
-        `Try using a key other than '${key}' if you meant to execute a different request.`,
-    }, false),
+    new StripeApiError(
+      400,
+      {
+        type: 'idempotency_error',
+        message:
+          `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${path}' vs '${firstPath}'). ` +
+          `Try using a key other than '${key}' if you meant to execute a different request.`,
+      },
+      false,
+    ),
 };

@@ -176,7 +176,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (!authorization) throw stripeErrors.noApiKey();
     const [scheme = '', credential = ''] = authorization.split(' ');
     // Stripe takes the key as a Bearer token or as the Basic-auth user name (curl -u sk_test_...:).
-    const key = scheme.toLowerCase() === 'basic' ? Buffer.from(credential, 'base64').toString('utf8').split(':')[0] ?? '' : credential;
+    const key = scheme.toLowerCase() === 'basic' ? (Buffer.from(credential, 'base64').toString('utf8').split(':')[0] ?? '') : credential;
     if (key === '') throw stripeErrors.noApiKey();
     if (key !== apiKey) throw stripeErrors.invalidApiKey(key);
   }
@@ -270,4 +270,3 @@ function header(request: IncomingMessage, name: string): string | null {
 function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
   return value === null ? {} : ({ [key]: value } as Record<K, string>);
 }
-

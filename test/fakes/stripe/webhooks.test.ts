@@ -36,12 +36,8 @@ describe('signatures', () => {
     const [first] = events;
     if (!first) throw new Error('checkout produces events');
     const tampered = first.payload.replace('"livemode": false', '"livemode": true');
-    expect(() => stripe.webhooks.constructEvent(tampered, first.signature, fake.webhookSecret)).toThrow(
-      Stripe.errors.StripeSignatureVerificationError,
-    );
-    expect(() => stripe.webhooks.constructEvent(first.payload, first.signature, 'whsec_someone_else')).toThrow(
-      Stripe.errors.StripeSignatureVerificationError,
-    );
+    expect(() => stripe.webhooks.constructEvent(tampered, first.signature, fake.webhookSecret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => stripe.webhooks.constructEvent(first.payload, first.signature, 'whsec_someone_else')).toThrow(Stripe.errors.StripeSignatureVerificationError);
   });
 
   test('a re-delivery is signed afresh, and an old signature falls outside the tolerance', async () => {

@@ -45,9 +45,13 @@ export async function startFakeTelegram(options: { botToken?: string; botUsernam
       case 'sendMessage': {
         const chatId = String(body.chat_id ?? '');
         if (!chats.has(chatId)) return sendJson(response, 400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-        if (typeof body.text !== 'string' || !body.text) return sendJson(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+        if (typeof body.text !== 'string' || !body.text)
+          return sendJson(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
         messages.push({ chatId, text: body.text });
-        return sendJson(response, 200, { ok: true, result: { message_id: messageId++, date: Math.floor(Date.now() / 1000), chat: { id: Number(chatId), type: 'private' }, text: body.text } });
+        return sendJson(response, 200, {
+          ok: true,
+          result: { message_id: messageId++, date: Math.floor(Date.now() / 1000), chat: { id: Number(chatId), type: 'private' }, text: body.text },
+        });
       }
       default:
         return sendJson(response, 404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
@@ -63,10 +67,22 @@ export async function startFakeTelegram(options: { botToken?: string; botUsernam
     async userSends(chatId, text, secretToken) {
       if (!hook) throw new Error('no webhook set');
       chats.add(String(chatId));
-      const update = { update_id: updateId++, message: { message_id: messageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, from: { id: chatId, is_bot: false, first_name: 'Creator' }, text } };
+      const update = {
+        update_id: updateId++,
+        message: {
+          message_id: messageId++,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: chatId, type: 'private' },
+          from: { id: chatId, is_bot: false, first_name: 'Creator' },
+          text,
+        },
+      };
       const response = await fetch(hook.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...((secretToken ?? hook.secretToken) ? { 'x-telegram-bot-api-secret-token': secretToken ?? hook.secretToken! } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...((secretToken ?? hook.secretToken) ? { 'x-telegram-bot-api-secret-token': secretToken ?? hook.secretToken! } : {}),
+        },
         body: JSON.stringify(update),
       });
       return response.status;

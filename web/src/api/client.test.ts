@@ -3,7 +3,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, createApiClient, queryString } from './client';
 
-interface Seen { method: string; url: string; headers: IncomingHttpHeaders; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 
 let server: Server;
 let baseUrl: string;
@@ -54,14 +59,19 @@ describe('API client', () => {
   });
 
   test('builds query strings without null, false or empty values', async () => {
-    expect(queryString({ a: 1, b: null, c: false, d: '', e: 'x y', f: undefined, g: true, h: 0, list: ['p', null, 'q'] })).toBe('?a=1&e=x+y&g=true&h=0&list=p&list=q');
+    expect(queryString({ a: 1, b: null, c: false, d: '', e: 'x y', f: undefined, g: true, h: 0, list: ['p', null, 'q'] })).toBe(
+      '?a=1&e=x+y&g=true&h=0&list=p&list=q',
+    );
     expect(queryString({ b: null })).toBe('');
     await client().get('/videos', { status: 'ready', cursor: null, mine: false });
     expect(seen[0]?.url).toBe('/api/videos?status=ready');
   });
 
   test.each([408, 409, 425, 429, 500, 502, 503, 504])('retries a GET once on %i', async (status) => {
-    script = [{ status, body: { error: 'service unavailable' } }, { status: 200, body: { id: 'v1' } }];
+    script = [
+      { status, body: { error: 'service unavailable' } },
+      { status: 200, body: { id: 'v1' } },
+    ];
     await expect(client().get('/videos/v1')).resolves.toEqual({ id: 'v1' });
     expect(seen).toHaveLength(2);
   });
@@ -99,13 +109,18 @@ describe('API client', () => {
 
   test('errors carry the catalogue key and details; unknown or missing keys map by status', async () => {
     script = [{ status: 422, body: { error: 'validation.bad_email', message: 'Invalid email address', details: { field: 'email' } } }];
-    const error = (await client().post('/register', { email: 'x' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await client()
+      .post('/register', { email: 'x' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.key).toBe('validation.bad_email');
     expect(error.details).toEqual({ field: 'email' });
     script = [{ status: 404, body: { error: 'no such key in the catalogue' } }];
     await expect(client().get('/x')).rejects.toMatchObject({ key: 'not found' });
-    script = [{ status: 502, raw: '<html>Bad gateway</html>' }, { status: 502, raw: '<html>Bad gateway</html>' }];
+    script = [
+      { status: 502, raw: '<html>Bad gateway</html>' },
+      { status: 502, raw: '<html>Bad gateway</html>' },
+    ];
     await expect(client().get('/x')).rejects.toMatchObject({ key: 'service unavailable', status: 502 });
   });
 

@@ -94,7 +94,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (token) headers.authorization = `Bearer ${token}`;
     const group = groupOf();
     if (group) headers['user-group'] = group;
-    const init: RequestInit = { method, headers, credentials: 'include', ...(signal ? { signal } : {}), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+    const init: RequestInit = {
+      method,
+      headers,
+      credentials: 'include',
+      ...(signal ? { signal } : {}),
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    };
     const url = `${baseUrl}${path}${queryString(query)}`;
     const retriable = IDEMPOTENT_METHODS.has(method) && body === undefined;
 

@@ -13,12 +13,7 @@ export function isChunkLoadError(error: unknown): boolean {
 }
 
 /** Reloads unless this path already reloaded within the window; returns whether it reloads. */
-export function reloadAfterChunkError(
-  path: string,
-  storage: Pick<Storage, 'getItem' | 'setItem'> | undefined,
-  now: number,
-  reload: () => void,
-): boolean {
+export function reloadAfterChunkError(path: string, storage: Pick<Storage, 'getItem' | 'setItem'> | undefined, now: number, reload: () => void): boolean {
   const last = Number(storage?.getItem(storageKey(path)) ?? 0);
   if (now - last < CHUNK_RELOAD_WINDOW_MS) return false;
   try {

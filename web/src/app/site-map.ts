@@ -19,7 +19,4 @@ export const isLegalPage = (path: string): path is LegalPage => (legalPages as r
 /** Where a link to a public page goes from a page in `language`: legal pages always to their English original. */
 export const publicHref = (page: PublicPage, language: Language): string => (isLegalPage(page) ? page : localizePath(page, language));
 
-export const prerenderedPaths: string[] = [
-  ...translatedPages.flatMap((page) => languages.map((language) => localizePath(page, language))),
-  ...legalPages,
-];
+export const prerenderedPaths: string[] = [...translatedPages.flatMap((page) => languages.map((language) => localizePath(page, language))), ...legalPages];

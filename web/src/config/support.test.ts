@@ -3,7 +3,9 @@
 import { hasSupportChannel, supportChannelsFrom, supportContactHref } from './support';
 
 test('set channels are kept, unset and blank ones are absent', () => {
-  expect(supportChannelsFrom({ VITE_SUPPORT_EMAIL: ' help@loopcast.tv ', VITE_SUPPORT_TELEGRAM_URL: 'https://t.me/loopcast_help', VITE_SUPPORT_CHAT_URL: '  ' })).toEqual({
+  expect(
+    supportChannelsFrom({ VITE_SUPPORT_EMAIL: ' help@loopcast.tv ', VITE_SUPPORT_TELEGRAM_URL: 'https://t.me/loopcast_help', VITE_SUPPORT_CHAT_URL: '  ' }),
+  ).toEqual({
     email: 'help@loopcast.tv',
     chatUrl: undefined,
     telegramUrl: 'https://t.me/loopcast_help',

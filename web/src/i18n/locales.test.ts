@@ -24,18 +24,37 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 
 // Texts that are the same in every language: names, numbers and units.
 const sameEverywhere = new Set([
-  'meta.appTitle', 'common.brand', 'errorScreen.heading', 'landing.features.fullHd.title', 'landing.supportTelegram',
-  'pricing.plans.basic.name', 'pricing.plans.pro.name', 'pricing.plans.custom.name', 'pricing.features.fullHd',
-  'pricing.gigabytes', 'pricing.terabytes', 'pricing.savePercent', 'app.quoted', 'notifications.telegram.title',
+  'meta.appTitle',
+  'common.brand',
+  'errorScreen.heading',
+  'landing.features.fullHd.title',
+  'landing.supportTelegram',
+  'pricing.plans.basic.name',
+  'pricing.plans.pro.name',
+  'pricing.plans.custom.name',
+  'pricing.features.fullHd',
+  'pricing.gigabytes',
+  'pricing.terabytes',
+  'pricing.savePercent',
+  'app.quoted',
+  'notifications.telegram.title',
   // Output quality's patterns: only their placeholders are words.
-  'videos.quality.notInPlan', 'videos.quality.tierOption', 'videos.quality.output',
+  'videos.quality.notInPlan',
+  'videos.quality.tierOption',
+  'videos.quality.output',
 ]);
 
 // Units Spanish and Hindi write as English does (fps, Mbit/s); Ukrainian and Russian have their own.
 const latinUnits = new Set(['videos.quality.profile', 'videos.quality.mbps', 'videos.quality.frameRate']);
 
 // Words Spanish shares with English.
-const sameInSpanish = new Set(['landing.features.multistream.title', 'pricing.features.multistreaming', 'landing.supportChat', 'footer.legal', 'app.pages.billing.tab']);
+const sameInSpanish = new Set([
+  'landing.features.multistream.title',
+  'pricing.features.multistreaming',
+  'landing.supportChat',
+  'footer.legal',
+  'app.pages.billing.tab',
+]);
 
 const english = leaves(catalogue('en'));
 const baseKeys = (tree: Map<string, string>) => new Set([...tree.keys()].map((key) => key.replace(pluralSuffix, '')));
@@ -71,7 +90,13 @@ describe.each(languages.map((l) => [l.code] as const))('catalogue %s', (code) =>
 
   if (code !== 'en') {
     test('leaves no English text behind', () => {
-      const untranslated = [...texts].filter(([key, text]) => english.get(key) === text && !sameEverywhere.has(readable(key)) && !(code === 'es' && sameInSpanish.has(readable(key))) && !((code === 'es' || code === 'hi') && latinUnits.has(readable(key))));
+      const untranslated = [...texts].filter(
+        ([key, text]) =>
+          english.get(key) === text &&
+          !sameEverywhere.has(readable(key)) &&
+          !(code === 'es' && sameInSpanish.has(readable(key))) &&
+          !((code === 'es' || code === 'hi') && latinUnits.has(readable(key))),
+      );
       expect(untranslated.map(([key]) => readable(key))).toEqual([]);
     });
   }

@@ -17,7 +17,8 @@ export function formatBytes(bytes: number, locale: string): string {
  * Times of day in the language's one short style, wherever the app shows a time: "4:00 AM" in English, "04:00" in
  * Russian and Ukrainian ("timeStyle: short"). `timeZone` names the clock the time is read on.
  */
-export const timeFormat = (locale: string, timeZone?: string): Intl.DateTimeFormat => new Intl.DateTimeFormat(locale, { timeStyle: 'short', ...(timeZone ? { timeZone } : {}) });
+export const timeFormat = (locale: string, timeZone?: string): Intl.DateTimeFormat =>
+  new Intl.DateTimeFormat(locale, { timeStyle: 'short', ...(timeZone ? { timeZone } : {}) });
 
 /** A wall-clock time 'HH:MM' (a stream's restart time) in that style. */
 export function formatTimeOfDay(hhmm: string, locale: string): string {

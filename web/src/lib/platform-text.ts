@@ -10,9 +10,12 @@ export const platformName = (t: TFunction, id: DestinationPresetId): string => (
 const frame = (size: FrameSize) => `${size.long}×${size.short}`;
 
 const megabits = (bitsPerSecond: number, locale: string) =>
-  new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabit-per-second', unitDisplay: 'short', maximumFractionDigits: 2 }).format(bitsPerSecond / 1_000_000);
+  new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabit-per-second', unitDisplay: 'short', maximumFractionDigits: 2 }).format(
+    bitsPerSecond / 1_000_000,
+  );
 
-const seconds = (value: number, locale: string) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+const seconds = (value: number, locale: string) =>
+  new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
 
 const list = (items: string[], locale: string) => new Intl.ListFormat(locale, { type: 'conjunction' }).format(items);
 
@@ -23,7 +26,9 @@ export function describeLimits(t: TFunction, locale: string, limits: VideoLimits
     ...(limits.maxFrameRate !== undefined ? [t('platforms.limit.frameRate', { count: limits.maxFrameRate })] : []),
     ...(limits.maxVideoBitrate !== undefined ? [t('platforms.limit.bitrate', { rate: megabits(limits.maxVideoBitrate, locale) })] : []),
     ...(limits.bitrateByFormat ? [t('platforms.limit.bitrateByFormat')] : []),
-    ...(limits.maxKeyframeIntervalSeconds !== undefined ? [t('platforms.limit.keyframeInterval', { seconds: seconds(limits.maxKeyframeIntervalSeconds, locale) })] : []),
+    ...(limits.maxKeyframeIntervalSeconds !== undefined
+      ? [t('platforms.limit.keyframeInterval', { seconds: seconds(limits.maxKeyframeIntervalSeconds, locale) })]
+      : []),
     ...(limits.portrait ? [t('platforms.limit.portrait')] : []),
   ];
 }
@@ -59,4 +64,8 @@ export function describeFinding(t: TFunction, locale: string, finding: Finding):
   }
 }
 
-export const describeFindings = (t: TFunction, locale: string, findings: Finding[]): string => list(findings.map((finding) => describeFinding(t, locale, finding)), locale);
+export const describeFindings = (t: TFunction, locale: string, findings: Finding[]): string =>
+  list(
+    findings.map((finding) => describeFinding(t, locale, finding)),
+    locale,
+  );

@@ -24,7 +24,8 @@ export { bitrateTiers, defaultQuality, outputProfileIds };
 export const resolutionName = (height: number): string => (height === 2160 ? '4K' : `${height}p`);
 
 /** Mbit/s in the page's language: "3", "4.5" or "4,5". */
-export const megabits = (bitsPerSecond: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(bitsPerSecond / 1_000_000);
+export const megabits = (bitsPerSecond: number, locale: string): string =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(bitsPerSecond / 1_000_000);
 
 export const bitrateOf = (choice: QualityChoice): number => outputProfiles[choice.profile].bitrates[choice.tier];
 

@@ -33,19 +33,28 @@ describe('where signing in leads', () => {
 describe('form problems from API refusals', () => {
   const fields = ['displayName', 'email', 'password', 'acceptTerms'] as const;
   test('validation details name the fields, with their catalogue key or "invalid"', () => {
-    const error = new ApiError('registration error', 400, { fields: { acceptTerms: 'registration error', displayName: 'Too small: expected string to have >=1 characters' } });
+    const error = new ApiError('registration error', 400, {
+      fields: { acceptTerms: 'registration error', displayName: 'Too small: expected string to have >=1 characters' },
+    });
     expect(formProblemsOf(error, fields)).toEqual({ fields: { acceptTerms: 'registration error', displayName: 'invalid' } });
   });
 
   test('a key known to concern a field goes there; other keys are about the whole form', () => {
     expect(formProblemsOf(new ApiError('already exists', 409), fields, { 'already exists': 'email' })).toEqual({ fields: { email: 'already exists' } });
-    expect(formProblemsOf(new ApiError('invalid credentials', 401), fields, { 'already exists': 'email' })).toEqual({ fields: {}, form: 'invalid credentials' });
+    expect(formProblemsOf(new ApiError('invalid credentials', 401), fields, { 'already exists': 'email' })).toEqual({
+      fields: {},
+      form: 'invalid credentials',
+    });
     expect(formProblemsOf(new ApiError('network error', 0), fields)).toEqual({ fields: {}, form: 'network error' });
     expect(formProblemsOf(new Error('bug'), fields)).toEqual({ fields: {}, form: 'internal error' });
   });
 
   test('too many requests carries the seconds to wait', () => {
-    expect(formProblemsOf(new ApiError('too many requests', 429, { retryAfterSeconds: 840 }), fields)).toEqual({ fields: {}, form: 'too many requests', retryAfterSeconds: 840 });
+    expect(formProblemsOf(new ApiError('too many requests', 429, { retryAfterSeconds: 840 }), fields)).toEqual({
+      fields: {},
+      form: 'too many requests',
+      retryAfterSeconds: 840,
+    });
   });
 });
 
@@ -73,7 +82,7 @@ test('waiting times read naturally in the page language', () => {
   expect(formatWait(900, 'uk')).toBe('15 хвилин');
 });
 
-test('a refused password names the rule it broke; one that passes the browser\'s rules broke the common-password rule', () => {
+test("a refused password names the rule it broke; one that passes the browser's rules broke the common-password rule", () => {
   expect(failedPasswordRule('short', 'ana@example.com')).toBe('length');
   expect(failedPasswordRule('aaaaabbbbb', 'ana@example.com')).toBe('distinct');
   expect(failedPasswordRule('ana@example.com', 'ana@example.com')).toBe('notEmail');

@@ -18,7 +18,11 @@ export interface FormProblems<F extends AccountField> {
   retryAfterSeconds?: number;
 }
 
-export function formProblemsOf<F extends AccountField>(error: unknown, fieldNames: readonly F[], fieldOfKey: Partial<Record<ErrorKey, F>> = {}): FormProblems<F> {
+export function formProblemsOf<F extends AccountField>(
+  error: unknown,
+  fieldNames: readonly F[],
+  fieldOfKey: Partial<Record<ErrorKey, F>> = {},
+): FormProblems<F> {
   if (!(error instanceof ApiError)) return { fields: {}, form: 'internal error' };
   const fields: Partial<Record<F, FieldProblem>> = {};
   const reported = error.details?.fields;
@@ -37,4 +41,3 @@ export function formProblemsOf<F extends AccountField>(error: unknown, fieldName
     ...(error.key === 'too many requests' && typeof retryAfter === 'number' ? { retryAfterSeconds: retryAfter } : {}),
   };
 }
-

@@ -23,7 +23,11 @@ test('after consent the tag manager loads once and every page view is reported',
   expect(reportPageView('GTM-TEST', view)).toBe(true);
   expect(reportPageView('GTM-TEST', { ...view, name: 'videos', path: '/app/videos' })).toBe(true);
   expect(tagManagerScripts()).toHaveLength(1);
-  expect((window as { dataLayer?: { event: string; page_name?: string }[] }).dataLayer?.filter((entry) => entry.event === 'page_view').map((entry) => entry.page_name)).toEqual(['streams', 'videos']);
+  expect(
+    (window as { dataLayer?: { event: string; page_name?: string }[] }).dataLayer
+      ?.filter((entry) => entry.event === 'page_view')
+      .map((entry) => entry.page_name),
+  ).toEqual(['streams', 'videos']);
 });
 
 test('without a configured id nothing loads, even after consent', () => {

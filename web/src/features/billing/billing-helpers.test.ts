@@ -36,7 +36,11 @@ test('what is left for uploads, and the first reason the API would give to refus
   const trial = { active: true, usage: { storageBytes: 1024 ** 3, runningStreams: 0, uploadsThisCycle: 2, youtubeChannels: 0 }, limits: plans.trial.limits };
   expect(uploadAllowance(trial)).toEqual({ uploadsLeft: 3, storageBytesLeft: 4 * 1024 ** 3 });
   expect(uploadAllowance({ ...trial, usage: { ...trial.usage, uploadsThisCycle: 5 } })).toMatchObject({ refusal: 'video upload limit', uploadsLeft: 0 });
-  expect(uploadAllowance({ ...trial, usage: { ...trial.usage, storageBytes: 6 * 1024 ** 3 } })).toEqual({ refusal: 'storage limit', uploadsLeft: 3, storageBytesLeft: 0 });
+  expect(uploadAllowance({ ...trial, usage: { ...trial.usage, storageBytes: 6 * 1024 ** 3 } })).toEqual({
+    refusal: 'storage limit',
+    uploadsLeft: 3,
+    storageBytesLeft: 0,
+  });
   expect(uploadAllowance({ ...trial, active: false, blockedBy: 'no valid payment' }).refusal).toBe('no valid payment');
   expect(uploadAllowance({ ...trial, active: false }).refusal).toBe('no active subscription');
 });

@@ -107,7 +107,7 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
         {
           heading: '1. Subject of the agreement',
           paragraphs: [
-            'The Provider gives the Customer access to the Loopcast service, which broadcasts the Customer\'s uploaded videos as looping livestreams to the destinations the Customer connects, within the limits of the chosen plan.',
+            "The Provider gives the Customer access to the Loopcast service, which broadcasts the Customer's uploaded videos as looping livestreams to the destinations the Customer connects, within the limits of the chosen plan.",
             'The Terms of Use and the Privacy Policy are part of this agreement.',
           ],
         },
@@ -142,7 +142,7 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
         {
           heading: '7. Liability',
           paragraphs: [
-            'The Provider\'s total liability under this agreement is limited to the amounts the Customer paid in the 12 months before the event that gave rise to the claim.',
+            "The Provider's total liability under this agreement is limited to the amounts the Customer paid in the 12 months before the event that gave rise to the claim.",
           ],
         },
         { heading: '8. Contact', paragraphs: [contact] },
@@ -151,11 +151,18 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
     '/refund-policy': {
       title: 'Refund Policy',
       dateLine: 'Effective April 17, 2025',
-      intro: 'We want you to pay only for a service that works for you. This policy is the one refund rule of Loopcast; the Terms of Use and the Public Offer Agreement refer to the same rule.',
+      intro:
+        'We want you to pay only for a service that works for you. This policy is the one refund rule of Loopcast; the Terms of Use and the Public Offer Agreement refer to the same rule.',
       sections: [
         { heading: 'When you can get a refund', paragraphs: refundRule.slice(0, 2) },
         { heading: 'How to ask', paragraphs: refundRule.slice(2, 3) },
-        { heading: 'Free trial and cancellation', paragraphs: [refundRule[3] ?? '', 'Cancelling stops the next renewal; it does not by itself refund the current period. Ask for a refund as described above if it applies.'] },
+        {
+          heading: 'Free trial and cancellation',
+          paragraphs: [
+            refundRule[3] ?? '',
+            'Cancelling stops the next renewal; it does not by itself refund the current period. Ask for a refund as described above if it applies.',
+          ],
+        },
         { heading: 'Contact', paragraphs: [contact] },
       ],
     },
@@ -169,7 +176,7 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
           paragraphs: [
             'Account data: your e-mail address, display name and a hash of your password.',
             'Content: the videos, audio tracks and thumbnails you upload, and your stream settings (titles, destinations, schedules).',
-            'Connected accounts: when you connect YouTube, the OAuth tokens Google gives us and your channel identifiers. We use them only to create and manage your live broadcasts. Loopcast\'s use of information received from Google APIs adheres to the Google API Services User Data Policy, including the Limited Use requirements.',
+            "Connected accounts: when you connect YouTube, the OAuth tokens Google gives us and your channel identifiers. We use them only to create and manage your live broadcasts. Loopcast's use of information received from Google APIs adheres to the Google API Services User Data Policy, including the Limited Use requirements.",
             'Payments: our card payment provider processes your card; we receive only the payment status, plan and period.',
             'Technical data: IP addresses, browser type and logs of requests, kept to run and secure the service.',
           ],
@@ -183,7 +190,7 @@ const documentsWith = ({ contact, refundRequest, supportPromise }: ReturnType<ty
         {
           heading: '3. Cookies and local storage',
           paragraphs: [
-            'auth_token keeps you signed in; loopcast_device (sent only when you sign in, for a year) tells us a browser you signed in on before, so that someone guessing your password cannot lock you out of it; i18n_redirected remembers your language for 365 days; your cookie choice is kept in your browser\'s local storage. Analytics cookies are set only after you accept them.',
+            "auth_token keeps you signed in; loopcast_device (sent only when you sign in, for a year) tells us a browser you signed in on before, so that someone guessing your password cannot lock you out of it; i18n_redirected remembers your language for 365 days; your cookie choice is kept in your browser's local storage. Analytics cookies are set only after you accept them.",
           ],
         },
         {

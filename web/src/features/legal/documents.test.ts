@@ -10,7 +10,9 @@ const text = (page: LegalPath, channels: Parameters<typeof legalDocument>[1]) =>
 test('with all three channels, contact sentences list them and the refund request goes to the e-mail', () => {
   const channels = { email: 'help@loopcast.tv', chatUrl: 'https://chat.loopcast.tv', telegramUrl: 'https://t.me/loopcast_help' };
   for (const page of pages) {
-    expect(text(page, channels)).toContain('You can reach us by e-mail at help@loopcast.tv, in our live chat at https://chat.loopcast.tv or on Telegram at https://t.me/loopcast_help.');
+    expect(text(page, channels)).toContain(
+      'You can reach us by e-mail at help@loopcast.tv, in our live chat at https://chat.loopcast.tv or on Telegram at https://t.me/loopcast_help.',
+    );
   }
   expect(text('/refund-policy', channels)).toContain('Send the request to help@loopcast.tv from the e-mail address of your account.');
   expect(text('/offer', channels)).toContain('answers support requests by e-mail, chat or Telegram.');

@@ -4,9 +4,7 @@
 import { periodPriceCents, periodSavingCents, periodTerms, type BillingPeriod, type Plan } from '../../../../lambdas/core/plans';
 
 export type PlanPrice =
-  | { kind: 'free' }
-  | { kind: 'by agreement' }
-  | { kind: 'paid'; perMonthCents: number; totalCents: number; savingCents: number; discountPercent: number };
+  { kind: 'free' } | { kind: 'by agreement' } | { kind: 'paid'; perMonthCents: number; totalCents: number; savingCents: number; discountPercent: number };
 
 export const formatUsd = (cents: number): string => {
   const dollars = Math.floor(cents / 100);

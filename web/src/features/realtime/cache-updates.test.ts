@@ -30,7 +30,9 @@ describe('realtime events in the data cache', () => {
   test('video.state sets the state and its reason, then refetches the library and the plan usage', () => {
     const client = cache();
     applyRealtimeEvent(client, { type: 'video.state', videoId: 'v2', status: 'failed', error: 'uploader encode error' });
-    expect(client.getQueryData<{ videos: unknown[] }>(['videos'])?.videos[1]).toEqual(video('v2', { status: 'failed', error: { key: 'uploader encode error' } }));
+    expect(client.getQueryData<{ videos: unknown[] }>(['videos'])?.videos[1]).toEqual(
+      video('v2', { status: 'failed', error: { key: 'uploader encode error' } }),
+    );
     expect(stale(client, ['videos'])).toBe(true);
     expect(stale(client, ['subscription'])).toBe(true);
     expect(stale(client, ['streams'])).toBe(false);
@@ -49,7 +51,10 @@ describe('realtime events in the data cache', () => {
     applyRealtimeEvent(client, { type: 'stream.state', streamId: 's1', status: 'started' });
     expect(client.getQueryData(['streams', 's1'])).toEqual(stream('s1', { status: 'started', lastError: 'earlier' }));
     applyRealtimeEvent(client, { type: 'stream.state', streamId: 's2', status: 'stopped', error: 'starting stream failed' });
-    expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams).toEqual([stream('s1', { status: 'started' }), stream('s2', { status: 'stopped', lastError: 'starting stream failed' })]);
+    expect(client.getQueryData<{ streams: unknown[] }>(['streams'])?.streams).toEqual([
+      stream('s1', { status: 'started' }),
+      stream('s2', { status: 'stopped', lastError: 'starting stream failed' }),
+    ]);
     expect(stale(client, ['streams'])).toBe(true);
     expect(stale(client, ['streams', 's1'])).toBe(true);
     expect(stale(client, ['incidents'])).toBe(true);

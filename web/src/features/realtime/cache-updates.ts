@@ -36,11 +36,17 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
       }));
       return;
     case 'video.state':
-      patchItem<{ id: string; status: string; error?: { key: string } }>(client, liveQueryKeys.videos, 'videos', event.videoId, ({ error: _previous, ...video }) => ({
-        ...video,
-        status: event.status,
-        ...(event.error ? { error: { key: event.error } } : {}),
-      }));
+      patchItem<{ id: string; status: string; error?: { key: string } }>(
+        client,
+        liveQueryKeys.videos,
+        'videos',
+        event.videoId,
+        ({ error: _previous, ...video }) => ({
+          ...video,
+          status: event.status,
+          ...(event.error ? { error: { key: event.error } } : {}),
+        }),
+      );
       void client.invalidateQueries({ queryKey: liveQueryKeys.videos });
       void client.invalidateQueries({ queryKey: liveQueryKeys.subscription });
       return;

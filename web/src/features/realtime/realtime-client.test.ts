@@ -180,7 +180,11 @@ describe('parseRealtimeEvent', () => {
 });
 
 test('retry delays grow: about 1 s, 2 s, 4 s', () => {
-  for (const [attempt, base] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+  for (const [attempt, base] of [
+    [1, 1000],
+    [2, 2000],
+    [3, 4000],
+  ] as const) {
     const delay = defaultRetryDelayMs(attempt);
     expect(delay).toBeGreaterThanOrEqual(base * 0.8);
     expect(delay).toBeLessThanOrEqual(base * 1.2);

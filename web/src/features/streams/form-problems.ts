@@ -1,8 +1,21 @@
 // Where the stream form shows an API refusal: next to the field it concerns, or above the buttons. Pure.
 import { ApiError, type ApiErrorKey } from '../../api/client';
 
-export type StreamField = 'title' | 'description' | 'privacy' | 'videoId' | 'playlist' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes' | 'schedule';
-const streamFields: readonly string[] = ['title', 'description', 'privacy', 'videoId', 'playlist', 'audioId', 'channelIds', 'restartTimes', 'timeZone', 'attentionMinutes', 'schedule'] satisfies StreamField[];
+export type StreamField =
+  'title' | 'description' | 'privacy' | 'videoId' | 'playlist' | 'audioId' | 'channelIds' | 'restartTimes' | 'timeZone' | 'attentionMinutes' | 'schedule';
+const streamFields: readonly string[] = [
+  'title',
+  'description',
+  'privacy',
+  'videoId',
+  'playlist',
+  'audioId',
+  'channelIds',
+  'restartTimes',
+  'timeZone',
+  'attentionMinutes',
+  'schedule',
+] satisfies StreamField[];
 
 export interface FormProblem {
   /** The field to show it at; undefined: the form as a whole. */

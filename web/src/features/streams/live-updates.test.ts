@@ -22,6 +22,15 @@ describe('asking the API when realtime is quiet', () => {
   });
 
   test('one quiet stream is enough', () => {
-    expect(refreshDue([{ status: 'stopped', lastNewsAt: 0 }, { status: 'started', lastNewsAt: now }, { status: 'pending', lastNewsAt: now - 9_000 }], now)).toBe(true);
+    expect(
+      refreshDue(
+        [
+          { status: 'stopped', lastNewsAt: 0 },
+          { status: 'started', lastNewsAt: now },
+          { status: 'pending', lastNewsAt: now - 9_000 },
+        ],
+        now,
+      ),
+    ).toBe(true);
   });
 });

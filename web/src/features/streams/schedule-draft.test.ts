@@ -1,5 +1,16 @@
 import type { StreamSchedule } from '../../../../lambdas/core/streams/schedule';
-import { addWindow, changeWindow, removeWindow, scheduleChanged, scheduleCheck, scheduleDraftOf, scheduleOf, suggestedStart, weekdayName, type ScheduleDraft } from './schedule-draft';
+import {
+  addWindow,
+  changeWindow,
+  removeWindow,
+  scheduleChanged,
+  scheduleCheck,
+  scheduleDraftOf,
+  scheduleOf,
+  suggestedStart,
+  weekdayName,
+  type ScheduleDraft,
+} from './schedule-draft';
 
 // 2025-06-02 10:17 UTC, a Monday: 13:17 in Kyiv (UTC+3 in summer), 15:47 in Kolkata.
 const now = Date.parse('2025-06-02T10:17:30Z');
@@ -7,7 +18,12 @@ const draft = (changes: Partial<ScheduleDraft>): ScheduleDraft => ({ ...schedule
 
 describe('schedule drafts', () => {
   test('a stream without a schedule runs by hand; its one-time start is suggested at the next whole hour of its zone', () => {
-    expect(scheduleDraftOf(undefined, now, 'Europe/Kyiv')).toMatchObject({ mode: 'none', startAt: '2025-06-02T14:00', stopMode: 'none', windows: [{ day: 'mon', start: '09:00', stop: '17:00' }] });
+    expect(scheduleDraftOf(undefined, now, 'Europe/Kyiv')).toMatchObject({
+      mode: 'none',
+      startAt: '2025-06-02T14:00',
+      stopMode: 'none',
+      windows: [{ day: 'mon', start: '09:00', stop: '17:00' }],
+    });
     expect(suggestedStart(now, 'Asia/Kolkata')).toBe('2025-06-02T16:00');
     expect(scheduleOf(scheduleDraftOf(undefined, now, 'UTC'))).toBeNull();
   });
@@ -19,12 +35,21 @@ describe('schedule drafts', () => {
     const forDuration = { kind: 'once', startAt: '2025-06-03T09:00', durationMinutes: 150 } as const;
     expect(scheduleDraftOf(forDuration, now, 'UTC')).toMatchObject({ stopMode: 'after', durationHours: '2', durationMinutes: '30' });
     expect(scheduleOf(scheduleDraftOf(forDuration, now, 'UTC'))).toEqual(forDuration);
-    expect(scheduleOf(draft({ mode: 'once', startAt: '2025-06-03T09:00', stopMode: 'none', stopAt: '2025-06-03T10:00' }))).toEqual({ kind: 'once', startAt: '2025-06-03T09:00' });
+    expect(scheduleOf(draft({ mode: 'once', startAt: '2025-06-03T09:00', stopMode: 'none', stopAt: '2025-06-03T10:00' }))).toEqual({
+      kind: 'once',
+      startAt: '2025-06-03T09:00',
+    });
     expect(scheduleOf(draft({ mode: 'once', startAt: '', stopMode: 'at', stopAt: '2025-06-03T10:00' }))).toEqual({ kind: 'once', stopAt: '2025-06-03T10:00' });
   });
 
   test('a weekly timetable round-trips, its windows with their own ids', () => {
-    const weekly: StreamSchedule = { kind: 'weekly', windows: [{ day: 'mon', start: '09:00', stop: '17:00' }, { day: 'fri', start: '22:00', stop: '02:00' }] };
+    const weekly: StreamSchedule = {
+      kind: 'weekly',
+      windows: [
+        { day: 'mon', start: '09:00', stop: '17:00' },
+        { day: 'fri', start: '22:00', stop: '02:00' },
+      ],
+    };
     const edited = scheduleDraftOf(weekly, now, 'UTC');
     expect(edited.windows.map((window) => window.id)).toEqual([1, 2]);
     expect(scheduleOf(edited)).toEqual(weekly);
@@ -51,7 +76,7 @@ describe('schedule drafts', () => {
     expect(scheduleCheck(draft({ mode: 'none', windows: [] }))).toBeUndefined();
   });
 
-  test('weekdays in the page\'s language', () => {
+  test("weekdays in the page's language", () => {
     expect(weekdayName('mon', 'en')).toBe('Mon');
     expect(weekdayName('sun', 'ru', 'long')).toBe('воскресенье');
     expect(weekdayName('fri', 'es', 'long')).toBe('viernes');

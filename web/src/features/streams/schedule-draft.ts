@@ -46,7 +46,15 @@ const firstWindow = (): WindowRow => ({ id: 1, day: 'mon', start: '09:00', stop:
 
 /** The stream's schedule to edit; a stream without one gets the parts a creator starts from when picking a mode. */
 export function scheduleDraftOf(schedule: StreamSchedule | undefined, now: number, timeZone: string): ScheduleDraft {
-  const draft: ScheduleDraft = { mode: 'none', startAt: suggestedStart(now, timeZone), stopMode: 'none', stopAt: '', durationHours: '1', durationMinutes: '0', windows: [firstWindow()] };
+  const draft: ScheduleDraft = {
+    mode: 'none',
+    startAt: suggestedStart(now, timeZone),
+    stopMode: 'none',
+    stopAt: '',
+    durationHours: '1',
+    durationMinutes: '0',
+    windows: [firstWindow()],
+  };
   if (schedule?.kind === 'once') {
     const minutes = schedule.durationMinutes;
     return {

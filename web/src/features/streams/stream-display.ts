@@ -90,7 +90,8 @@ function formatRestartTime(time: string, locale: string): string {
 }
 
 /** Restart times as a list: "4:00 AM and Sun 4:00 PM". */
-export const formatRestartTimes = (times: readonly string[], locale: string): string => new Intl.ListFormat(locale).format(times.map((time) => formatRestartTime(time, locale)));
+export const formatRestartTimes = (times: readonly string[], locale: string): string =>
+  new Intl.ListFormat(locale).format(times.map((time) => formatRestartTime(time, locale)));
 
 /** An on-air window of a weekly timetable: "Mon 9:00 AM–5:00 PM", "пн 09:00–17:00". */
 export const formatWindow = (window: WeeklyWindow, locale: string): string =>

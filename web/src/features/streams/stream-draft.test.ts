@@ -3,28 +3,64 @@ import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, toggleChannel } 
 
 // A stopped stream as the API shows it.
 const stored: Stream = {
-  id: 'st_1', userId: 'u_1', title: 'Lo-fi beats', description: 'Chill', videoId: 'v1', audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'],
-  timeZone: 'Europe/Kyiv', desired: 'stopped', status: 'stopped', restarts: 0, createdAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z',
+  id: 'st_1',
+  userId: 'u_1',
+  title: 'Lo-fi beats',
+  description: 'Chill',
+  videoId: 'v1',
+  audioId: 'a1',
+  channelIds: ['c1', 'c2'],
+  restartTimes: ['03:00', '15:00'],
+  timeZone: 'Europe/Kyiv',
+  desired: 'stopped',
+  status: 'stopped',
+  restarts: 0,
+  createdAt: '2025-06-01T00:00:00Z',
+  updatedAt: '2025-06-01T00:00:00Z',
 };
 const stream = streamView(stored, new Date('2025-06-01T00:00:00Z'));
 
-describe('the stream form\'s draft', () => {
-  test('a new stream starts empty, with no restarts, in the browser\'s time zone', () => {
+describe("the stream form's draft", () => {
+  test("a new stream starts empty, with no restarts, in the browser's time zone", () => {
     expect(draftOf()).toEqual({
-      title: '', description: '', privacy: 'public', videoId: '', playlist: { on: false, videoIds: [], shuffle: false }, audioId: '', channelIds: [], restartTimes: [], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, attentionMinutes: '5',
+      title: '',
+      description: '',
+      privacy: 'public',
+      videoId: '',
+      playlist: { on: false, videoIds: [], shuffle: false },
+      audioId: '',
+      channelIds: [],
+      restartTimes: [],
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      attentionMinutes: '5',
     });
   });
 
   test('editing starts from the stream, and sends back what the form shows', () => {
     const draft = draftOf(stream);
-    expect(draft.restartTimes).toEqual([{ id: 1, day: '', value: '03:00' }, { id: 2, day: '', value: '15:00' }]);
+    expect(draft.restartTimes).toEqual([
+      { id: 1, day: '', value: '03:00' },
+      { id: 2, day: '', value: '15:00' },
+    ]);
     expect(inputOf(draft)).toEqual({
-      title: 'Lo-fi beats', description: 'Chill', privacy: 'public', videoId: 'v1', playlist: null, audioId: 'a1', channelIds: ['c1', 'c2'], restartTimes: ['03:00', '15:00'], timeZone: 'Europe/Kyiv', attentionMinutes: 5,
+      title: 'Lo-fi beats',
+      description: 'Chill',
+      privacy: 'public',
+      videoId: 'v1',
+      playlist: null,
+      audioId: 'a1',
+      channelIds: ['c1', 'c2'],
+      restartTimes: ['03:00', '15:00'],
+      timeZone: 'Europe/Kyiv',
+      attentionMinutes: 5,
     });
   });
 
   test('a playlist: its videos and shuffle sent, its first video as the video; turned off, the one video and null', () => {
-    const withPlaylist = streamView({ ...stored, videoId: 'v2', playlist: { videoIds: ['v2', 'v3'], shuffle: true, revision: 4, apply: 'join' } }, new Date('2025-06-01T00:00:00Z'));
+    const withPlaylist = streamView(
+      { ...stored, videoId: 'v2', playlist: { videoIds: ['v2', 'v3'], shuffle: true, revision: 4, apply: 'join' } },
+      new Date('2025-06-01T00:00:00Z'),
+    );
     const draft = draftOf(withPlaylist);
     expect(draft.playlist).toEqual({ on: true, videoIds: ['v2', 'v3'], shuffle: true });
     expect(inputOf(draft)).toMatchObject({ videoId: 'v2', playlist: { videoIds: ['v2', 'v3'], shuffle: true } });
@@ -34,14 +70,14 @@ describe('the stream form\'s draft', () => {
     expect(draftOf(stream).playlist).toEqual({ on: false, videoIds: ['v1'], shuffle: false });
   });
 
-  test('the attention time is the stream\'s own, 5 minutes when it never set one, and is sent as a number', () => {
+  test("the attention time is the stream's own, 5 minutes when it never set one, and is sent as a number", () => {
     expect(draftOf(streamView({ ...stored, attentionMinutes: 12 }, new Date('2025-06-01T00:00:00Z'))).attentionMinutes).toBe('12');
     expect(inputOf({ ...draftOf(stream), attentionMinutes: '30' }).attentionMinutes).toBe(30);
     // A new stream starts with the API's own default.
     expect(ATTENTION_MINUTES.default).toBe(DEFAULT_ATTENTION_MINUTES);
   });
 
-  test('the YouTube privacy is kept when editing (streams made before it existed are public, like the API\'s default)', () => {
+  test("the YouTube privacy is kept when editing (streams made before it existed are public, like the API's default)", () => {
     const unlisted = streamView({ ...stored, privacy: 'unlisted' }, new Date('2025-06-01T00:00:00Z'));
     expect(inputOf(draftOf(unlisted)).privacy).toBe('unlisted');
     expect(inputOf({ ...draftOf(stream), privacy: 'private' }).privacy).toBe('private');

@@ -33,7 +33,11 @@ export const draftOf = (stream?: Stream): StreamDraft => ({
   description: stream?.description ?? '',
   privacy: stream?.privacy ?? 'public',
   videoId: stream?.videoId ?? '',
-  playlist: { on: !!stream?.playlist, videoIds: stream?.playlist?.videoIds ?? (stream?.videoId ? [stream.videoId] : []), shuffle: stream?.playlist?.shuffle ?? false },
+  playlist: {
+    on: !!stream?.playlist,
+    videoIds: stream?.playlist?.videoIds ?? (stream?.videoId ? [stream.videoId] : []),
+    shuffle: stream?.playlist?.shuffle ?? false,
+  },
   audioId: stream?.audioId ?? '',
   channelIds: stream?.channelIds ?? [],
   restartTimes: rowsOf(stream?.restartTimes ?? []),

@@ -23,8 +23,17 @@ describe('the timeline as the page shows it', () => {
 
   test('newest first, troubles amber, good news green, the rest neutral', () => {
     expect(items.map((item) => `${item.kind}:${item.tone}`)).toEqual([
-      'stopped:warning', 'live:good', 'scheduled restart:idle', 'live:good', 'restarted:warning', 'recovered:good', 'live:good',
-      'needs attention:warning', 'interrupted:warning', 'live:good', 'started:idle',
+      'stopped:warning',
+      'live:good',
+      'scheduled restart:idle',
+      'live:good',
+      'restarted:warning',
+      'recovered:good',
+      'live:good',
+      'needs attention:warning',
+      'interrupted:warning',
+      'live:good',
+      'started:idle',
     ]);
   });
 
@@ -36,18 +45,20 @@ describe('the timeline as the page shows it', () => {
     expect(of('recovered')).toMatchObject({ durationSeconds: 780, ongoing: false });
   });
 
-  test('catalogue keys are reasons to translate; anything else is the task\'s own words', () => {
+  test("catalogue keys are reasons to translate; anything else is the task's own words", () => {
     expect(items[0]!.reason).toEqual({ key: 'no active subscription' });
     expect(items.find((item) => item.kind === 'restarted')!.reason).toEqual({ reason: 'the stream task stopped reporting' });
     expect(items.find((item) => item.kind === 'started')!.reason).toBeUndefined();
   });
 
   test('a start or stop by the schedule is not a reason; a scheduled start that could not happen is amber, with its reason', () => {
-    const scheduled = timelineItems(timeline([
-      { at: '2026-11-23T08:00:00.000Z', kind: 'started', reason: 'schedule' },
-      { at: '2026-11-23T12:00:00.000Z', kind: 'stopped', reason: 'schedule' },
-      { at: '2026-11-24T08:00:00.000Z', kind: 'start refused', reason: 'stream limit' },
-    ]));
+    const scheduled = timelineItems(
+      timeline([
+        { at: '2026-11-23T08:00:00.000Z', kind: 'started', reason: 'schedule' },
+        { at: '2026-11-23T12:00:00.000Z', kind: 'stopped', reason: 'schedule' },
+        { at: '2026-11-24T08:00:00.000Z', kind: 'start refused', reason: 'stream limit' },
+      ]),
+    );
     expect(scheduled.map(({ kind, tone, bySchedule, reason }) => ({ kind, tone, bySchedule, reason }))).toEqual([
       { kind: 'start refused', tone: 'warning', bySchedule: undefined, reason: { key: 'stream limit' } },
       { kind: 'stopped', tone: 'idle', bySchedule: true, reason: undefined },
@@ -72,7 +83,7 @@ describe('the timeline as the page shows it', () => {
   });
 });
 
-describe('days and times in the viewer\'s clock', () => {
+describe("days and times in the viewer's clock", () => {
   const items = timelineItems(timeline(night));
 
   test('grouped by day, newest day first, counted back from today', () => {
@@ -88,7 +99,7 @@ describe('days and times in the viewer\'s clock', () => {
     ]);
   });
 
-  test('a day reads in the page\'s language', () => {
+  test("a day reads in the page's language", () => {
     expect(formatDay('2026-11-23', 'en')).toBe('Monday, November 23');
     expect(formatDay('2026-11-23', 'uk')).toBe('понеділок, 23 листопада');
   });

@@ -1,7 +1,7 @@
 import { THUMBNAIL_MAX_BYTES } from '../../../../lambdas/core/streams/thumbnail';
 import { thumbnailProblem, thumbnailStep } from './thumbnail';
 
-describe('the stream\'s thumbnail', () => {
+describe("the stream's thumbnail", () => {
   test('takes JPEG and PNG of at most 2 MB, like the API', () => {
     expect(thumbnailProblem({ type: 'image/jpeg', size: 120_000 })).toBeUndefined();
     expect(thumbnailProblem({ type: 'image/png', size: THUMBNAIL_MAX_BYTES })).toBeUndefined();
@@ -13,7 +13,7 @@ describe('the stream\'s thumbnail', () => {
     expect(thumbnailProblem({ type: '', size: 1000 })).toBe('unsupported image');
   });
 
-  test('after saving: upload a new picture, remove the stream\'s own, or nothing', () => {
+  test("after saving: upload a new picture, remove the stream's own, or nothing", () => {
     const picture = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
     expect(thumbnailStep({ kind: 'new', picture }, false)).toEqual({ upload: picture });
     expect(thumbnailStep({ kind: 'new', picture }, true)).toEqual({ upload: picture });

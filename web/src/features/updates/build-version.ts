@@ -6,8 +6,7 @@ export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
 export const BUILD_ID_PATH = '/build-id.json';
 
 /** The manifest version this page runs, or undefined outside a built app. */
-export const runningVersion = (): string | undefined =>
-  (window as { __reactRouterManifest?: { version?: string } }).__reactRouterManifest?.version;
+export const runningVersion = (): string | undefined => (window as { __reactRouterManifest?: { version?: string } }).__reactRouterManifest?.version;
 
 /** Whether the deployed build differs from `current`; false when it cannot be told (offline, bad answer). */
 export async function isBuildOutdated(current: string | undefined, fetchImpl: typeof fetch = fetch): Promise<boolean> {

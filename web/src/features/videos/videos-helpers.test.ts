@@ -18,7 +18,9 @@ describe('kind of a chosen file', () => {
   });
 
   test('the picker accepts the listed formats by type and by extension', () => {
-    expect(acceptedFileTypes).toEqual(expect.arrayContaining(['video/*', 'audio/*', '.mp4', '.mov', '.avi', '.mkv', '.mp3', '.m4a', '.aac', '.wav', '.flac', '.ogg']));
+    expect(acceptedFileTypes).toEqual(
+      expect.arrayContaining(['video/*', 'audio/*', '.mp4', '.mov', '.avi', '.mkv', '.mp3', '.m4a', '.aac', '.wav', '.flac', '.ogg']),
+    );
   });
 });
 
@@ -55,7 +57,13 @@ function memoryStorage(broken: { reads?: boolean; writes?: boolean } = {}): Stor
   };
 }
 
-const upload = { size: 100, metadata: { filename: 'a.mp4' }, creationTime: '2026-01-01T00:00:00.000Z', uploadUrl: 'https://x/api/uploads/abc', parallelUploadUrls: null };
+const upload = {
+  size: 100,
+  metadata: { filename: 'a.mp4' },
+  creationTime: '2026-01-01T00:00:00.000Z',
+  uploadUrl: 'https://x/api/uploads/abc',
+  parallelUploadUrls: null,
+};
 
 describe('resume entries', () => {
   test('are kept under tus::<fingerprint>::<random number up to 1e12>, found by fingerprint, removed on request', async () => {
@@ -66,7 +74,9 @@ describe('resume entries', () => {
     expect(Number(key.split('::').pop())).toBeLessThanOrEqual(1e12);
     store.setItem('tus::other::1', 'not json');
     store.setItem('unrelated', '{}');
-    await expect(storage.findUploadsByFingerprint('tus-uppy-a.mp4-video/mp4-100-1-https://x/api/uploads')).resolves.toEqual([{ ...upload, urlStorageKey: key }]);
+    await expect(storage.findUploadsByFingerprint('tus-uppy-a.mp4-video/mp4-100-1-https://x/api/uploads')).resolves.toEqual([
+      { ...upload, urlStorageKey: key },
+    ]);
     await expect(storage.findAllUploads()).resolves.toEqual([{ ...upload, urlStorageKey: key }]);
     await storage.removeUpload(key);
     await expect(storage.findAllUploads()).resolves.toEqual([]);

@@ -57,7 +57,10 @@ test('every language has the page in the auth layout, inside the guarded /app ro
   for (const language of languages) {
     const app = routes.find((route) => route.id === `app-${language.code}`);
     const authLayout = app?.children?.find((route) => route.id === `auth-layout-${language.code}`);
-    expect(authLayout?.children?.find((route) => route.id === `auth-error-${language.code}`)).toMatchObject({ path: 'auth/error', file: 'app/routes/auth/error.tsx' });
+    expect(authLayout?.children?.find((route) => route.id === `auth-error-${language.code}`)).toMatchObject({
+      path: 'auth/error',
+      file: 'app/routes/auth/error.tsx',
+    });
   }
 });
 
@@ -70,11 +73,14 @@ test('a catalogued reason is said in the page language, with the way back to sig
   expect(screen.getByTestId('where').textContent).toBe('/es/app/auth/login');
 });
 
-test.each([['?reason=%3Cb%3EYour%20account%20is%20closed%3C%2Fb%3E'], ['?reason=toString'], ['']])('reason %p reads as the general message, never as given', (query) => {
-  openAt(`/es/app/auth/error${query}`);
-  expect(screen.getByRole('alert').textContent).toBe(es.auth.error.unknown);
-  expect(document.body.textContent).not.toContain('Your account is closed');
-});
+test.each([['?reason=%3Cb%3EYour%20account%20is%20closed%3C%2Fb%3E'], ['?reason=toString'], ['']])(
+  'reason %p reads as the general message, never as given',
+  (query) => {
+    openAt(`/es/app/auth/error${query}`);
+    expect(screen.getByRole('alert').textContent).toBe(es.auth.error.unknown);
+    expect(document.body.textContent).not.toContain('Your account is closed');
+  },
+);
 
 test('the network failure, a client-side key, is catalogued too', () => {
   openAt('/app/auth/error?reason=network+error', 'en');

@@ -15,7 +15,11 @@ export const devicesQueryKey = ['account', 'sessions'] as const;
 export const useAccount = () => useQuery({ queryKey: accountQueryKey, queryFn: ({ signal }) => api.get<AccountView>('/account', undefined, signal) });
 
 export const useDevices = () =>
-  useQuery({ queryKey: devicesQueryKey, queryFn: ({ signal }) => api.get<{ sessions: DeviceView[] }>('/account/sessions', undefined, signal), select: (answer) => answer.sessions });
+  useQuery({
+    queryKey: devicesQueryKey,
+    queryFn: ({ signal }) => api.get<{ sessions: DeviceView[] }>('/account/sessions', undefined, signal),
+    select: (answer) => answer.sessions,
+  });
 
 /** After a change of the user: the account entry and the signed-in user (`['me']`, the sidebar's name) alike. */
 function useUserChanged() {
@@ -37,7 +41,8 @@ export function useUpdateProfile() {
 export function useRequestEmailChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string }) => callWithRetryHint<{ pendingEmail: { email: string; expiresAt: string } }>('POST', '/account/email', input),
+    mutationFn: (input: { email: string; password: string }) =>
+      callWithRetryHint<{ pendingEmail: { email: string; expiresAt: string } }>('POST', '/account/email', input),
     onSuccess: ({ pendingEmail }) => queryClient.setQueryData<AccountView>(accountQueryKey, (account) => account && { ...account, pendingEmail }),
   });
 }
@@ -54,7 +59,8 @@ export function useSignOutDevice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.delete<void>(`/account/sessions/${encodeURIComponent(id)}`),
-    onSuccess: (_, id) => queryClient.setQueryData<{ sessions: DeviceView[] }>(devicesQueryKey, (answer) => answer && { sessions: answer.sessions.filter((s) => s.id !== id) }),
+    onSuccess: (_, id) =>
+      queryClient.setQueryData<{ sessions: DeviceView[] }>(devicesQueryKey, (answer) => answer && { sessions: answer.sessions.filter((s) => s.id !== id) }),
   });
 }
 
@@ -62,7 +68,8 @@ export function useSignOutOthers() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post<{ sessionsEnded: number }>('/account/sessions/sign-out-others'),
-    onSuccess: () => queryClient.setQueryData<{ sessions: DeviceView[] }>(devicesQueryKey, (answer) => answer && { sessions: answer.sessions.filter((s) => s.current) }),
+    onSuccess: () =>
+      queryClient.setQueryData<{ sessions: DeviceView[] }>(devicesQueryKey, (answer) => answer && { sessions: answer.sessions.filter((s) => s.current) }),
   });
 }
 
@@ -82,7 +89,9 @@ export function useDownloadAccountData() {
 }
 
 export const useRequestClosure = () =>
-  useMutation({ mutationFn: (password: string) => callWithRetryHint<{ pendingClosure: { email: string; expiresAt: string } }>('POST', '/account/close', { password }) });
+  useMutation({
+    mutationFn: (password: string) => callWithRetryHint<{ pendingClosure: { email: string; expiresAt: string } }>('POST', '/account/close', { password }),
+  });
 
 /** The e-mailed links: answered pages, never a sign-out. */
 export const confirmEmailChange = (token: string) => callWithRetryHint<{ user: PublicUser }>('POST', '/account/email/confirm', { token }, () => undefined);

@@ -61,4 +61,9 @@ export const signOutOnServer = () => accountsCall<void>('POST', '/logout').catch
 
 /** The signed-in user (GET /me); a 401 ends the session through the app's client. */
 export const useCurrentUser = () =>
-  useQuery({ queryKey: currentUserQueryKey, queryFn: ({ signal }) => api.get<{ user: PublicUser }>('/me', undefined, signal), select: (answer) => answer.user, staleTime: 60_000 });
+  useQuery({
+    queryKey: currentUserQueryKey,
+    queryFn: ({ signal }) => api.get<{ user: PublicUser }>('/me', undefined, signal),
+    select: (answer) => answer.user,
+    staleTime: 60_000,
+  });

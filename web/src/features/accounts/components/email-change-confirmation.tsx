@@ -26,7 +26,9 @@ function confirmOnce(token: string) {
 export function EmailChangeConfirmation({ token }: { token: string | null }) {
   const { t, errorText, language } = useI18n();
   const queryClient = useQueryClient();
-  const [outcome, setOutcome] = useState<{ user: PublicUser } | { failed: ReturnType<typeof errorKeyOf> } | undefined>(token ? undefined : { failed: 'invalid token' });
+  const [outcome, setOutcome] = useState<{ user: PublicUser } | { failed: ReturnType<typeof errorKeyOf> } | undefined>(
+    token ? undefined : { failed: 'invalid token' },
+  );
   useEffect(() => {
     if (!token) return;
     let current = true;

@@ -44,7 +44,11 @@ export function useProblemText(): (field: AccountField, problem: FieldProblem | 
  * known, so a refusal they all pass is the common-password rule), an address that already has an account, a
  * throwaway address.
  */
-export function useNextStepText(): (field: AccountField, problem: FieldProblem | undefined, values?: { password: string; email: string }) => string | undefined {
+export function useNextStepText(): (
+  field: AccountField,
+  problem: FieldProblem | undefined,
+  values?: { password: string; email: string },
+) => string | undefined {
   const { t } = useI18n();
   return useCallback(
     (field, problem, values) => {

@@ -71,7 +71,10 @@ const openExternal = ({ url }: { url: string }) => window.location.assign(url);
 
 /** Checkout for a plan and period; a paying user is answered with the Customer Portal instead. */
 export const useCheckout = () =>
-  useMutation({ mutationFn: (choice: { plan: PlanId; period: BillingPeriod }) => api.post<{ url: string; kind: 'checkout' | 'portal' }>('/billing/checkout', choice), onSuccess: openExternal });
+  useMutation({
+    mutationFn: (choice: { plan: PlanId; period: BillingPeriod }) => api.post<{ url: string; kind: 'checkout' | 'portal' }>('/billing/checkout', choice),
+    onSuccess: openExternal,
+  });
 
 export const usePortal = () => useMutation({ mutationFn: () => api.post<{ url: string }>('/billing/portal'), onSuccess: openExternal });
 

@@ -20,7 +20,9 @@ export function PlanStateMessage({ subscription }: { subscription: SubscriptionO
     case 'canceling':
       return <p className="plan-state-message plan-state-message--warning">{t('billing.stateMessages.canceling', { date })}</p>;
     case 'payment-failed': {
-      const graceEnd = new Intl.DateTimeFormat(language.htmlLang, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(subscription.graceEndsAt ?? subscription.cycleEnd));
+      const graceEnd = new Intl.DateTimeFormat(language.htmlLang, { dateStyle: 'long', timeStyle: 'short' }).format(
+        new Date(subscription.graceEndsAt ?? subscription.cycleEnd),
+      );
       return <p className="plan-state-message plan-state-message--danger">{t('billing.stateMessages.paymentFailed', { date: graceEnd })}</p>;
     }
     case 'expired':

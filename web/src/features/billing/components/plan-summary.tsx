@@ -16,9 +16,7 @@ export function PlanSummary({ refetchInterval, planLink }: { refetchInterval: nu
   return (
     <div className="billing-card plan-summary" data-state={overview.state}>
       <div className="current-plan__name-row">
-        <h3 className="current-plan__name">
-          {t(`pricing.plans.${overview.plan}.name`)}
-        </h3>
+        <h3 className="current-plan__name">{t(`pricing.plans.${overview.plan}.name`)}</h3>
         <PlanStateBadge state={overview.state} />
       </div>
       <PlanStateMessage subscription={overview} />

@@ -91,7 +91,9 @@ export const useStreamsUsingChannel = (channelId: string) =>
   useQuery({
     ...streamsQuery,
     select: (answer): StreamUsingChannel[] =>
-      answer.streams.filter((stream) => stream.channelIds.includes(channelId)).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
+      answer.streams
+        .filter((stream) => stream.channelIds.includes(channelId))
+        .map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
   });
 
 export function useDeleteChannel() {

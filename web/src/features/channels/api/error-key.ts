@@ -16,5 +16,9 @@ export type FieldRefusal = 'duplicate' | 'rtmps' | 'invalid';
 export function fieldRefusals(error: unknown): Partial<Record<'name' | 'url' | 'key', FieldRefusal>> {
   const key = errorKeyOf(error);
   const refusal: FieldRefusal = key === 'duplicate destination' ? 'duplicate' : key === 'platform requires rtmps' ? 'rtmps' : 'invalid';
-  return Object.fromEntries(refusedFields(error).filter((field) => ['name', 'url', 'key'].includes(field)).map((field) => [field, refusal]));
+  return Object.fromEntries(
+    refusedFields(error)
+      .filter((field) => ['name', 'url', 'key'].includes(field))
+      .map((field) => [field, refusal]),
+  );
 }

@@ -56,8 +56,20 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
   const youtube = channel.youtube;
   // A YouTube account is disconnected; a stream key is deleted.
   const texts = youtube
-    ? { title: 'channels.youtube.disconnectTitle', question: 'channels.youtube.disconnectQuestion', confirm: 'channels.youtube.disconnectConfirm', done: 'channels.youtube.disconnected', action: 'channels.youtube.disconnect' } as const
-    : { title: 'channels.deleteTitle', question: 'channels.deleteQuestion', confirm: 'channels.deleteConfirm', done: 'channels.deleted', action: 'channels.delete' } as const;
+    ? ({
+        title: 'channels.youtube.disconnectTitle',
+        question: 'channels.youtube.disconnectQuestion',
+        confirm: 'channels.youtube.disconnectConfirm',
+        done: 'channels.youtube.disconnected',
+        action: 'channels.youtube.disconnect',
+      } as const)
+    : ({
+        title: 'channels.deleteTitle',
+        question: 'channels.deleteQuestion',
+        confirm: 'channels.deleteConfirm',
+        done: 'channels.deleted',
+        action: 'channels.delete',
+      } as const);
 
   useEffect(() => {
     if (highlighted) item.current?.scrollIntoView({ block: 'center' });
@@ -73,7 +85,11 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
       <div className="dest-card__heading">
         {youtube && <ChannelAvatar url={youtube.avatarUrl} name={channel.name} />}
         <h3 className="dest-card__name">{channel.name}</h3>
-        {!youtube && <span className="dest-card__platform" data-preset={channel.preset}>{platformName(t, channel.preset)}</span>}
+        {!youtube && (
+          <span className="dest-card__platform" data-preset={channel.preset}>
+            {platformName(t, channel.preset)}
+          </span>
+        )}
         <span className="dest-card__kind">{t(`channels.kind.${channel.kind}`)}</span>
         {youtube && (
           <span className={`dest-card__status dest-card__status--${youtube.status}`} data-status={youtube.status}>

@@ -13,7 +13,15 @@ import type { ChannelView } from '../api/channels-api';
 import { EditChannelForm } from './edit-channel-form';
 
 const ua = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ua.json'), 'utf8')) as Messages;
-const channel: ChannelView = { id: 'c1', kind: 'rtmp', name: 'Twitch', preset: 'twitch', rtmpUrl: 'rtmp://live.twitch.tv/app', keyHint: '••••WXYZ', createdAt: '2026-01-01T00:00:00.000Z' };
+const channel: ChannelView = {
+  id: 'c1',
+  kind: 'rtmp',
+  name: 'Twitch',
+  preset: 'twitch',
+  rtmpUrl: 'rtmp://live.twitch.tv/app',
+  keyHint: '••••WXYZ',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 function answer(status: number, body: unknown) {
   const fetch = jest.fn(async () => ({ ok: status < 300, status, text: async () => JSON.stringify(body) }) as unknown as Response);
@@ -41,12 +49,19 @@ test('only the changed fields are sent: a new name and a new key, the server as 
   fireEvent.click(screen.getByRole('button', { name: ua.channels.edit.save }));
   await screen.findByRole('button', { name: ua.channels.edit.save });
   await new Promise((resolve) => setTimeout(resolve, 0));
-  expect(fetch).toHaveBeenCalledWith('/api/channels/c1', expect.objectContaining({ method: 'PATCH', body: JSON.stringify({ name: 'Twitch головний', key: 'live_2_newKEY9' }) }));
+  expect(fetch).toHaveBeenCalledWith(
+    '/api/channels/c1',
+    expect.objectContaining({ method: 'PATCH', body: JSON.stringify({ name: 'Twitch головний', key: 'live_2_newKEY9' }) }),
+  );
   expect(onDone).toHaveBeenCalled();
 });
 
-test('a duplicate name is refused at the name, with the catalogue\'s words and what to do', async () => {
-  answer(409, { error: 'duplicate destination', message: 'You already have a destination with this name or stream key', details: { fields: { name: 'duplicate' } } });
+test("a duplicate name is refused at the name, with the catalogue's words and what to do", async () => {
+  answer(409, {
+    error: 'duplicate destination',
+    message: 'You already have a destination with this name or stream key',
+    details: { fields: { name: 'duplicate' } },
+  });
   edit();
   const name = screen.getByLabelText(ua.channels.rtmp.name);
   fireEvent.change(name, { target: { value: 'YouTube' } });

@@ -24,7 +24,7 @@ function inLanguage(code: 'en' | 'ua', node: React.ReactNode) {
 
 const lines = (container: HTMLElement) => [...container.querySelectorAll('li')].map((line) => line.textContent);
 
-describe('the platform picker\'s notes', () => {
+describe("the platform picker's notes", () => {
   test('Facebook: RTMPS only, what it takes at most and recommends, its help and stream key pages', () => {
     const { container } = inLanguage('en', <PlatformNotes id="notes" preset="facebook" />);
     expect(lines(container)).toEqual([

@@ -7,7 +7,14 @@ export function StreamKeyInput(props: Omit<InputHTMLAttributes<HTMLInputElement>
   const [shown, setShown] = useState(false);
   return (
     <div className="dest-secret">
-      <input {...props} type={shown ? 'text' : 'password'} autoComplete="off" autoCapitalize="off" spellCheck={false} className="dest-input dest-secret__input" />
+      <input
+        {...props}
+        type={shown ? 'text' : 'password'}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        className="dest-input dest-secret__input"
+      />
       <button type="button" className="dest-secret__toggle" aria-controls={props.id} onClick={() => setShown(!shown)}>
         {shown ? t('channels.rtmp.hideKey') : t('channels.rtmp.showKey')}
       </button>

@@ -11,7 +11,8 @@ export function useFieldProblem() {
   return useCallback(
     (field: 'name' | 'url' | 'key', refusal: FieldRefusal | undefined): { problem?: string; next?: string } => {
       if (!refusal) return {};
-      if (refusal === 'duplicate') return { problem: errorText('duplicate destination'), next: t(field === 'name' ? 'channels.duplicate.name' : 'channels.duplicate.key') };
+      if (refusal === 'duplicate')
+        return { problem: errorText('duplicate destination'), next: t(field === 'name' ? 'channels.duplicate.name' : 'channels.duplicate.key') };
       if (refusal === 'rtmps') return { problem: errorText('platform requires rtmps') };
       if (field === 'url') return { problem: t('channels.rtmp.urlInvalid') };
       if (field === 'key') return { problem: t('channels.rtmp.keyInvalid') };

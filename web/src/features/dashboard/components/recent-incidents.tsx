@@ -14,7 +14,8 @@ const SHOWN = 8;
 /** "7 min", "1 h 5 min", in the page's language. */
 function formatLength(seconds: number, locale: string): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
-  const unit = (amount: number, name: 'minute' | 'hour' | 'day') => new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }).format(amount);
+  const unit = (amount: number, name: 'minute' | 'hour' | 'day') =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }).format(amount);
   if (minutes < 60) return unit(minutes, 'minute');
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return [unit(hours, 'hour'), ...(minutes % 60 ? [unit(minutes % 60, 'minute')] : [])].join(' ');

@@ -6,9 +6,23 @@ import { useI18n } from '../../../i18n/i18n-context';
 export function SupportSection({ channels = support }: { channels?: SupportChannels }) {
   const { t } = useI18n();
   const links: { icon: IconName; title: string; body: string; href: string; external: boolean }[] = [
-    ...(channels.email ? [{ icon: 'mail' as const, title: t('landing.supportEmail'), body: t('landing.supportEmailBody', { address: channels.email }), href: `mailto:${channels.email}`, external: false }] : []),
-    ...(channels.chatUrl ? [{ icon: 'chat' as const, title: t('landing.supportChat'), body: t('landing.supportChatBody'), href: channels.chatUrl, external: true }] : []),
-    ...(channels.telegramUrl ? [{ icon: 'send' as const, title: t('landing.supportTelegram'), body: t('landing.supportTelegramBody'), href: channels.telegramUrl, external: true }] : []),
+    ...(channels.email
+      ? [
+          {
+            icon: 'mail' as const,
+            title: t('landing.supportEmail'),
+            body: t('landing.supportEmailBody', { address: channels.email }),
+            href: `mailto:${channels.email}`,
+            external: false,
+          },
+        ]
+      : []),
+    ...(channels.chatUrl
+      ? [{ icon: 'chat' as const, title: t('landing.supportChat'), body: t('landing.supportChatBody'), href: channels.chatUrl, external: true }]
+      : []),
+    ...(channels.telegramUrl
+      ? [{ icon: 'send' as const, title: t('landing.supportTelegram'), body: t('landing.supportTelegramBody'), href: channels.telegramUrl, external: true }]
+      : []),
   ];
   if (links.length === 0) return null;
   return (

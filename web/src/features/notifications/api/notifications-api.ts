@@ -38,6 +38,9 @@ export function useUnlinkTelegram() {
   return useMutation({
     mutationFn: () => api.delete<void>('/notifications/telegram'),
     onSuccess: () =>
-      queryClient.setQueryData<Notifications>(notificationsKey, (settings) => settings && { ...settings, telegram: { available: settings.telegram.available, linked: false } }),
+      queryClient.setQueryData<Notifications>(
+        notificationsKey,
+        (settings) => settings && { ...settings, telegram: { available: settings.telegram.available, linked: false } },
+      ),
   });
 }

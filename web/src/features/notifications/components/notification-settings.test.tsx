@@ -24,7 +24,8 @@ function serve(settings: Notifications) {
   globalThis.fetch = jest.fn(async (url: string, init?: RequestInit) => {
     const call = `${init?.method ?? 'GET'} ${url}`;
     calls.push(call);
-    const answer = (status: number, body?: unknown) => ({ ok: status < 300, status, text: async () => (body === undefined ? '' : JSON.stringify(body)) }) as unknown as Response;
+    const answer = (status: number, body?: unknown) =>
+      ({ ok: status < 300, status, text: async () => (body === undefined ? '' : JSON.stringify(body)) }) as unknown as Response;
     if (call === 'GET /api/notifications') return answer(200, settings);
     if (call === 'PATCH /api/notifications') {
       settings = { ...settings, ...(JSON.parse(String(init?.body)) as { email: boolean }) };

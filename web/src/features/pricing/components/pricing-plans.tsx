@@ -1,4 +1,14 @@
-import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type FeatureKey, type Plan } from '../../../../../lambdas/core/plans';
+import {
+  billingPeriods,
+  featureKeys,
+  periodTerms,
+  planIds,
+  plans,
+  TRIAL_DAYS,
+  type BillingPeriod,
+  type FeatureKey,
+  type Plan,
+} from '../../../../../lambdas/core/plans';
 import { buttonClasses } from '../../../components/button/button';
 import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';
@@ -135,7 +145,10 @@ export function PricingPlans({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
           id={`billing-period-${period}`}
           value={period}
           defaultChecked={period === 'month'}
-          aria-label={[t(`pricing.periods.${period}`), periodTerms[period].discountPercent > 0 ? t('pricing.savePercent', { percent: periodTerms[period].discountPercent }) : '']
+          aria-label={[
+            t(`pricing.periods.${period}`),
+            periodTerms[period].discountPercent > 0 ? t('pricing.savePercent', { percent: periodTerms[period].discountPercent }) : '',
+          ]
             .join(' ')
             .trim()}
         />

@@ -51,8 +51,12 @@ const streamPath = (id: string) => `/streams/${encodeURIComponent(id)}`;
 /** Puts a stream the API answered into its own entry and into the list, in place. */
 function remember(queryClient: QueryClient, stream: Stream): void {
   queryClient.setQueryData(streamKey(stream.id), stream);
-  queryClient.setQueryData<StreamsAnswer>(streamsKey, (answer) =>
-    answer && { streams: answer.streams.some((s) => s.id === stream.id) ? answer.streams.map((s) => (s.id === stream.id ? stream : s)) : [stream, ...answer.streams] },
+  queryClient.setQueryData<StreamsAnswer>(
+    streamsKey,
+    (answer) =>
+      answer && {
+        streams: answer.streams.some((s) => s.id === stream.id) ? answer.streams.map((s) => (s.id === stream.id ? stream : s)) : [stream, ...answer.streams],
+      },
   );
 }
 

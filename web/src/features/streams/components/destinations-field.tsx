@@ -31,7 +31,11 @@ export function DestinationsField({ channels, chosen, onChange, limit, problem }
           {channels.map((channel) => (
             <li key={channel.id}>
               <label className="stream-choice">
-                <input type="checkbox" checked={chosen.includes(channel.id)} onChange={(event) => onChange(toggleChannel(chosen, channel.id, event.target.checked))} />
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(channel.id)}
+                  onChange={(event) => onChange(toggleChannel(chosen, channel.id, event.target.checked))}
+                />
                 {channel.youtube && <YouTubeMark avatarUrl={channel.youtube.avatarUrl} />}
                 <span className="stream-choice__name">{channel.name}</span>
                 {channel.youtube ? (
@@ -63,6 +67,7 @@ export function DestinationsField({ channels, chosen, onChange, limit, problem }
 /** A YouTube account's picture, or YouTube's icon when it has none or it cannot be loaded. */
 function YouTubeMark({ avatarUrl }: { avatarUrl: string | undefined }) {
   const [failed, setFailed] = useState(false);
-  if (avatarUrl && !failed) return <img className="stream-choice__avatar" src={avatarUrl} alt="" width={24} height={24} referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  if (avatarUrl && !failed)
+    return <img className="stream-choice__avatar" src={avatarUrl} alt="" width={24} height={24} referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
   return <Icon name="youtube" className="stream-choice__youtube" />;
 }

@@ -69,21 +69,31 @@ function LiveRow({ listed, listedAt }: { listed: Stream; listedAt: number }) {
         </div>
         <div>
           <dt>{t('streams.card.destinations')}</dt>
-          <dd>{failing.length ? t('dashboard.live.failing', { names: new Intl.ListFormat(locale).format(failing.map((d) => nameOf(d.id))) }) : t('dashboard.live.allReceiving', { count: stream.channelIds.length })}</dd>
+          <dd>
+            {failing.length
+              ? t('dashboard.live.failing', { names: new Intl.ListFormat(locale).format(failing.map((d) => nameOf(d.id))) })
+              : t('dashboard.live.allReceiving', { count: stream.channelIds.length })}
+          </dd>
         </div>
       </dl>
-      {problem && (
-        <p className="live-row__problem">
-          {'key' in problem ? <LinkedText text={errorText(problem.key)} /> : problem.reason}
-        </p>
-      )}
+      {problem && <p className="live-row__problem">{'key' in problem ? <LinkedText text={errorText(problem.key)} /> : problem.reason}</p>}
       {stop.isError && <ActionError error={stop.error} />}
       <div className="live-row__actions">
-        <Button variant="red" size="small" loading={stop.isPending || stream.status === 'stopping'} onClick={() => stop.mutate()} aria-label={t('dashboard.live.stopOne', { title: stream.title })}>
+        <Button
+          variant="red"
+          size="small"
+          loading={stop.isPending || stream.status === 'stopping'}
+          onClick={() => stop.mutate()}
+          aria-label={t('dashboard.live.stopOne', { title: stream.title })}
+        >
           <Icon name="stop" />
           {t('streams.card.stop')}
         </Button>
-        <Link className="button button--secondary button--small" to={localizePath(streamPagePath(stream.id), language)} aria-label={t('dashboard.live.openOne', { title: stream.title })}>
+        <Link
+          className="button button--secondary button--small"
+          to={localizePath(streamPagePath(stream.id), language)}
+          aria-label={t('dashboard.live.openOne', { title: stream.title })}
+        >
           {t('dashboard.live.open')}
         </Link>
       </div>

@@ -22,8 +22,16 @@ function inLanguage(code: 'en' | 'ua', node: React.ReactNode) {
   );
 }
 
-describe('a stream\'s video against its destinations\' platforms', () => {
-  const channel = (id: string, preset: ChannelView['preset']): ChannelView => ({ id, kind: 'rtmp', name: `My ${preset}`, preset, rtmpUrl: 'rtmps://example.com/app', keyHint: '••••abcd', createdAt: '2026-01-01T00:00:00.000Z' });
+describe("a stream's video against its destinations' platforms", () => {
+  const channel = (id: string, preset: ChannelView['preset']): ChannelView => ({
+    id,
+    kind: 'rtmp',
+    name: `My ${preset}`,
+    preset,
+    rtmpUrl: 'rtmps://example.com/app',
+    keyHint: '••••abcd',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
   const uhd60 = { status: 'ready', width: 3840, height: 2160, frameRate: 60, videoBitrate: 20_000_000, keyframeIntervalSeconds: 2 };
 
   test('a 4K60 video cannot go to Kick (a refusal naming what is beyond its limits); Instagram advises otherwise', () => {
@@ -33,11 +41,16 @@ describe('a stream\'s video against its destinations\' platforms', () => {
     );
     const advice = screen.getAllByRole('status').map((note) => note.textContent);
     expect(advice).toHaveLength(1);
-    expect(advice[0]).toMatch(/^Instagram Live recommends otherwise \(My instagram\): a 3840×2160 frame, above 1280×720, 60 frames a second, above 30, 20 Mb\/s of video, above 6 Mb\/s, and a landscape frame/);
+    expect(advice[0]).toMatch(
+      /^Instagram Live recommends otherwise \(My instagram\): a 3840×2160 frame, above 1280×720, 60 frames a second, above 30, 20 Mb\/s of video, above 6 Mb\/s, and a landscape frame/,
+    );
   });
 
   test('a 1080p30 video of the single output before profiles (6 Mbit/s, 2 s keyframes) suits YouTube and Twitch: nothing said', () => {
-    const { container } = inLanguage('en', <PlatformFitNotes video={{ status: 'ready', width: 1920, height: 1080 }} channels={[channel('y', 'youtube'), channel('t', 'twitch')]} />);
+    const { container } = inLanguage(
+      'en',
+      <PlatformFitNotes video={{ status: 'ready', width: 1920, height: 1080 }} channels={[channel('y', 'youtube'), channel('t', 'twitch')]} />,
+    );
     expect(container.textContent).toBe('');
   });
 

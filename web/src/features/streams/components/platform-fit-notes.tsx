@@ -19,8 +19,24 @@ export function PlatformFitNotes({ video, channels }: { video: VideoItemProperti
     const fit = platformFit(preset, ready);
     const texts = { destination: channel.name, platform: preset.name };
     return [
-      ...(fit.refusals.length ? [{ id: `${channel.id}-refusal`, kind: 'refusal', text: t('platforms.refusal', { ...texts, findings: describeFindings(t, language.htmlLang, fit.refusals) }) }] : []),
-      ...(fit.advice.length ? [{ id: `${channel.id}-advice`, kind: 'advice', text: t('platforms.advice', { ...texts, findings: describeFindings(t, language.htmlLang, fit.advice) }) }] : []),
+      ...(fit.refusals.length
+        ? [
+            {
+              id: `${channel.id}-refusal`,
+              kind: 'refusal',
+              text: t('platforms.refusal', { ...texts, findings: describeFindings(t, language.htmlLang, fit.refusals) }),
+            },
+          ]
+        : []),
+      ...(fit.advice.length
+        ? [
+            {
+              id: `${channel.id}-advice`,
+              kind: 'advice',
+              text: t('platforms.advice', { ...texts, findings: describeFindings(t, language.htmlLang, fit.advice) }),
+            },
+          ]
+        : []),
     ];
   });
   if (!notes.length) return null;

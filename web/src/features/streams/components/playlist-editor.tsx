@@ -26,7 +26,10 @@ export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNul
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ ...value, apply }, { onSuccess: () => showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' }) });
+    save.mutate(
+      { ...value, apply },
+      { onSuccess: () => showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' }) },
+    );
   };
 
   return (

@@ -12,7 +12,17 @@ export interface PlaylistValue {
  * The videos of a playlist in play order: moved up and down, removed, added from the ready videos, and whether every
  * pass is shuffled. Used by the stream form and by the editor of a running stream's playlist.
  */
-export function PlaylistField({ value, onChange, videos, limit }: { value: PlaylistValue; onChange: (value: PlaylistValue) => void; videos: { id: string; title: string }[]; limit?: number | undefined }) {
+export function PlaylistField({
+  value,
+  onChange,
+  videos,
+  limit,
+}: {
+  value: PlaylistValue;
+  onChange: (value: PlaylistValue) => void;
+  videos: { id: string; title: string }[];
+  limit?: number | undefined;
+}) {
   const { t } = useI18n();
   const ids = useId();
   const titleOf = (id: string) => videos.find((video) => video.id === id)?.title ?? t('streams.card.unknownMedia');
@@ -30,13 +40,30 @@ export function PlaylistField({ value, onChange, videos, limit }: { value: Playl
               <span className="playlist-field__place">{index + 1}</span>
               <span className="playlist-field__title">{titleOf(id)}</span>
               <span className="playlist-field__actions">
-                <Button variant="secondary" size="small" disabled={index === 0} onClick={() => set({ videoIds: moveItem(value.videoIds, index, -1) })} aria-label={t('streams.playlist.moveUp', { title: titleOf(id) })}>
+                <Button
+                  variant="secondary"
+                  size="small"
+                  disabled={index === 0}
+                  onClick={() => set({ videoIds: moveItem(value.videoIds, index, -1) })}
+                  aria-label={t('streams.playlist.moveUp', { title: titleOf(id) })}
+                >
                   ↑
                 </Button>
-                <Button variant="secondary" size="small" disabled={index === value.videoIds.length - 1} onClick={() => set({ videoIds: moveItem(value.videoIds, index, 1) })} aria-label={t('streams.playlist.moveDown', { title: titleOf(id) })}>
+                <Button
+                  variant="secondary"
+                  size="small"
+                  disabled={index === value.videoIds.length - 1}
+                  onClick={() => set({ videoIds: moveItem(value.videoIds, index, 1) })}
+                  aria-label={t('streams.playlist.moveDown', { title: titleOf(id) })}
+                >
                   ↓
                 </Button>
-                <Button variant="secondary" size="small" onClick={() => set({ videoIds: removeItem(value.videoIds, index) })} aria-label={t('streams.playlist.remove', { title: titleOf(id) })}>
+                <Button
+                  variant="secondary"
+                  size="small"
+                  onClick={() => set({ videoIds: removeItem(value.videoIds, index) })}
+                  aria-label={t('streams.playlist.remove', { title: titleOf(id) })}
+                >
                   ✕
                 </Button>
               </span>

@@ -1,7 +1,18 @@
 import { useId } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { addWindow, changeWindow, earliestStart, removeWindow, weekdayName, weekdays, type ScheduleDraft, type ScheduleMode, type StopMode, type Weekday } from '../schedule-draft';
+import {
+  addWindow,
+  changeWindow,
+  earliestStart,
+  removeWindow,
+  weekdayName,
+  weekdays,
+  type ScheduleDraft,
+  type ScheduleMode,
+  type StopMode,
+  type Weekday,
+} from '../schedule-draft';
 
 interface ScheduleFieldProps {
   draft: ScheduleDraft;
@@ -174,7 +185,11 @@ export function ScheduleField({ draft, onChange, timeZone, problem, now }: Sched
         </p>
       ) : (
         <p id={`${ids}-note`} className="stream-field__help">
-          {draft.mode === 'weekly' ? t('streams.schedule.windowsHelp', { zone: timeZone }) : draft.mode === 'once' ? t('streams.schedule.onceHelp', { zone: timeZone }) : t('streams.schedule.noneHelp')}
+          {draft.mode === 'weekly'
+            ? t('streams.schedule.windowsHelp', { zone: timeZone })
+            : draft.mode === 'once'
+              ? t('streams.schedule.onceHelp', { zone: timeZone })
+              : t('streams.schedule.noneHelp')}
         </p>
       )}
     </fieldset>

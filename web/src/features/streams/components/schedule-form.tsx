@@ -41,7 +41,11 @@ export function ScheduleForm({ stream, onDone }: { stream: Stream; onDone: () =>
         onChange={change}
         timeZone={stream.timeZone}
         now={now}
-        problem={check ? { message: t(`streams.schedule.check.${check}`) } : refusal && { message: errorText(refusal.key), ...(refusal.path ? { path: refusal.path } : {}) }}
+        problem={
+          check
+            ? { message: t(`streams.schedule.check.${check}`) }
+            : refusal && { message: errorText(refusal.key), ...(refusal.path ? { path: refusal.path } : {}) }
+        }
       />
       <div className="stream-form__actions">
         <Button type="submit" loading={save.isPending}>

@@ -17,9 +17,7 @@ export function StreamAttention({ stream }: { stream: Pick<Stream, 'status' | 'n
   return (
     <div className="stream-attention" role="status">
       <p className="stream-attention__title">
-        {since
-          ? t('streams.attention.since', { time: formatMoment(since, locale, now) })
-          : t('streams.attention.badge')}
+        {since ? t('streams.attention.since', { time: formatMoment(since, locale, now) }) : t('streams.attention.badge')}
       </p>
       <p className="stream-attention__body">{t('streams.attention.body', { count: stream.attentionMinutes })}</p>
     </div>

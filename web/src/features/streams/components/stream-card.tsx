@@ -24,7 +24,17 @@ import { StreamStats } from './stream-stats';
  * One stream: its state and figures live, its preview, and what can be done with it now. Listed on the Streams page
  * (its title links to the stream's page), or as the head of its own page, whose title it then carries.
  */
-export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: { listed: Stream; listedAt: number; variant?: 'listed' | 'page'; onDeleted?: () => void }) {
+export function StreamCard({
+  listed,
+  listedAt,
+  variant = 'listed',
+  onDeleted,
+}: {
+  listed: Stream;
+  listedAt: number;
+  variant?: 'listed' | 'page';
+  onDeleted?: () => void;
+}) {
   const { t, language } = useI18n();
   const stream = useStream(listed, listedAt);
   const [editing, setEditing] = useState<'stream' | 'schedule' | undefined>();
@@ -39,15 +49,32 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
         <Heading id={headingId} className="stream-card__title">
           {editing === 'stream' ? t('streams.form.editTitle', { title: stream.title }) : t('streams.schedule.editTitle', { title: stream.title })}
         </Heading>
-        {editing === 'stream' ? <StreamForm stream={stream} onDone={() => setEditing(undefined)} /> : <ScheduleForm stream={stream} onDone={() => setEditing(undefined)} />}
+        {editing === 'stream' ? (
+          <StreamForm stream={stream} onDone={() => setEditing(undefined)} />
+        ) : (
+          <ScheduleForm stream={stream} onDone={() => setEditing(undefined)} />
+        )}
       </Root>
     );
   }
   return (
-    <Root className={`stream-card stream-card--${variant}`} id={`stream-${stream.id}`} tabIndex={-1} aria-labelledby={headingId} data-stream-id={stream.id} data-needs-attention={stream.needsAttention || undefined}>
+    <Root
+      className={`stream-card stream-card--${variant}`}
+      id={`stream-${stream.id}`}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      data-stream-id={stream.id}
+      data-needs-attention={stream.needsAttention || undefined}
+    >
       <div className="stream-card__top">
         <Heading id={headingId} className="stream-card__title">
-          {variant === 'listed' ? <Link to={pageLink} className="stream-card__title-link">{stream.title}</Link> : stream.title}
+          {variant === 'listed' ? (
+            <Link to={pageLink} className="stream-card__title-link">
+              {stream.title}
+            </Link>
+          ) : (
+            stream.title
+          )}
         </Heading>
         <StreamBadges status={stream.status} verdict={stream.verdict} needsAttention={stream.needsAttention} />
       </div>
@@ -60,7 +87,13 @@ export function StreamCard({ listed, listedAt, variant = 'listed', onDeleted }: 
       </div>
       <StreamProblems stream={stream} />
       <StreamPlatformFit stream={stream} />
-      <StreamActions stream={stream} onEdit={() => setEditing('stream')} onEditSchedule={() => setEditing('schedule')} onDeleted={onDeleted} historyLink={variant === 'listed' ? pageLink : undefined} />
+      <StreamActions
+        stream={stream}
+        onEdit={() => setEditing('stream')}
+        onEditSchedule={() => setEditing('schedule')}
+        onDeleted={onDeleted}
+        historyLink={variant === 'listed' ? pageLink : undefined}
+      />
     </Root>
   );
 }
@@ -78,16 +111,25 @@ function StreamSetup({ stream }: { stream: Stream }) {
   const nameOf = (channelId: string) => channelOf(channelId)?.name ?? t('streams.card.unknownDestination');
   const toYouTube = stream.channelIds.some((channelId) => channelOf(channelId)?.kind === 'youtube');
   const mediaTitle = (id: string | undefined) => (id ? (titles.data?.get(id) ?? t('streams.card.unknownMedia')) : undefined);
-  const restarts = stream.restartTimes.length ? `${formatRestartTimes(stream.restartTimes, language.htmlLang)} · ${stream.timeZone}` : t('streams.card.noSchedule');
+  const restarts = stream.restartTimes.length
+    ? `${formatRestartTimes(stream.restartTimes, language.htmlLang)} · ${stream.timeZone}`
+    : t('streams.card.noSchedule');
 
   return (
     <dl className="stream-setup">
       <div>
         <dt>{t('streams.card.video')}</dt>
         <dd>
-          {stream.playlist
-            ? t(stream.playlist.shuffle ? 'streams.playlist.summaryShuffled' : 'streams.playlist.summary', { count: stream.playlist.videoIds.length, first: mediaTitle(stream.playlist.videoIds[0]) })
-            : stream.videoId ? mediaTitle(stream.videoId) : <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>}
+          {stream.playlist ? (
+            t(stream.playlist.shuffle ? 'streams.playlist.summaryShuffled' : 'streams.playlist.summary', {
+              count: stream.playlist.videoIds.length,
+              first: mediaTitle(stream.playlist.videoIds[0]),
+            })
+          ) : stream.videoId ? (
+            mediaTitle(stream.videoId)
+          ) : (
+            <span className="stream-setup__missing">{t('streams.card.noVideo')}</span>
+          )}
         </dd>
       </div>
       {output && (
@@ -108,7 +150,10 @@ function StreamSetup({ stream }: { stream: Stream }) {
           ) : (
             <ul className="stream-setup__destinations">
               {stream.channelIds.map((channelId) => (
-                <li key={channelId} className={failing.has(channelId) ? 'stream-setup__destination stream-setup__destination--failing' : 'stream-setup__destination'}>
+                <li
+                  key={channelId}
+                  className={failing.has(channelId) ? 'stream-setup__destination stream-setup__destination--failing' : 'stream-setup__destination'}
+                >
                   {channelOf(channelId)?.kind === 'youtube' && <Icon name="youtube" className="stream-setup__youtube" />}
                   {failing.has(channelId) ? t('streams.card.destinationFailing', { name: nameOf(channelId) }) : nameOf(channelId)}
                 </li>
@@ -121,7 +166,8 @@ function StreamSetup({ stream }: { stream: Stream }) {
         <div>
           <dt>{t('streams.card.youtube')}</dt>
           <dd>
-            {t(`streams.privacy.${stream.privacy ?? 'public'}`)} · {stream.hasCustomThumbnail ? t('streams.card.ownThumbnail') : t('streams.card.videoThumbnail')}
+            {t(`streams.privacy.${stream.privacy ?? 'public'}`)} ·{' '}
+            {stream.hasCustomThumbnail ? t('streams.card.ownThumbnail') : t('streams.card.videoThumbnail')}
           </dd>
         </div>
       )}
@@ -203,7 +249,19 @@ function ProblemText({ problem }: { problem: Problem }) {
 }
 
 /** Start or stop; edit and delete only while stopped, with the API's reason shown otherwise. */
-function StreamActions({ stream, onEdit, onEditSchedule, onDeleted, historyLink }: { stream: Stream; onEdit: () => void; onEditSchedule: () => void; onDeleted?: () => void; historyLink?: string }) {
+function StreamActions({
+  stream,
+  onEdit,
+  onEditSchedule,
+  onDeleted,
+  historyLink,
+}: {
+  stream: Stream;
+  onEdit: () => void;
+  onEditSchedule: () => void;
+  onDeleted?: () => void;
+  historyLink?: string;
+}) {
   const { t, errorText } = useI18n();
   const noteId = useId();
   const start = useStreamAction(stream.id, 'start');
@@ -325,7 +383,10 @@ function NextStep({ refusal }: { refusal: string }) {
   const running = (list.data?.streams ?? []).filter((stream) => isRunning(stream.status)).map((stream) => t('app.quoted', { text: stream.title }));
   const text =
     refusal === 'stream limit'
-      ? t('streams.next.streamLimit', { count: plan.data?.concurrentStreams ?? running.length, streams: new Intl.ListFormat(language.htmlLang).format(running) })
+      ? t('streams.next.streamLimit', {
+          count: plan.data?.concurrentStreams ?? running.length,
+          streams: new Intl.ListFormat(language.htmlLang).format(running),
+        })
       : t(refusal === 'no valid payment' ? 'streams.next.payment' : 'streams.next.noPlan');
   return (
     <p className="stream-card__next">

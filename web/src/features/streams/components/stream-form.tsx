@@ -85,9 +85,16 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         onSuccess: ({ stream: saved, thumbnailError }) => {
           if (thumbnailError) {
             // The stream exists now: the form closes, and says what became of the picture.
-            showToast({ message: t('streams.form.thumbnailFailed', { title: saved.title, reason: errorText(errorKeyOf(thumbnailError)) }), tone: 'error', durationMs: 10_000 });
+            showToast({
+              message: t('streams.form.thumbnailFailed', { title: saved.title, reason: errorText(errorKeyOf(thumbnailError)) }),
+              tone: 'error',
+              durationMs: 10_000,
+            });
           } else {
-            showToast({ message: stream ? t('streams.form.saved', { title: saved.title }) : t('streams.form.created', { title: saved.title }), tone: 'success' });
+            showToast({
+              message: stream ? t('streams.form.saved', { title: saved.title }) : t('streams.form.created', { title: saved.title }),
+              tone: 'success',
+            });
           }
           onDone();
         },
@@ -97,7 +104,13 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
 
   const fieldError = (field: StreamField) => {
     const problem = problemAt(field);
-    return problem && <p className="stream-field__error" role="alert">{errorText(problem.key)}</p>;
+    return (
+      problem && (
+        <p className="stream-field__error" role="alert">
+          {errorText(problem.key)}
+        </p>
+      )
+    );
   };
   const timesProblem = problemAt('restartTimes');
   const timeZoneProblem = problemAt('timeZone');
@@ -110,58 +123,97 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         <label className="stream-label" htmlFor={`${ids}-title`}>
           {t('streams.form.title')}
         </label>
-        <input id={`${ids}-title`} className="stream-input" required maxLength={100} value={draft.title} onChange={(event) => change({ title: event.target.value })} />
+        <input
+          id={`${ids}-title`}
+          className="stream-input"
+          required
+          maxLength={100}
+          value={draft.title}
+          onChange={(event) => change({ title: event.target.value })}
+        />
         {fieldError('title')}
       </div>
       <div className="stream-field">
         <label className="stream-label" htmlFor={`${ids}-description`}>
           {t('streams.form.description')}
         </label>
-        <textarea id={`${ids}-description`} className="stream-input" rows={3} maxLength={5000} value={draft.description} onChange={(event) => change({ description: event.target.value })} />
+        <textarea
+          id={`${ids}-description`}
+          className="stream-input"
+          rows={3}
+          maxLength={5000}
+          value={draft.description}
+          onChange={(event) => change({ description: event.target.value })}
+        />
         {fieldError('description')}
       </div>
       <fieldset className="stream-field stream-fieldset">
         <legend className="stream-label">{t('streams.playlist.title')}</legend>
         <label className="playlist-field__toggle">
-          <input type="checkbox" checked={draft.playlist.on} onChange={(event) => change({ playlist: { ...draft.playlist, on: event.target.checked, videoIds: draft.playlist.videoIds.length || !chosenVideo ? draft.playlist.videoIds : [chosenVideo] } })} />
+          <input
+            type="checkbox"
+            checked={draft.playlist.on}
+            onChange={(event) =>
+              change({
+                playlist: {
+                  ...draft.playlist,
+                  on: event.target.checked,
+                  videoIds: draft.playlist.videoIds.length || !chosenVideo ? draft.playlist.videoIds : [chosenVideo],
+                },
+              })
+            }
+          />
           {t('streams.playlist.useIt')}
         </label>
         <p className="stream-field__help">{t('streams.playlist.help')}</p>
         {draft.playlist.on && (
-          <PlaylistField value={draft.playlist} onChange={(value) => change({ playlist: { ...draft.playlist, ...value } })} videos={videos} limit={plan.data?.playlistItems} />
+          <PlaylistField
+            value={draft.playlist}
+            onChange={(value) => change({ playlist: { ...draft.playlist, ...value } })}
+            videos={videos}
+            limit={plan.data?.playlistItems}
+          />
         )}
         {fieldError('playlist')}
       </fieldset>
       <div className="stream-form__pair">
-        {!draft.playlist.on && <div className="stream-field">
-          <label className="stream-label" htmlFor={`${ids}-video`}>
-            {t('streams.form.video')}
-          </label>
-          <select id={`${ids}-video`} className="stream-input" required value={chosenVideo} onChange={(event) => change({ videoId: event.target.value })}>
-            <option value="">{t('streams.form.chooseVideo')}</option>
-            {videos.map((video) => (
-              <option key={video.id} value={video.id}>
-                {video.title}
-              </option>
-            ))}
-          </select>
-          {chosenOutput && (
-            <p className="stream-field__help" data-quality={chosenOutput.profile}>
-              {t('streams.form.videoQuality', { quality: outputText(chosenOutput) })}
-            </p>
-          )}
-          {media.isSuccess && videos.length === 0 && (
-            <p className="stream-field__help">
-              {t('streams.form.noVideos')} <Link to={localizePath('/app/videos', language)}>{t('streams.form.uploadVideo')}</Link>
-            </p>
-          )}
-          {fieldError('videoId')}
-        </div>}
+        {!draft.playlist.on && (
+          <div className="stream-field">
+            <label className="stream-label" htmlFor={`${ids}-video`}>
+              {t('streams.form.video')}
+            </label>
+            <select id={`${ids}-video`} className="stream-input" required value={chosenVideo} onChange={(event) => change({ videoId: event.target.value })}>
+              <option value="">{t('streams.form.chooseVideo')}</option>
+              {videos.map((video) => (
+                <option key={video.id} value={video.id}>
+                  {video.title}
+                </option>
+              ))}
+            </select>
+            {chosenOutput && (
+              <p className="stream-field__help" data-quality={chosenOutput.profile}>
+                {t('streams.form.videoQuality', { quality: outputText(chosenOutput) })}
+              </p>
+            )}
+            {media.isSuccess && videos.length === 0 && (
+              <p className="stream-field__help">
+                {t('streams.form.noVideos')} <Link to={localizePath('/app/videos', language)}>{t('streams.form.uploadVideo')}</Link>
+              </p>
+            )}
+            {fieldError('videoId')}
+          </div>
+        )}
         <div className="stream-field">
           <label className="stream-label" htmlFor={`${ids}-audio`}>
             {t('streams.form.audio')}
           </label>
-          <select id={`${ids}-audio`} className="stream-input" value={audios.some((audio) => audio.id === draft.audioId) ? draft.audioId : ''} onChange={(event) => change({ audioId: event.target.value })} aria-describedby={`${ids}-audio-help`}>
+          <select
+            id={`${ids}-audio`}
+            className="stream-input"
+            value={audios.some((audio) => audio.id === draft.audioId) ? draft.audioId : ''}
+            onChange={(event) => change({ audioId: event.target.value })}
+            aria-describedby={`${ids}-audio-help`}
+          >
             <option value="">{t('streams.form.ownAudio')}</option>
             {audios.map((audio) => (
               <option key={audio.id} value={audio.id}>
@@ -182,7 +234,10 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         limit={destinationLimit}
         problem={destinationMessage}
       />
-      <PlatformFitNotes video={videos.find((video) => video.id === (draft.playlist.on ? draft.playlist.videoIds[0] : chosenVideo))} channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))} />
+      <PlatformFitNotes
+        video={videos.find((video) => video.id === (draft.playlist.on ? draft.playlist.videoIds[0] : chosenVideo))}
+        channels={(channels.data ?? []).filter((channel) => draft.channelIds.includes(channel.id))}
+      />
       <YouTubeSettingsField
         privacy={draft.privacy}
         onPrivacyChange={(privacy) => change({ privacy })}

@@ -56,7 +56,7 @@ test('each event in plain words, newest first, with how long the trouble lasted'
   expect(entry('live').querySelector('time')!.textContent).toMatch(/^\d{2}:\d{2}$/);
 });
 
-test('catalogue reasons are translated; the task\'s own words are technical details', () => {
+test("catalogue reasons are translated; the task's own words are technical details", () => {
   inUkrainian(<StreamTimeline events={events} now={Date.now()} />);
   const stopped = entry('stopped');
   expect(within(stopped).getByText(words.event.stoppedWithReason.title)).toBeTruthy();
@@ -69,7 +69,16 @@ test('catalogue reasons are translated; the task\'s own words are technical deta
 });
 
 test('troubles going on now say so; nothing yet says what will show', () => {
-  const { unmount } = inUkrainian(<StreamTimeline events={[{ at: at(0.1), kind: 'needs attention' }, { at: at(0.2), kind: 'interrupted', ongoing: true }, { at: at(0.3), kind: 'live' }]} now={Date.now()} />);
+  const { unmount } = inUkrainian(
+    <StreamTimeline
+      events={[
+        { at: at(0.1), kind: 'needs attention' },
+        { at: at(0.2), kind: 'interrupted', ongoing: true },
+        { at: at(0.3), kind: 'live' },
+      ]}
+      now={Date.now()}
+    />,
+  );
   expect(entry('needs attention').querySelector('.stream-event__length')!.textContent).toBe(` · ${words.length.stillGoing}`);
   expect(entry('interrupted').querySelector('.stream-event__length')!.textContent).toBe(` · ${words.length.stillOffAir}`);
   unmount();
@@ -97,12 +106,18 @@ describe('needs attention', () => {
     expect(badge.textContent).toBe(ua.streams.attention.badge);
     expect(badge.className).toContain('stream-badge--attention');
     const time = new Intl.DateTimeFormat('uk', { timeStyle: 'short' }).format(since);
-    expect(screen.getByRole('status').textContent).toBe(ua.streams.attention.since.replace('{{time}}', time) + (ua.streams.attention as Record<string, string>).body_many!.replace('{{count}}', '5'));
+    expect(screen.getByRole('status').textContent).toBe(
+      ua.streams.attention.since.replace('{{time}}', time) + (ua.streams.attention as Record<string, string>).body_many!.replace('{{count}}', '5'),
+    );
   });
 
   test('an incident of another day names the date; nothing shows for a healthy or a stopped stream', () => {
-    const { unmount } = inUkrainian(<StreamAttention stream={{ status: 'started', needsAttention: true, attentionSince: '2026-01-05T10:00:00.000Z', attentionMinutes: 1 }} />);
-    expect(screen.getByRole('status').textContent).toContain(new Intl.DateTimeFormat('uk', { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse('2026-01-05T10:00:00.000Z')));
+    const { unmount } = inUkrainian(
+      <StreamAttention stream={{ status: 'started', needsAttention: true, attentionSince: '2026-01-05T10:00:00.000Z', attentionMinutes: 1 }} />,
+    );
+    expect(screen.getByRole('status').textContent).toContain(
+      new Intl.DateTimeFormat('uk', { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse('2026-01-05T10:00:00.000Z')),
+    );
     expect(screen.getByRole('status').textContent).toContain(ua.streams.attention.body_one.replace('{{count}}', '1'));
     unmount();
     inUkrainian(

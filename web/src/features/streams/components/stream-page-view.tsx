@@ -50,7 +50,9 @@ export function StreamPageView({ streamId, refetchInterval, onDeleted }: { strea
       {stream.data ? (
         <>
           <StreamCard listed={stream.data} listedAt={stream.dataUpdatedAt} variant="page" onDeleted={onDeleted} />
-          {stream.data.playlist && stream.data.status !== 'stopped' && <PlaylistEditor key={stream.data.playlist.revision} stream={{ ...stream.data, playlist: stream.data.playlist }} />}
+          {stream.data.playlist && stream.data.status !== 'stopped' && (
+            <PlaylistEditor key={stream.data.playlist.revision} stream={{ ...stream.data, playlist: stream.data.playlist }} />
+          )}
           <StreamHistory stream={stream.data} refetchInterval={refetchInterval} />
         </>
       ) : stream.isError ? (

@@ -29,7 +29,8 @@ function wordsOf(item: TimelineItem) {
 /** How long the trouble lasted, or that it goes on. */
 function lengthOf(item: TimelineItem, duration: string | undefined) {
   if (item.kind === 'needs attention') return item.ongoing ? ({ key: 'stillGoing' } as const) : duration ? ({ key: 'lasted', duration } as const) : undefined;
-  if (item.kind === 'interrupted' || item.kind === 'restarted') return item.ongoing ? ({ key: 'stillOffAir' } as const) : duration ? ({ key: 'offAir', duration } as const) : undefined;
+  if (item.kind === 'interrupted' || item.kind === 'restarted')
+    return item.ongoing ? ({ key: 'stillOffAir' } as const) : duration ? ({ key: 'offAir', duration } as const) : undefined;
   return undefined;
 }
 
@@ -78,7 +79,12 @@ function TimelineEvent({ item }: { item: TimelineItem }) {
       <div className="stream-event__text">
         <p className="stream-event__title">
           {t(`streams.history.event.${words}.title`)}
-          {length && <span className="stream-event__length"> · {t(`streams.history.length.${length.key}`, { duration: 'duration' in length ? length.duration : '' })}</span>}
+          {length && (
+            <span className="stream-event__length">
+              {' '}
+              · {t(`streams.history.length.${length.key}`, { duration: 'duration' in length ? length.duration : '' })}
+            </span>
+          )}
         </p>
         <p className="stream-event__body">{t(`streams.history.event.${words}.body`, { duration: duration ?? '' })}</p>
         {item.reason &&

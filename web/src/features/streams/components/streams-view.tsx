@@ -46,7 +46,8 @@ function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
   const list = useStreamList();
   useStreamAnchor(list.data !== undefined);
   if (list.data) {
-    if (list.data.streams.length === 0) return hideEmptyState ? null : <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
+    if (list.data.streams.length === 0)
+      return hideEmptyState ? null : <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
     return (
       <ul className="stream-list" aria-label={t('streams.listLabel')}>
         {list.data.streams.map((stream) => (

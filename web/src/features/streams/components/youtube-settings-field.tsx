@@ -52,7 +52,12 @@ export function YouTubeSettingsField({ privacy, onPrivacyChange, privacyProblem,
 /** A JPEG or PNG of at most 2 MB, checked when chosen and previewed; sent after the stream is saved. The stream's
  * own thumbnail is shown while it is kept; if its address no longer loads (expired on a page open for hours), the
  * form says in words that there is one. */
-function ThumbnailPicker({ hasCustomThumbnail, thumbnailUrl, thumbnail, onThumbnailChange }: Pick<YouTubeSettingsFieldProps, 'hasCustomThumbnail' | 'thumbnailUrl' | 'thumbnail' | 'onThumbnailChange'>) {
+function ThumbnailPicker({
+  hasCustomThumbnail,
+  thumbnailUrl,
+  thumbnail,
+  onThumbnailChange,
+}: Pick<YouTubeSettingsFieldProps, 'hasCustomThumbnail' | 'thumbnailUrl' | 'thumbnail' | 'onThumbnailChange'>) {
   const { t, errorText } = useI18n();
   const ids = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -77,7 +82,9 @@ function ThumbnailPicker({ hasCustomThumbnail, thumbnailUrl, thumbnail, onThumbn
       </span>
       {preview && <img className="stream-thumbnail" src={preview} alt={t('streams.form.thumbnailPreview')} />}
       {current && <img className="stream-thumbnail" src={current} alt={t('streams.form.currentThumbnail')} onError={() => setBrokenUrl(current)} />}
-      {!chosen && !current && hasCustomThumbnail && <p className="stream-thumbnail__state">{thumbnail.kind === 'remove' ? t('streams.form.thumbnailRemoved') : t('streams.form.hasThumbnail')}</p>}
+      {!chosen && !current && hasCustomThumbnail && (
+        <p className="stream-thumbnail__state">{thumbnail.kind === 'remove' ? t('streams.form.thumbnailRemoved') : t('streams.form.hasThumbnail')}</p>
+      )}
       {refused ? (
         <p id={`${ids}-note`} className="stream-field__error" role="alert">
           {errorText('unsupported image')}

@@ -44,7 +44,10 @@ export function useDeleteVideo(id: string, onDeleted: () => void) {
   return useMutation({
     mutationFn: () => api.delete<void>(`/videos/${encodeURIComponent(id)}`),
     onSuccess: () => {
-      queryClient.setQueryData(videosQueryKey, (videos: { videos: VideoItem[] } | undefined) => videos && { videos: videos.videos.filter((video) => video.id !== id) });
+      queryClient.setQueryData(
+        videosQueryKey,
+        (videos: { videos: VideoItem[] } | undefined) => videos && { videos: videos.videos.filter((video) => video.id !== id) },
+      );
       onDeleted();
     },
   });
@@ -64,5 +67,7 @@ export const useStreamsUsing = (itemId: string) =>
   useQuery({
     ...streamsQuery,
     select: (answer): StreamUsingItem[] =>
-      answer.streams.filter((stream) => stream.videoId === itemId || stream.audioId === itemId).map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
+      answer.streams
+        .filter((stream) => stream.videoId === itemId || stream.audioId === itemId)
+        .map((stream) => ({ id: stream.id, title: stream.title, running: stream.status !== 'stopped' })),
   });

@@ -17,8 +17,16 @@ import { QualityNotes } from './video-quality';
 const ru = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ru.json'), 'utf8')) as Messages;
 
 const video: VideoItem = {
-  id: 'v1', kind: 'video', title: 'Закат', fileName: 'sunset.mp4', status: 'ready', progress: 100, sizeBytes: 1000, hasThumbnail: false,
-  createdAt: '2026-01-01T00:00:00.000Z', quality: { profile: '1080p30', tier: 'medium' },
+  id: 'v1',
+  kind: 'video',
+  title: 'Закат',
+  fileName: 'sunset.mp4',
+  status: 'ready',
+  progress: 100,
+  sizeBytes: 1000,
+  hasThumbnail: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  quality: { profile: '1080p30', tier: 'medium' },
   output: { profile: '1080p30', tier: 'medium', frameRate: 30, videoBitrate: 4_500_000, limitedBy: [] },
 };
 
@@ -51,7 +59,10 @@ test('offers what is lower than the file within the plan, and sends the choice p
   fireEvent.click(screen.getAllByRole('radio', { hidden: true })[2]!);
   fireEvent.click(screen.getByRole('button', { name: ru.videos.quality.changeSubmit, hidden: true }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
-  expect(fetch).toHaveBeenCalledWith('/api/videos/v1/quality', expect.objectContaining({ method: 'POST', body: JSON.stringify({ profile: '720p30', tier: 'low' }) }));
+  expect(fetch).toHaveBeenCalledWith(
+    '/api/videos/v1/quality',
+    expect.objectContaining({ method: 'POST', body: JSON.stringify({ profile: '720p30', tier: 'low' }) }),
+  );
   expect((queryClient.getQueryData(videosQueryKey) as { videos: VideoItem[] }).videos[0]?.status).toBe('encoding');
 });
 

@@ -13,8 +13,26 @@ import type { VideoItem } from '../api/videos-api';
 import { DeleteVideoDialog } from './delete-video-dialog';
 
 const ru = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ru.json'), 'utf8')) as Messages;
-const item = (kind: 'video' | 'audio'): VideoItem => ({ id: 'v1', kind, title: 'Дождь', fileName: 'rain.mp4', status: 'ready', progress: 100, sizeBytes: 1000, hasThumbnail: false, createdAt: '2026-01-01T00:00:00.000Z' });
-const stream = (id: string, title: string, status: string, media: Record<string, string>) => ({ id, title, status, channelIds: [], restartTimes: [], timeZone: 'UTC', ...media });
+const item = (kind: 'video' | 'audio'): VideoItem => ({
+  id: 'v1',
+  kind,
+  title: 'Дождь',
+  fileName: 'rain.mp4',
+  status: 'ready',
+  progress: 100,
+  sizeBytes: 1000,
+  hasThumbnail: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+const stream = (id: string, title: string, status: string, media: Record<string, string>) => ({
+  id,
+  title,
+  status,
+  channelIds: [],
+  restartTimes: [],
+  timeZone: 'UTC',
+  ...media,
+});
 
 function openDialog(video: VideoItem, streams: unknown[]) {
   globalThis.fetch = jest.fn(async () => ({ ok: true, status: 204, text: async () => '' }) as unknown as Response) as unknown as typeof fetch;
@@ -43,7 +61,7 @@ test('stopped streams are named with what they lose, in the plural the count nee
   expect(deleteButton().disabled).toBe(false);
 });
 
-test('a soundtrack: the stream falls back to its video\'s own sound', () => {
+test("a soundtrack: the stream falls back to its video's own sound", () => {
   openDialog(item('audio'), [stream('s1', 'Лофи', 'stopped', { videoId: 'v9', audioId: 'v1' })]);
   expect(screen.getByText(ru.videos.delete.usedByStoppedAudio_one.replace('{{streams}}', '«Лофи»'))).toBeTruthy();
 });

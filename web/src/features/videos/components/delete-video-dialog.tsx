@@ -34,7 +34,10 @@ export function DeleteVideoDialog({ video, onDeleted, ref }: { video: VideoItem;
         )}
         {running.length === 0 && stopped.length > 0 && (
           <p className="videos-notice" data-in-use="stopped">
-            {t(video.kind === 'audio' ? 'videos.delete.usedByStoppedAudio' : 'videos.delete.usedByStoppedVideo', { count: stopped.length, streams: names(stopped) })}
+            {t(video.kind === 'audio' ? 'videos.delete.usedByStoppedAudio' : 'videos.delete.usedByStoppedVideo', {
+              count: stopped.length,
+              streams: names(stopped),
+            })}
           </p>
         )}
         <p>{t('videos.delete.body')}</p>

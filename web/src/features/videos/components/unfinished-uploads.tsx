@@ -38,7 +38,10 @@ export function UnfinishedUploads({ queue, onResume }: { queue: UploadFile[]; on
           <li key={entry.urlStorageKey} className="unfinished__item">
             <span className="unfinished__name">{entry.metadata.filename ?? '—'}</span>
             <span className="unfinished__meta">
-              {[entry.size ? formatBytes(entry.size, locale) : '', new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(entry.creationTime))]
+              {[
+                entry.size ? formatBytes(entry.size, locale) : '',
+                new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(entry.creationTime)),
+              ]
                 .filter(Boolean)
                 .join(' · ')}
             </span>

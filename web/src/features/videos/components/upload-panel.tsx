@@ -48,7 +48,13 @@ function useAddFiles(uploader: Uploader, allowance: UploadAllowance | undefined,
         if (!isAcceptedFile(file.name, file.type)) {
           refused.push(t('videos.upload.wrongType', { name: file.name }));
         } else if (allowance && file.size > allowance.storageBytesLeft) {
-          refused.push(t('videos.upload.tooBig', { name: file.name, size: formatBytes(file.size, language.htmlLang), left: formatBytes(allowance.storageBytesLeft, language.htmlLang) }));
+          refused.push(
+            t('videos.upload.tooBig', {
+              name: file.name,
+              size: formatBytes(file.size, language.htmlLang),
+              left: formatBytes(allowance.storageBytesLeft, language.htmlLang),
+            }),
+          );
         } else if (uploadsLeft <= 0) {
           refused.push(t('videos.upload.noUploadsLeft', { name: file.name }));
         } else {

@@ -61,7 +61,12 @@ export function UploadQuality({ allowed, planLink }: { allowed: readonly OutputP
           <label className="upload-quality__label" htmlFor={`${ids}-profile`}>
             {t('videos.quality.picture')}
           </label>
-          <select id={`${ids}-profile`} className="upload-quality__select" value={choice.profile} onChange={(event) => setChoice({ ...choice, profile: event.target.value as OutputProfileId })}>
+          <select
+            id={`${ids}-profile`}
+            className="upload-quality__select"
+            value={choice.profile}
+            onChange={(event) => setChoice({ ...choice, profile: event.target.value as OutputProfileId })}
+          >
             {outputProfileIds.map((profile) => (
               <option key={profile} value={profile} disabled={!allowed.includes(profile)}>
                 {allowed.includes(profile) ? profileText(profile) : t('videos.quality.notInPlan', { profile: profileText(profile), plans: plansText(profile) })}

@@ -43,7 +43,12 @@ export function UploadRow({ file, uploader, planLink }: { file: UploadFile; uplo
       </span>
       <div className="upload-row__main">
         <p className="upload-row__name">{file.name}</p>
-        <progress className="upload-row__bar" max={100} value={uploadComplete ? 100 : percent} aria-label={t('videos.upload.progressLabel', { name: file.name ?? '' })} />
+        <progress
+          className="upload-row__bar"
+          max={100}
+          value={uploadComplete ? 100 : percent}
+          aria-label={t('videos.upload.progressLabel', { name: file.name ?? '' })}
+        />
         <p className={`upload-row__status ${failure ? 'upload-row__status--failed' : ''}`} role={failure ? 'alert' : undefined}>
           {status}
         </p>

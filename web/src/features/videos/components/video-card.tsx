@@ -25,7 +25,15 @@ function StatusBadge({ video }: { video: VideoItem }) {
 
 /** A library item: picture, title (renamed in place), state with live encoding progress, facts (its stream quality
  * among them), a quality change (ready videos, once the plan's profiles are known), delete. */
-export function VideoCard({ video, onDeleted, outputProfiles }: { video: VideoItem; onDeleted: () => void; outputProfiles: readonly OutputProfileId[] | undefined }) {
+export function VideoCard({
+  video,
+  onDeleted,
+  outputProfiles,
+}: {
+  video: VideoItem;
+  onDeleted: () => void;
+  outputProfiles: readonly OutputProfileId[] | undefined;
+}) {
   const { t, errorText, language } = useI18n();
   const locale = language.htmlLang;
   return (

@@ -41,7 +41,10 @@ export function QualityNotes({ video }: { video: VideoItem }) {
   return (
     <div className="video-card__quality-notes" data-quality-notes>
       {notes.map((note) => (
-        <p key={note} className={video.qualityChangeError && note === notes[0] ? 'video-card__quality-note video-card__quality-note--failed' : 'video-card__quality-note'}>
+        <p
+          key={note}
+          className={video.qualityChangeError && note === notes[0] ? 'video-card__quality-note video-card__quality-note--failed' : 'video-card__quality-note'}
+        >
           {note}
         </p>
       ))}

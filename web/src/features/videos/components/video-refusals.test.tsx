@@ -15,10 +15,22 @@ import { VideoTitle } from './video-title';
 
 const ru = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ru.json'), 'utf8')) as Messages;
 
-const video: VideoItem = { id: 'v1', kind: 'video', title: 'Sunset', fileName: 'sunset.mp4', status: 'encoding', progress: 40, sizeBytes: 1000, hasThumbnail: false, createdAt: '2026-01-01T00:00:00.000Z' };
+const video: VideoItem = {
+  id: 'v1',
+  kind: 'video',
+  title: 'Sunset',
+  fileName: 'sunset.mp4',
+  status: 'encoding',
+  progress: 40,
+  sizeBytes: 1000,
+  hasThumbnail: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 function refuseWith(key: string) {
-  const fetch = jest.fn(async () => ({ ok: false, status: 409, text: async () => JSON.stringify({ error: key, message: 'English text' }) }) as unknown as Response);
+  const fetch = jest.fn(
+    async () => ({ ok: false, status: 409, text: async () => JSON.stringify({ error: key, message: 'English text' }) }) as unknown as Response,
+  );
   globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
   return fetch;
 }

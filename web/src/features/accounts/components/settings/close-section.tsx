@@ -44,7 +44,14 @@ export function CloseSection() {
       ) : (
         <form ref={formRef} className="settings-form" noValidate onSubmit={submit}>
           <FormProblemAlert problem={problems.form} retryAfterSeconds={problems.retryAfterSeconds} />
-          <PasswordField id="account-close-password" label={t('account.currentPassword')} value={password} onChange={setPassword} autoComplete="current-password" error={problemText('password', problems.fields.password)} />
+          <PasswordField
+            id="account-close-password"
+            label={t('account.currentPassword')}
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            error={problemText('password', problems.fields.password)}
+          />
           <div className="settings-form__actions">
             <Button type="submit" variant="red" loading={request.isPending}>
               {t('account.close.submit')}

@@ -39,7 +39,13 @@ function DeviceRow({ session }: { session: DeviceView }) {
         </span>
       </span>
       {!session.current && (
-        <Button variant="secondary" size="small" loading={signOut.isPending} onClick={() => signOut.mutate(session.id)} aria-label={t('account.devices.signOutOne', { device: name })}>
+        <Button
+          variant="secondary"
+          size="small"
+          loading={signOut.isPending}
+          onClick={() => signOut.mutate(session.id)}
+          aria-label={t('account.devices.signOutOne', { device: name })}
+        >
           {t('auth.signOut')}
         </Button>
       )}

@@ -36,7 +36,14 @@ export function EmailSection({ account }: { account: AccountView }) {
           setPassword('');
         },
         onError: (error) =>
-          fail(formProblemsOf(error, ['email', 'password'], { 'validation.bad_email': 'email', 'disposable email': 'email', 'same email': 'email', 'wrong password': 'password' })),
+          fail(
+            formProblemsOf(error, ['email', 'password'], {
+              'validation.bad_email': 'email',
+              'disposable email': 'email',
+              'same email': 'email',
+              'wrong password': 'password',
+            }),
+          ),
       },
     );
   }

@@ -35,7 +35,14 @@ export function PasswordSection({ email }: { email: string }) {
           setCurrentPassword('');
           setNewPassword('');
         },
-        onError: (error) => fail(formProblemsOf(error, ['currentPassword', 'newPassword'], { 'wrong password': 'currentPassword', 'weak password': 'newPassword', 'same password': 'newPassword' })),
+        onError: (error) =>
+          fail(
+            formProblemsOf(error, ['currentPassword', 'newPassword'], {
+              'wrong password': 'currentPassword',
+              'weak password': 'newPassword',
+              'same password': 'newPassword',
+            }),
+          ),
       },
     );
   }
@@ -43,11 +50,7 @@ export function PasswordSection({ email }: { email: string }) {
   return (
     <SettingsSection name="password" title={t('account.password.title')} lead={t('account.password.lead')}>
       <form ref={formRef} className="settings-form" noValidate onSubmit={submit}>
-        {change.isSuccess && (
-          <FormAlert tone="success">
-            {t('account.password.changed', { count: change.data.sessionsEnded })}
-          </FormAlert>
-        )}
+        {change.isSuccess && <FormAlert tone="success">{t('account.password.changed', { count: change.data.sessionsEnded })}</FormAlert>}
         <FormProblemAlert problem={problems.form} retryAfterSeconds={problems.retryAfterSeconds} />
         <PasswordField
           id="account-current-password"

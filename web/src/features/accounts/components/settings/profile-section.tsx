@@ -65,7 +65,13 @@ export function ProfileSection({ user }: { user: PublicUser }) {
             {t('account.profile.language')}
           </label>
           <div className="form-field__box">
-            <select id="account-language" className="form-field__input" value={code} aria-describedby="account-language-hint" onChange={(event) => setCode(event.target.value as LanguageCode)}>
+            <select
+              id="account-language"
+              className="form-field__input"
+              value={code}
+              aria-describedby="account-language-hint"
+              onChange={(event) => setCode(event.target.value as LanguageCode)}
+            >
               {languages.map((option) => (
                 <option key={option.code} value={option.code} lang={option.htmlLang}>
                   {option.name}
