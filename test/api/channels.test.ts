@@ -95,7 +95,10 @@ describe('changing a destination', () => {
 
     expect(await api(stack, 'PATCH', `/channels/${second.body.id}`, { token: user.token, body: { name: 'Youtube Main' } })).toMatchObject(duplicate('name'));
     expect(
-      await api(stack, 'PATCH', `/channels/${second.body.id}`, { token: user.token, body: { url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc' } }),
+      await api(stack, 'PATCH', `/channels/${second.body.id}`, {
+        token: user.token,
+        body: { url: 'rtmp://a.rtmp.youtube.com/live2', key: 'aaaa-bbbb-cccc', preset: 'youtube' },
+      }),
     ).toMatchObject(duplicate('key'));
     // Changing only the server onto a server where the same key is already used is a duplicate too.
     const kickOnYoutube = await api(stack, 'POST', '/channels/rtmp', {

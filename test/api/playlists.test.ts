@@ -96,7 +96,8 @@ test('a playlist of three videos of different lengths plays in order across pass
   const ida = await creatorWithDestination(stack, 'pia', 3);
   const [b, c] = await Promise.all(
     [5, 7].map(async (seconds) => {
-      const clip = await makeClip({ seconds });
+      // Every item of a playlist has one picture size: Full HD, as the creator's own video.
+      const clip = await makeClip({ seconds, size: '1920x1080' });
       const id = await uploadWithTus(stack, ida.token, clip.bytes, { filename: `${seconds}s.mp4`, filetype: 'video/mp4', kind: 'video' });
       expect((await waitForItem(stack, ida.token, id)).status).toBe('ready');
       return id;

@@ -107,7 +107,7 @@ describe('destination presets', () => {
     await card.locator('[data-preset="instagram"]').filter({ hasText: 'Instagram Live' }).waitFor();
 
     // The stream form: the stream-ready video (1920x1080, 30 fps) against Instagram Live's advice.
-    const clip = await makeClip({ seconds: 3 });
+    const clip = await makeClip({ seconds: 3, size: '1920x1080' });
     const videoId = await uploadWithTus(e2e.stack, user.token, clip.bytes, { filename: 'presets loop.mp4', filetype: 'video/mp4', kind: 'video' });
     const video = await waitForItem(e2e.stack, user.token, videoId);
     expect(video).toMatchObject({ status: 'ready', width: 1920, height: 1080 });
