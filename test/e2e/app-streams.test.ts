@@ -191,16 +191,16 @@ describe('Streams and Channels pages', () => {
     // Two restarts at the same minute: the API's 422, shown at the restart times, both rows marked.
     await form.getByRole('button', { name: 'Add a restart time' }).click();
     await form.getByRole('button', { name: 'Add a restart time' }).click();
-    expect(await form.getByLabel('Restart time 1').inputValue()).toBe('03:00');
-    expect(await form.getByLabel('Restart time 2').inputValue()).toBe('15:00');
-    await form.getByLabel('Restart time 2').fill('03:00');
+    expect(await form.getByLabel('Restart time 1', { exact: true }).inputValue()).toBe('03:00');
+    expect(await form.getByLabel('Restart time 2', { exact: true }).inputValue()).toBe('15:00');
+    await form.getByLabel('Restart time 2', { exact: true }).fill('03:00');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByRole('alert').filter({ hasText: errorCatalogue['duplicate restart times'].message }).waitFor();
-    expect(await form.getByLabel('Restart time 1').getAttribute('aria-invalid')).toBe('true');
-    expect(await form.getByLabel('Restart time 2').getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Restart time 1', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Restart time 2', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'app-streams-form-duplicate-restarts-en');
 
-    await form.getByLabel('Restart time 2').fill('15:30');
+    await form.getByLabel('Restart time 2', { exact: true }).fill('15:30');
     await form.getByRole('button', { name: 'Save changes' }).click();
     // Restart times in the language's one time style (en-US: 12-hour).
     await stream.getByText(new RegExp(`^3:00\\sAM and 3:30\\sPM · ${TIME_ZONE}$`)).waitFor();
