@@ -24,6 +24,8 @@ const project = (displayName: string, roots: string[], extra: Partial<Config> = 
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
   ...extra,
+  // The web app's paths to what it shares with the server (web/tsconfig.json).
+  moduleNameMapper: { '^@loopcast/(contract|core)/(.*)$': '<rootDir>/lambdas/$1/$2', ...extra.moduleNameMapper },
 });
 
 const config: Config = {

@@ -3,7 +3,7 @@
 // present, query strings built from an object (null, false and '' left out). Idempotent requests without a body
 // are retried once on 408, 409, 425, 429, 500, 502, 503 and 504; any 401 ends the session and opens the login page.
 // Failures surface as ApiError carrying the error catalogue key, which pages translate (useI18n().errorText).
-import { isErrorKey, type ErrorKey } from '../../../lambdas/core/errors';
+import { isErrorKey, type ErrorKey } from '@loopcast/core/errors';
 import { languageOfPath, localizePath } from '../i18n/languages';
 import { authToken, endSession } from '../lib/session';
 

@@ -2,7 +2,7 @@
 // catalogue (load-messages.ts); public pages are rendered at build time from the sections their loaders brought
 // (messages.server.ts) and ship no script at all, so i18next only runs in the app and in the prerender.
 import { createInstance, type i18n } from 'i18next';
-import type { ErrorKey } from '../../../lambdas/core/errors';
+import type { ErrorKey } from '@loopcast/core/errors';
 import { mergeMessages, type PartialMessages } from './catalogue';
 import { languages, type Language } from './languages';
 

@@ -2,7 +2,7 @@
 // same placeholders, no empty or untranslated texts, and a translation for every error catalogue key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCatalogue } from '../../../lambdas/core/errors';
+import { errorCatalogue } from '@loopcast/core/errors';
 import { languageByCode, languages, type LanguageCode } from './languages';
 
 type Tree = { [key: string]: string | Tree };

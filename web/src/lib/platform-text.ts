@@ -1,8 +1,8 @@
 // A platform's limits and a video's findings against them (lambdas/core/channels/platform-fit.ts), in the page's
 // language: what the platform picker says of a platform, and what a stream's warnings and refusals say. Pure.
 import type { TFunction } from 'i18next';
-import { presetById, type DestinationPresetId, type FrameSize, type VideoLimits } from '../../../lambdas/contract/destination-presets';
-import type { Finding } from '../../../lambdas/core/channels/platform-fit';
+import { presetById, type DestinationPresetId, type FrameSize, type VideoLimits } from '@loopcast/contract/destination-presets';
+import type { Finding } from '@loopcast/core/channels/platform-fit';
 
 /** A platform's name; Custom is "Other server" in the page's language. */
 export const platformName = (t: TFunction, id: DestinationPresetId): string => (id === 'custom' ? t('channels.rtmp.custom') : presetById(id).name);

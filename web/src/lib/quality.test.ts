@@ -1,4 +1,4 @@
-import { plans } from '../../../lambdas/core/plans';
+import { plans } from '@loopcast/core/plans';
 import { initialUploadQuality, type VideoOutput, lowerChoices, missingFromPlan, storedBytesPerHour, trafficBytesPerMonth } from './quality';
 
 const basic = plans.basic.limits.outputProfiles;

@@ -12,10 +12,10 @@ import {
   type BitrateTier,
   type OutputProfileId,
   type QualityChoice,
-} from '../../../lambdas/core/media-spec';
-import { gbPerDestinationMonth } from '../../../lambdas/core/costs/model';
-import { legacyOutput, qualityChangeFrom, type VideoOutput } from '../../../lambdas/core/media/videos';
-import { planIds, plans, type PlanId } from '../../../lambdas/core/plans';
+} from '@loopcast/core/media-spec';
+import { gbPerDestinationMonth } from '@loopcast/core/costs/model';
+import { legacyOutput, qualityChangeFrom, type VideoOutput } from '@loopcast/core/media/videos';
+import { planIds, plans, type PlanId } from '@loopcast/core/plans';
 
 export type { BitrateTier, OutputProfileId, QualityChoice, VideoOutput };
 export { bitrateTiers, defaultQuality, outputProfileIds };

@@ -2,8 +2,8 @@
 // that include a profile ("Pro and Custom"), what a plan lacks ("60 fps, 1440p and 4K") and a month's traffic
 // ("1.1 TB"). Shared by the Videos and Streams pages.
 import { useMemo } from 'react';
-import { outputProfiles, type OutputProfileId } from '../../../lambdas/core/media-spec';
-import type { PlanId } from '../../../lambdas/core/plans';
+import { outputProfiles, type OutputProfileId } from '@loopcast/core/media-spec';
+import type { PlanId } from '@loopcast/core/plans';
 import { useI18n } from '../i18n/i18n-context';
 import { megabits, plansWith, resolutionName, type missingFromPlan, type VideoOutput } from './quality';
 

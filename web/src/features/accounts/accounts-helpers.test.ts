@@ -2,7 +2,7 @@ import { ApiError } from '../../api/client';
 import { languageByCode } from '../../i18n/languages';
 import { formProblemsOf } from './form-errors';
 import { failedPasswordRule, passwordRules, PASSWORD_MIN_LENGTH, meetsPasswordRules } from './password-rules';
-import { PASSWORD_MIN_LENGTH as SERVER_MIN_LENGTH } from '../../../../lambdas/core/accounts/passwords';
+import { PASSWORD_MIN_LENGTH as SERVER_MIN_LENGTH } from '@loopcast/core/accounts/passwords';
 import { pathAfterSignIn, withReturnPath } from './return-path';
 import { formatWait } from './wait-time';
 

@@ -1,7 +1,7 @@
 // The sign-in error page (/app/auth/error, docs/web.md "Accounts"): a sign-in step that cannot finish sends the
 // visitor there with `?reason=<error catalogue key>`. Only catalogue keys are shown, translated; a missing or unknown
 // reason reads as the page's own general message, so a crafted link cannot put its words on our page.
-import { isErrorKey } from '../../../../lambdas/core/errors';
+import { isErrorKey } from '@loopcast/core/errors';
 import type { ErrorTextKey } from '../../i18n/i18n-context';
 import { localizePath, type Language } from '../../i18n/languages';
 

@@ -1,6 +1,6 @@
 // An API refusal as the messages a form shows: next to the field it concerns (from `details.fields` of a
 // validation error, or known for the key, e.g. 'weak password' is about the password) or for the whole form.
-import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import { isErrorKey, type ErrorKey } from '@loopcast/core/errors';
 import { ApiError } from '../../api/client';
 import type { ErrorTextKey } from '../../i18n/i18n-context';
 

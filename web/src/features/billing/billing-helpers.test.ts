@@ -1,4 +1,4 @@
-import { plans } from '../../../../lambdas/core/plans';
+import { plans } from '@loopcast/core/plans';
 import { formatDate, formatMoney } from './format';
 import { uploadAllowance, usageLevel, usageRows } from './usage';
 

@@ -1,8 +1,8 @@
 // The platform picker's draft: choosing a platform fills in its server URL (when it has one for everyone) and its
 // name, so a creator only pastes the stream key; a platform that shows each creator their own server URL leaves
 // the field for them to paste. The platforms are the API's own table (lambdas/contract/destination-presets.ts).
-import { destinationPresets, presetById, type DestinationPresetId } from '../../../../lambdas/contract/destination-presets';
-import { presetOfUrl } from '../../../../lambdas/core/channels/platform-fit';
+import { destinationPresets, presetById, type DestinationPresetId } from '@loopcast/contract/destination-presets';
+import { presetOfUrl } from '@loopcast/core/channels/platform-fit';
 
 export type PresetId = DestinationPresetId;
 

@@ -1,6 +1,6 @@
 // The YouTube part of the Channels page: what Google's round trip brought back, the plan's room for another
 // account, and a channel's page on YouTube. Pure.
-import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import { isErrorKey, type ErrorKey } from '@loopcast/core/errors';
 import type { ChannelView } from './api/channels-api';
 
 /** The callback opens the page with `?connected=<channel id>` or `?error=<catalogue key>`. */

@@ -4,7 +4,7 @@
 // double payment, a wrong plan or a service we did not provide; answered within 5 business days, paid within
 // 7 business days of approval to the original payment method. Only loaders import this file, so the texts reach
 // the browser as page data, never as JavaScript.
-import { TRIAL_DAYS } from '../../../../lambdas/core/plans';
+import { TRIAL_DAYS } from '@loopcast/core/plans';
 import { support, type SupportChannels } from '../../config/support';
 import type { LegalDocument } from './legal-document';
 

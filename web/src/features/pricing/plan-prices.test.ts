@@ -1,4 +1,4 @@
-import { periodTerms, plans } from '../../../../lambdas/core/plans';
+import { periodTerms, plans } from '@loopcast/core/plans';
 import { formatUsd, planPrice, storageSize } from './plan-prices';
 
 describe('pricing figures from the plan definition', () => {

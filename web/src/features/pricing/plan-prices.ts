@@ -1,7 +1,7 @@
 // What the pricing table shows, computed from the one plan definition (lambdas/core/plans.ts), never copied.
 // Amounts are formatted the same way in every language ("$8.99"): fees are in USD, and an identical string from
 // the prerender and the browser keeps hydration exact whatever each one's Intl data.
-import { periodPriceCents, periodSavingCents, periodTerms, type BillingPeriod, type Plan } from '../../../../lambdas/core/plans';
+import { periodPriceCents, periodSavingCents, periodTerms, type BillingPeriod, type Plan } from '@loopcast/core/plans';
 
 export type PlanPrice =
   { kind: 'free' } | { kind: 'by agreement' } | { kind: 'paid'; perMonthCents: number; totalCents: number; savingCents: number; discountPercent: number };

@@ -6,7 +6,7 @@
 // Small changes (progress, heartbeats) are patched in place; changes that bring new fields (a finished transcode's
 // thumbnail, a stream's verdict) are patched and then refetched.
 import type { QueryClient } from '@tanstack/react-query';
-import type { RealtimeEvent } from '../../../../lambdas/contract/realtime-events';
+import type { RealtimeEvent } from '@loopcast/contract/realtime-events';
 import { queryKeys } from '../../api/queries';
 
 /** The entries realtime keeps current (web/src/api/queries.ts). */

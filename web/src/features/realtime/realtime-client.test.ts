@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import type { RealtimeEvent } from '../../../../lambdas/contract/realtime-events';
+import type { RealtimeEvent } from '@loopcast/contract/realtime-events';
 import { createRealtimeClient, defaultRetryDelayMs, parseRealtimeEvent, type RealtimeClient, type RealtimeStatus } from './realtime-client';
 
 interface TestServer {

@@ -3,7 +3,7 @@
 // `url?token=`. An attempt that fails, or a connection that drops, is retried up to 3 times with a growing delay;
 // after a successful connection the count starts again. Failures are console warnings only: when the channel is
 // down the pages poll instead (they read `status`), so nothing here may ever throw at the app.
-import type { RealtimeEvent, RealtimeEventType } from '../../../../lambdas/contract/realtime-events';
+import type { RealtimeEvent, RealtimeEventType } from '@loopcast/contract/realtime-events';
 
 export type RealtimeStatus = 'connecting' | 'open' | 'down' | 'stopped';
 

@@ -2,7 +2,7 @@
 // reused by every page and every language (each /app language has its own data cache, so caches subscribe and
 // unsubscribe while the connection stays). Signing out loads the login page afresh, which ends it. A connection
 // that gave up is tried again when the browser comes back online.
-import type { RealtimeEvent } from '../../../../lambdas/contract/realtime-events';
+import type { RealtimeEvent } from '@loopcast/contract/realtime-events';
 import { api } from '../../api/client';
 import { isSignedIn } from '../../lib/session';
 import { createRealtimeClient, type RealtimeClient, type RealtimeStatus, type RealtimeTicket } from './realtime-client';

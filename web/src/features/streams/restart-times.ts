@@ -1,7 +1,7 @@
 // Editing a stream's restart times: rows of a time ("HH:MM") every day or on one weekday ("mon 06:30" to the API) the
 // user adds, changes and removes. The API validates them (duplicates and impossible times are its 422s); the form
 // shows its refusal on the rows it names. Pure.
-import { isWeekday, type Weekday } from '../../../../lambdas/core/wall-clock';
+import { isWeekday, type Weekday } from '@loopcast/core/wall-clock';
 
 export interface RestartTimeRow {
   /** Stable identity of the row while its value changes. */

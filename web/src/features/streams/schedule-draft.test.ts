@@ -1,4 +1,4 @@
-import type { StreamSchedule } from '../../../../lambdas/core/streams/schedule';
+import type { StreamSchedule } from '@loopcast/core/streams/schedule';
 import {
   addWindow,
   changeWindow,

@@ -1,10 +1,10 @@
 // How a stream's state reads on the Streams page: badges, why it cannot be edited now, its last problem, and its
 // figures in the page's language. Pure.
-import { isErrorKey, type ErrorKey } from '../../../../lambdas/core/errors';
+import { isErrorKey, type ErrorKey } from '@loopcast/core/errors';
 import { formatTimeOfDay, timeFormat } from '../../lib/format';
 import type { HealthVerdict, Stream, StreamStatus, WeeklyWindow } from './api/streams-api';
 import { weekdayName } from './schedule-draft';
-import { isWeekday } from '../../../../lambdas/core/wall-clock';
+import { isWeekday } from '@loopcast/core/wall-clock';
 
 /** The colour family of a badge. */
 export type Tone = 'good' | 'busy' | 'warning' | 'bad' | 'idle';

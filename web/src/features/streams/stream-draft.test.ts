@@ -1,4 +1,4 @@
-import { DEFAULT_ATTENTION_MINUTES, streamView, type Stream } from '../../../../lambdas/core/streams/stream';
+import { DEFAULT_ATTENTION_MINUTES, streamView, type Stream } from '@loopcast/core/streams/stream';
 import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, toggleChannel } from './stream-draft';
 
 // A stopped stream as the API shows it.

@@ -1,4 +1,4 @@
-import { timeline, type StreamEvent } from '../../../../lambdas/core/streams/history';
+import { timeline, type StreamEvent } from '@loopcast/core/streams/history';
 import { formatMoment } from './stream-display';
 import { formatDay, formatUptime, groupByDay, timelineItems } from './stream-history';
 

@@ -1,4 +1,4 @@
-import { THUMBNAIL_MAX_BYTES } from '../../../../lambdas/core/streams/thumbnail';
+import { THUMBNAIL_MAX_BYTES } from '@loopcast/core/streams/thumbnail';
 import { thumbnailProblem, thumbnailStep } from './thumbnail';
 
 describe("the stream's thumbnail", () => {

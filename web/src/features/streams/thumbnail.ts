@@ -1,5 +1,5 @@
 // A stream's own thumbnail for its YouTube broadcasts, as the form handles it. Pure.
-import { THUMBNAIL_MAX_BYTES } from '../../../../lambdas/core/streams/thumbnail';
+import { THUMBNAIL_MAX_BYTES } from '@loopcast/core/streams/thumbnail';
 
 export const THUMBNAIL_TYPES: readonly string[] = ['image/jpeg', 'image/png'];
 

@@ -1,7 +1,7 @@
 // What the library accepts (spec section 1): MP4, MOV, AVI, MKV and other video formats (converted), and separate
 // audio tracks: MP3, M4A/AAC, WAV, FLAC, OGG. Browsers leave the type of some formats empty (often .mkv), so the
 // file name's extension counts too.
-import type { MediaKind } from '../../../../lambdas/core/media-spec';
+import type { MediaKind } from '@loopcast/core/media-spec';
 
 export const videoExtensions = ['mp4', 'mov', 'avi', 'mkv', 'webm', 'm4v', 'mpg', 'mpeg', 'wmv', 'flv', '3gp', 'ts', 'mts', 'm2ts', 'ogv'] as const;
 export const audioExtensions = ['mp3', 'm4a', 'aac', 'wav', 'flac', 'ogg', 'oga', 'opus'] as const;

@@ -1,7 +1,7 @@
 // A refused or failed upload request as an error catalogue key, so the uploader shows the translated message: the
 // tus endpoint answers `{ error, message }` (401 'uploader token error', 402 'no active subscription', 403
 // 'video upload limit' / 'storage limit', ...).
-import { isErrorKey } from '../../../../lambdas/core/errors';
+import { isErrorKey } from '@loopcast/core/errors';
 import type { ErrorTextKey } from '../../i18n/i18n-context';
 
 export function uploadErrorKey(status: number | undefined, body: string | undefined): ErrorTextKey {

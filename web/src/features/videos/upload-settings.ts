@@ -5,7 +5,7 @@
 // A file of PARALLEL_MIN_BYTES or more goes as PARALLEL_UPLOADS partial uploads sent at once (tus's
 // concatenation: tus-js-client's `parallelUploads`), which the server joins inside S3: one chunk at a time
 // leaves the creator's uplink idle for a round trip plus the server's time at every chunk.
-import type { BitrateTier, MediaKind, OutputProfileId } from '../../../../lambdas/core/media-spec';
+import type { BitrateTier, MediaKind, OutputProfileId } from '@loopcast/core/media-spec';
 
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 export const RETRY_DELAYS_MS = [0, 1000, 3000, 5000];

@@ -9,7 +9,7 @@
 import Uppy, { type Meta, type UppyFile } from '@uppy/core';
 import type { Locale } from '@uppy/core/utils';
 import Tus, { type TusBody } from '@uppy/tus';
-import { defaultQuality, type BitrateTier, type MediaKind, type OutputProfileId, type QualityChoice } from '../../../../lambdas/core/media-spec';
+import { defaultQuality, type BitrateTier, type MediaKind, type OutputProfileId, type QualityChoice } from '@loopcast/core/media-spec';
 import type { ErrorTextKey } from '../../i18n/i18n-context';
 import { authToken } from '../../lib/session';
 import { acceptedFileTypes, mediaKindOf } from './media-kind';

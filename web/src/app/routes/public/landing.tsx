@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaArgs } from 'react-router';
-import { TRIAL_DAYS } from '../../../../../lambdas/core/plans';
+import { TRIAL_DAYS } from '@loopcast/core/plans';
 import { Faq } from '../../../features/marketing/components/faq';
 import { FeatureGrid } from '../../../features/marketing/components/feature-grid';
 import { GetStarted } from '../../../features/marketing/components/get-started';

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaArgs } from 'react-router';
-import { TRIAL_DAYS } from '../../../../../lambdas/core/plans';
+import { TRIAL_DAYS } from '@loopcast/core/plans';
 import { Faq } from '../../../features/marketing/components/faq';
 import { PricingPlans } from '../../../features/pricing/components/pricing-plans';
 import { useI18n } from '../../../i18n/i18n-context';

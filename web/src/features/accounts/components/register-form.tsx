@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { TRIAL_DAYS } from '../../../../../lambdas/core/plans';
+import { TRIAL_DAYS } from '@loopcast/core/plans';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { billingPeriods, periodTerms, type BillingPeriod, type PlanId } from '../../../../../lambdas/core/plans';
+import { billingPeriods, periodTerms, type BillingPeriod, type PlanId } from '@loopcast/core/plans';
 import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { supportContactHref } from '../../../config/support';

@@ -3,8 +3,8 @@
 // destination choices. ['subscription'] is GET /subscription, shared with the billing pages.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { DestinationPresetId } from '../../../../../lambdas/contract/destination-presets';
-import type { ChannelView } from '../../../../../lambdas/core/channels/channel';
+import type { DestinationPresetId } from '@loopcast/contract/destination-presets';
+import type { ChannelView } from '@loopcast/core/channels/channel';
 import { api } from '../../../api/client';
 import { channelsQuery, queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';
 import type { LanguageCode } from '../../../i18n/languages';

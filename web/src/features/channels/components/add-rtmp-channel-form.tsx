@@ -5,7 +5,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { useAddRtmpChannel } from '../api/channels-api';
 import { errorKeyOf, fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
-import { destinationPresetIds, presetById } from '../../../../../lambdas/contract/destination-presets';
+import { destinationPresetIds, presetById } from '@loopcast/contract/destination-presets';
 import { platformName } from '../../../lib/platform-text';
 import { choosePreset, editServerUrl, emptyRtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';

@@ -4,7 +4,7 @@
 import { render, screen } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { presetById } from '../../../../../lambdas/contract/destination-presets';
+import { presetById } from '@loopcast/contract/destination-presets';
 import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';

@@ -1,4 +1,4 @@
-import { presetById, type DestinationPresetId } from '../../../../../lambdas/contract/destination-presets';
+import { presetById, type DestinationPresetId } from '@loopcast/contract/destination-presets';
 import { useI18n } from '../../../i18n/i18n-context';
 import { describePlatform } from '../../../lib/platform-text';
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { ErrorKey } from '../../../../../lambdas/core/errors';
+import type { ErrorKey } from '@loopcast/core/errors';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { isErrorKey } from '../../../../../lambdas/core/errors';
+import { isErrorKey } from '@loopcast/core/errors';
 import { ApiError } from '../../../api/client';
 import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';

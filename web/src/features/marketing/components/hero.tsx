@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { TRIAL_DAYS } from '../../../../../lambdas/core/plans';
+import { TRIAL_DAYS } from '@loopcast/core/plans';
 import { buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { useI18n } from '../../../i18n/i18n-context';

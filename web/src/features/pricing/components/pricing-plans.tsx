@@ -1,14 +1,4 @@
-import {
-  billingPeriods,
-  featureKeys,
-  periodTerms,
-  planIds,
-  plans,
-  TRIAL_DAYS,
-  type BillingPeriod,
-  type FeatureKey,
-  type Plan,
-} from '../../../../../lambdas/core/plans';
+import { billingPeriods, featureKeys, periodTerms, planIds, plans, TRIAL_DAYS, type BillingPeriod, type FeatureKey, type Plan } from '@loopcast/core/plans';
 import { buttonClasses } from '../../../components/button/button';
 import { supportContactHref } from '../../../config/support';
 import { Icon } from '../../../components/icon';

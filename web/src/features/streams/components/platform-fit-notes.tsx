@@ -1,5 +1,5 @@
-import { presetById } from '../../../../../lambdas/contract/destination-presets';
-import { platformFit, streamReadyVideoOf, type VideoItemProperties } from '../../../../../lambdas/core/channels/platform-fit';
+import { presetById } from '@loopcast/contract/destination-presets';
+import { platformFit, streamReadyVideoOf, type VideoItemProperties } from '@loopcast/core/channels/platform-fit';
 import { useI18n } from '../../../i18n/i18n-context';
 import { describeFindings } from '../../../lib/platform-text';
 import type { ChannelView } from '../api/stream-sources';

@@ -1,7 +1,7 @@
 // The media library (docs/api.md, "Media library"): items as the API answers them, under the keys realtime keeps
 // current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QualityChoice } from '../../../../../lambdas/core/media-spec';
+import type { QualityChoice } from '@loopcast/core/media-spec';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
 import { queryKeys, streamsQuery, videosQuery, type VideoItem } from '../../../api/queries';
 

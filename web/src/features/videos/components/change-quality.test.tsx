@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { plans } from '../../../../../lambdas/core/plans';
+import { plans } from '@loopcast/core/plans';
 import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
