@@ -18,6 +18,7 @@ import { noMediaWithin } from '../test/helpers/player';
 import { soak, type SoakCheck } from '../test/helpers/soak';
 import { streamTaskProcesses } from '../test/helpers/stream-tasks';
 import { startEphemeralStack } from './ephemeral-stack';
+import { figure, recordResults } from './results';
 
 const seams = Number(process.env.BENCH_SOAK_SEAMS ?? 1000);
 const clipSeconds = Number(process.env.BENCH_SOAK_CLIP_SECONDS ?? 2);
@@ -92,6 +93,24 @@ async function main(): Promise<void> {
       loadAverage: loadavg().map((l) => Number(l.toFixed(2))),
     };
     console.log(JSON.stringify(result, null, 2));
+    const percentChange = (from: number, to: number) => Number((((to - from) / from) * 100).toFixed(1));
+    recordResults(
+      'soak',
+      {
+        seams: figure(result.seams, 'seams'),
+        dtsRegressions: figure(result.dtsRegressions, 'count', { op: '<=', value: 0 }),
+        gapsOver100ms: figure(result.gapsOver100ms, 'count', { op: '<=', value: 0 }),
+        restarts: figure(result.restarts, 'count', { op: '<=', value: 0 }),
+        mostTasksAtOnce: figure(result.mostTasksAtOnce, 'tasks', { op: '<=', value: 1 }),
+        mostPublishersAtOnce: figure(result.mostPublishersAtOnce, 'publishers', { op: '<=', value: 1 }),
+        supervisorRssChange: figure(percentChange(first.supervisor!.rss, last.supervisor!.rss), '%', { op: '<=', value: 10 }),
+        ffmpegRssChange: figure(percentChange(first.ffmpeg!.rss, last.ffmpeg!.rss), '%', { op: '<=', value: 10 }),
+        supervisorCpu: figure(Number(result.supervisorCpuPercent.mean.toFixed(2)), '% core'),
+        ffmpegCpu: figure(Number(result.ffmpegCpuPercent.mean.toFixed(2)), '% core'),
+        tasksLeftAfterStop: figure(result.tasksLeftAfterStop, 'tasks', { op: '<=', value: 0 }),
+      },
+      { minutes: result.minutes, noMediaFiveSecondsAfterStop: result.noMediaFiveSecondsAfterStop, stopSeconds: result.stopSeconds },
+    );
   } finally {
     await stack.stop();
   }
