@@ -3,7 +3,7 @@ import { passOrder, seededRandom } from './playlist-order';
 describe("a pass's order", () => {
   test('in order: as listed, every pass', () => {
     expect(passOrder(4, false, seededRandom(1))).toEqual([0, 1, 2, 3]);
-    expect(passOrder(4, false, seededRandom(1), 3)).toEqual([0, 1, 2, 3]);
+    expect(passOrder(4, false, seededRandom(1), [3, 2, 1, 0])).toEqual([0, 1, 2, 3]);
   });
 
   test('shuffled: every item once per pass, a fresh order each pass', () => {
@@ -13,13 +13,26 @@ describe("a pass's order", () => {
     expect(new Set(orders.map((order) => order.join())).size).toBeGreaterThan(10);
   });
 
-  test('shuffled: a pass never starts with the item the previous pass ended with', () => {
+  test('shuffled: a pass never starts with the item the previous pass ended with, nor repeats its order', () => {
     const random = seededRandom(3);
-    let last: number | undefined;
+    let previous: number[] | undefined;
     for (let pass = 0; pass < 500; pass += 1) {
-      const order = passOrder(3, true, random, last);
-      expect(order[0]).not.toBe(last);
-      last = order.at(-1);
+      const order = passOrder(3, true, random, previous);
+      if (previous) {
+        expect(order[0]).not.toBe(previous.at(-1));
+        expect(order).not.toEqual(previous);
+      }
+      previous = order;
+    }
+  });
+
+  test('shuffled, two items: never one twice in a row, which leaves the same order every pass', () => {
+    const random = seededRandom(5);
+    let previous = passOrder(2, true, random);
+    for (let pass = 0; pass < 20; pass += 1) {
+      const order = passOrder(2, true, random, previous);
+      expect(order).toEqual(previous);
+      previous = order;
     }
   });
 
@@ -35,7 +48,7 @@ describe("a pass's order", () => {
   });
 
   test('one item: itself', () => {
-    expect(passOrder(1, true, seededRandom(1), 0)).toEqual([0]);
+    expect(passOrder(1, true, seededRandom(1), [0])).toEqual([0]);
   });
 
   test('the seeded generator repeats itself for a seed and stays in [0, 1)', () => {

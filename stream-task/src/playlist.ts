@@ -143,8 +143,8 @@ export class PlaylistRuntime {
     if (gone.length) this.events.onRetired?.(gone);
   }
 
-  private startPass(previousLast: number | undefined = this.order.at(-1)): void {
-    this.order = passOrder(this.content.items.length, this.content.shuffle, this.random, previousLast);
+  private startPass(previous: readonly number[] | undefined = this.order): void {
+    this.order = passOrder(this.content.items.length, this.content.shuffle, this.random, previous);
     this.index = 0;
     this.passes += 1;
     this.events.onPass?.(
