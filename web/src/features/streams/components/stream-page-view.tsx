@@ -1,16 +1,15 @@
 import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../../components/button/button';
+import { buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
-import { Spinner } from '../../../components/spinner';
 import { ApiError } from '../../../api/client';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
-import { errorKeyOf } from '../api/error-key';
 import { useStreamHistory } from '../api/history-api';
 import { useStreamById, type Stream } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useNow } from '../hooks/use-now';
 import { PlaylistEditor } from './playlist-editor';
+import { QueryFallback } from './query-fallback';
 import { StreamCard } from './stream-card';
 import { StreamTimeline } from './stream-timeline';
 import { StreamUptime } from './stream-uptime';
@@ -20,7 +19,7 @@ import { StreamUptime } from './stream-uptime';
  * uptime and what happened to it. A stream that does not exist, or is not the user's, is not found.
  */
 export function StreamPageView({ streamId, refetchInterval, onDeleted }: { streamId: string; refetchInterval: number | false; onDeleted: () => void }) {
-  const { t, errorText, language } = useI18n();
+  const { t, language } = useI18n();
   const stream = useStreamById(streamId);
   useLiveRefresh(streamId);
   const streamsLink = localizePath('/app/streams', language);
@@ -55,24 +54,14 @@ export function StreamPageView({ streamId, refetchInterval, onDeleted }: { strea
           )}
           <StreamHistory stream={stream.data} refetchInterval={refetchInterval} />
         </>
-      ) : stream.isError ? (
-        <div className="stream-problem" role="alert">
-          <p>{errorText(errorKeyOf(stream.error))}</p>
-          <Button variant="secondary" size="small" onClick={() => void stream.refetch()}>
-            {t('streams.retry')}
-          </Button>
-        </div>
       ) : (
-        <div className="stream-loading" aria-busy="true">
-          <Spinner className="spinner--large" />
-        </div>
+        <QueryFallback query={stream} />
       )}
     </>
   );
 }
 
 function StreamHistory({ stream, refetchInterval }: { stream: Stream; refetchInterval: number | false }) {
-  const { t, errorText } = useI18n();
   const history = useStreamHistory(stream, refetchInterval);
   // Day headings ("Today") and the ongoing trouble follow the clock.
   const now = useNow(60_000);
@@ -84,19 +73,5 @@ function StreamHistory({ stream, refetchInterval }: { stream: Stream; refetchInt
       </div>
     );
   }
-  if (history.isError) {
-    return (
-      <div className="stream-problem" role="alert">
-        <p>{errorText(errorKeyOf(history.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void history.refetch()}>
-          {t('streams.retry')}
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <div className="stream-loading" aria-busy="true">
-      <Spinner className="spinner--large" />
-    </div>
-  );
+  return <QueryFallback query={history} />;
 }

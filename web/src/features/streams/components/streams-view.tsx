@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
-import { Spinner } from '../../../components/spinner';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf } from '../api/error-key';
 import { useStreamList } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useStreamAnchor } from '../hooks/use-stream-anchor';
 import { StreamCard } from './stream-card';
+import { QueryFallback } from './query-fallback';
 import { StreamForm } from './stream-form';
 
 /** The Streams page: every stream of the user, live, and the form for a new one. */
@@ -42,7 +41,7 @@ export function StreamsView() {
 }
 
 function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const list = useStreamList();
   useStreamAnchor(list.data !== undefined);
   if (list.data) {
@@ -56,19 +55,5 @@ function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
       </ul>
     );
   }
-  if (list.isError) {
-    return (
-      <div className="stream-problem" role="alert">
-        <p>{errorText(errorKeyOf(list.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void list.refetch()}>
-          {t('streams.retry')}
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <div className="stream-loading" aria-busy="true">
-      <Spinner className="spinner--large" />
-    </div>
-  );
+  return <QueryFallback query={list} />;
 }
