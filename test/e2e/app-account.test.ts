@@ -67,6 +67,7 @@ describe('the dashboard', () => {
           texts.dashboard.next.stream.title,
           texts.dashboard.next.start.title,
         ]);
+        await page.locator('.plan-summary .usage-meter').nth(2).waitFor();
         await expect(page.locator('.plan-summary .usage-meter').count()).resolves.toBe(3);
         expect(await noSidewaysScroll(page)).toBe(0);
         await screenshot(page, `dashboard-empty-${code}-${screen}`);
@@ -205,7 +206,9 @@ describe('the account page', () => {
         ]) {
           await page.getByRole('heading', { level: 2, name: title }).waitFor();
         }
+        // The devices list is its own query: the section's heading shows before its rows do.
         const devices = page.locator('.device');
+        await devices.nth(1).waitFor();
         await expect(devices.count()).resolves.toBe(2);
         await expect(devices.first().getByText(texts.account.devices.current).isVisible()).resolves.toBe(true);
         await expect(page.getByText(fill(texts.account.devices.browserOn, { browser: 'Safari', os: 'iOS' })).isVisible()).resolves.toBe(true);
@@ -236,6 +239,8 @@ describe('the account page', () => {
     await section.getByText(fill(texts.account.password.changed_one, { count: 1 })).waitFor();
     expect((await api(e2e.stack, 'GET', '/me', { token: other })).status).toBe(401);
     expect((await api(e2e.stack, 'GET', '/me', { token: user.token })).status).toBe(200);
+    // The other session's row leaves when the list is fetched again.
+    await page.locator('.device').nth(1).waitFor({ state: 'detached' });
     await expect(page.locator('.device').count()).resolves.toBe(1);
     expect(problems).toEqual([]);
   }, 60_000);
