@@ -46,153 +46,163 @@ const eventOf = (who: Creator, streamId: string, kind: string, reason?: string) 
   ).then((event) => Date.parse(event!.at));
 const scheduleOf = (streamId: string) => stack.scheduler.schedules.get(`loopcast-local-streams/stream-${streamId}`);
 
-describe('a one-time schedule', () => {
-  test('a stream scheduled 30 s ahead starts on time (± 2 s), goes live, and stops at its stop time', async () => {
-    const sam = await creator('sam');
-    const zone = 'Asia/Kolkata';
-    const startAt = Math.ceil(Date.now() / 1000) * 1000 + 30_000;
-    const stopAt = startAt + 25_000;
-    const created = await createStream(sam, { timeZone: zone, schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) } });
-    expect(created).toMatchObject({
-      status: 201,
-      body: {
-        status: 'stopped',
-        schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) },
+// The three runs below each wait on the clock (a start 30 s ahead, the next minute's window, a refusal 8 s ahead) and
+// use their own creator: they run side by side, so the suite takes as long as the longest of them.
+describe('schedules in real time', () => {
+  test.concurrent(
+    'a one-time schedule: a stream scheduled 30 s ahead starts on time (± 2 s), goes live, and stops at its stop time',
+    async () => {
+      const sam = await creator('sam');
+      const zone = 'Asia/Kolkata';
+      const startAt = Math.ceil(Date.now() / 1000) * 1000 + 30_000;
+      const stopAt = startAt + 25_000;
+      const created = await createStream(sam, { timeZone: zone, schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) } });
+      expect(created).toMatchObject({
+        status: 201,
+        body: {
+          status: 'stopped',
+          schedule: { kind: 'once', startAt: wallAt(startAt, zone), stopAt: wallAt(stopAt, zone) },
+          nextStartAt: new Date(startAt).toISOString(),
+          nextStopAt: new Date(stopAt).toISOString(),
+        },
+      });
+      const streamId = created.body.id as string;
+      // One schedule for the stream, set a minute ahead of its transition or, this close to it, 5 s from now.
+      expect(JSON.parse(scheduleOf(streamId)!.Target.Input!)).toEqual({ userId: sam.userId, streamId, action: 'start', at: new Date(startAt).toISOString() });
+
+      await new Promise((resolve) => setTimeout(resolve, startAt - Date.now() - 4_000));
+      const player = new RtmpPlayer(`${stack.urls.rtmp}/${sam.key}`);
+      try {
+        const started = await eventOf(sam, streamId, 'started', 'schedule');
+        const live = await waitForStreamStatus(stack, sam.token, streamId, 'started', 30_000);
+        expect(live).toMatchObject({ nextStopAt: new Date(stopAt).toISOString() });
+        expect(live.nextStartAt).toBeUndefined();
+        const stopped = await eventOf(sam, streamId, 'stopped', 'schedule');
+        await waitForStreamStatus(stack, sam.token, streamId, 'stopped', 10_000);
+        const figures = player.snapshot;
+        console.log(
+          `scheduled start acted on ${started - startAt} ms after its time, first media ${figures.firstPacketAt! - startAt} ms after it; stop acted on ${stopped - stopAt} ms after its time, last media ${figures.lastPacketAt! - stopAt} ms after it`,
+        );
+        expect(Math.abs(started - startAt)).toBeLessThanOrEqual(2_000);
+        expect(figures.firstPacketAt).toBeGreaterThanOrEqual(startAt);
+        expect(figures.video.packets).toBeGreaterThan(100);
+        expect(figures.audio.packets).toBeGreaterThan(100);
+        expect(Math.abs(stopped - stopAt)).toBeLessThanOrEqual(2_000);
+        expect(figures.lastPacketAt).toBeLessThanOrEqual(stopAt + 2_000);
+      } finally {
+        await player.stop();
+      }
+      expect(streamTaskProcesses(streamId)).toEqual([]);
+      expect(await noMediaWithin(`${stack.urls.rtmp}/${sam.key}`, 3)).toBe(true);
+      const after = (await api(stack, 'GET', `/streams/${streamId}`, { token: sam.token })).body;
+      expect(after).toMatchObject({ status: 'stopped' });
+      expect(after.lastError).toBeUndefined();
+      expect(after.nextStartAt).toBeUndefined();
+      expect(after.nextStopAt).toBeUndefined();
+      // Nothing left to do: its schedule is gone from Scheduler.
+      expect(scheduleOf(streamId)).toBeUndefined();
+      expect((await api(stack, 'GET', '/subscription', { token: sam.token })).body.usage.runningStreams).toBe(0);
+    },
+    180_000,
+  );
+
+  test.concurrent(
+    'a weekly timetable: a window of this weekday goes on air at its start, stays editable while live, and goes off at its stop; next week is set',
+    async () => {
+      const wes = await creator('wes');
+      const zone = 'Europe/Kyiv';
+      const startAt = Math.ceil((Date.now() + 15_000) / 60_000) * 60_000;
+      const stopAt = startAt + 60_000;
+      const window = { day: weekdayOfWall(wallClockMs(startAt, zone)), start: hhmm(startAt, zone), stop: hhmm(stopAt, zone) };
+      const created = await createStream(wes, { timeZone: zone, schedule: { kind: 'weekly', windows: [window] } });
+      expect(created.body).toMatchObject({
+        schedule: { kind: 'weekly', windows: [window] },
         nextStartAt: new Date(startAt).toISOString(),
         nextStopAt: new Date(stopAt).toISOString(),
-      },
-    });
-    const streamId = created.body.id as string;
-    // One schedule for the stream, set a minute ahead of its transition or, this close to it, 5 s from now.
-    expect(JSON.parse(scheduleOf(streamId)!.Target.Input!)).toEqual({ userId: sam.userId, streamId, action: 'start', at: new Date(startAt).toISOString() });
+      });
+      const streamId = created.body.id as string;
 
-    await new Promise((resolve) => setTimeout(resolve, startAt - Date.now() - 4_000));
-    const player = new RtmpPlayer(`${stack.urls.rtmp}/${sam.key}`);
-    try {
-      const started = await eventOf(sam, streamId, 'started', 'schedule');
-      const live = await waitForStreamStatus(stack, sam.token, streamId, 'started', 30_000);
-      expect(live).toMatchObject({ nextStopAt: new Date(stopAt).toISOString() });
-      expect(live.nextStartAt).toBeUndefined();
-      const stopped = await eventOf(sam, streamId, 'stopped', 'schedule');
-      await waitForStreamStatus(stack, sam.token, streamId, 'stopped', 10_000);
-      const figures = player.snapshot;
-      console.log(
-        `scheduled start acted on ${started - startAt} ms after its time, first media ${figures.firstPacketAt! - startAt} ms after it; stop acted on ${stopped - stopAt} ms after its time, last media ${figures.lastPacketAt! - stopAt} ms after it`,
-      );
+      const started = await eventOf(wes, streamId, 'started', 'schedule');
       expect(Math.abs(started - startAt)).toBeLessThanOrEqual(2_000);
-      expect(figures.firstPacketAt).toBeGreaterThanOrEqual(startAt);
-      expect(figures.video.packets).toBeGreaterThan(100);
-      expect(figures.audio.packets).toBeGreaterThan(100);
-      expect(Math.abs(stopped - stopAt)).toBeLessThanOrEqual(2_000);
-      expect(figures.lastPacketAt).toBeLessThanOrEqual(stopAt + 2_000);
-    } finally {
-      await player.stop();
-    }
-    expect(streamTaskProcesses(streamId)).toEqual([]);
-    expect(await noMediaWithin(`${stack.urls.rtmp}/${sam.key}`, 3)).toBe(true);
-    const after = (await api(stack, 'GET', `/streams/${streamId}`, { token: sam.token })).body;
-    expect(after).toMatchObject({ status: 'stopped' });
-    expect(after.lastError).toBeUndefined();
-    expect(after.nextStartAt).toBeUndefined();
-    expect(after.nextStopAt).toBeUndefined();
-    // Nothing left to do: its schedule is gone from Scheduler.
-    expect(scheduleOf(streamId)).toBeUndefined();
-    expect((await api(stack, 'GET', '/subscription', { token: sam.token })).body.usage.runningStreams).toBe(0);
-  }, 180_000);
-});
-
-describe('a weekly timetable', () => {
-  test('a window of this weekday goes on air at its start, stays editable while live, and goes off at its stop; next week is set', async () => {
-    const wes = await creator('wes');
-    const zone = 'Europe/Kyiv';
-    const startAt = Math.ceil((Date.now() + 15_000) / 60_000) * 60_000;
-    const stopAt = startAt + 60_000;
-    const window = { day: weekdayOfWall(wallClockMs(startAt, zone)), start: hhmm(startAt, zone), stop: hhmm(stopAt, zone) };
-    const created = await createStream(wes, { timeZone: zone, schedule: { kind: 'weekly', windows: [window] } });
-    expect(created.body).toMatchObject({
-      schedule: { kind: 'weekly', windows: [window] },
-      nextStartAt: new Date(startAt).toISOString(),
-      nextStopAt: new Date(stopAt).toISOString(),
-    });
-    const streamId = created.body.id as string;
-
-    const started = await eventOf(wes, streamId, 'started', 'schedule');
-    expect(Math.abs(started - startAt)).toBeLessThanOrEqual(2_000);
-    await waitForStreamStatus(stack, wes.token, streamId, 'started', 30_000);
-    const { stdout } = await run(
-      'ffprobe',
-      ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name', '-of', 'json', `${stack.urls.rtmp}/${wes.key}`],
-      { timeout: 30_000 },
-    );
-    expect(JSON.parse(stdout).streams).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ codec_type: 'video', codec_name: 'h264' }),
-        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
-      ]),
-    );
-
-    // Live, the stream's settings are locked, but its timetable may change: a second window later in the week.
-    expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: wes.token, body: { title: 'x' } })).body.error).toBe('stream started');
-    const other = { day: window.day === 'mon' ? 'tue' : 'mon', start: '03:00', stop: '04:00' };
-    const changed = await api(stack, 'PUT', `/streams/${streamId}/schedule`, {
-      token: wes.token,
-      body: { schedule: { kind: 'weekly', windows: [window, other] } },
-    });
-    expect(changed).toMatchObject({ status: 200, body: { status: 'started', nextStopAt: new Date(stopAt).toISOString() } });
-    expect(changed.body.schedule.windows).toHaveLength(2);
-
-    const stopped = await eventOf(wes, streamId, 'stopped', 'schedule');
-    expect(Math.abs(stopped - stopAt)).toBeLessThanOrEqual(2_000);
-    await waitForStreamStatus(stack, wes.token, streamId, 'stopped', 10_000);
-    expect(await noMediaWithin(`${stack.urls.rtmp}/${wes.key}`, 3)).toBe(true);
-    // The next transition is set: one of the two windows, within the coming week.
-    const after = (await api(stack, 'GET', `/streams/${streamId}`, { token: wes.token })).body;
-    const nextStart = Date.parse(after.nextStartAt);
-    expect(nextStart).toBeGreaterThan(stopAt);
-    expect(nextStart).toBeLessThanOrEqual(startAt + 7 * 86_400_000);
-    expect(JSON.parse(scheduleOf(streamId)!.Target.Input!)).toEqual({ userId: wes.userId, streamId, action: 'start', at: after.nextStartAt });
-  }, 240_000);
-});
-
-describe('plan limits at the moment a stream starts', () => {
-  test("a scheduled start the plan refuses then: the reason on the stream and in its history, an e-mail in the creator's language", async () => {
-    const rea = await creator('rea');
-    expect((await api(stack, 'PATCH', '/account', { token: rea.token, body: { language: 'es' } })).status).toBe(200);
-    // The trial runs one stream at a time; one is running when the other's start comes.
-    const running = (await createStream(rea, { title: 'Running' })).body.id as string;
-    expect((await api(stack, 'POST', `/streams/${running}/start`, { token: rea.token })).status).toBe(200);
-    const scheduled = (
-      await createStream(rea, {
-        title: 'Lluvia',
-        timeZone: 'UTC',
-        schedule: { kind: 'once', startAt: wallAt(Math.ceil(Date.now() / 1000) * 1000 + 8_000, 'UTC') },
-      })
-    ).body.id as string;
-    try {
-      await eventOf(rea, scheduled, 'start refused', 'stream limit');
-      const refused = (await api(stack, 'GET', `/streams/${scheduled}`, { token: rea.token })).body;
-      expect(refused).toMatchObject({ status: 'stopped', lastError: 'stream limit' });
-      const mail = await waitFor(
-        'the e-mail',
-        () => mailsTo(stack, rea.email),
-        (mails) => mails.some((m) => m.subject.includes('Lluvia')),
-        10_000,
+      await waitForStreamStatus(stack, wes.token, streamId, 'started', 30_000);
+      const { stdout } = await run(
+        'ffprobe',
+        ['-v', 'error', '-rw_timeout', '10000000', '-show_entries', 'stream=codec_type,codec_name', '-of', 'json', `${stack.urls.rtmp}/${wes.key}`],
+        { timeout: 30_000 },
       );
-      const told = mail.find((m) => m.subject.includes('Lluvia'))!;
-      expect(told.subject).toBe('Tu emisión "Lluvia" no empezó según lo programado');
-      expect(told.text).toContain('tu plan ya tiene en marcha todas las emisiones simultáneas que permite');
-      expect(told.text).toContain(`/es/app/streams/${scheduled}`);
-      // The refusal is the stream's only run of the day: nothing runs, the slot stays the running stream's.
-      expect(streamTaskProcesses(scheduled)).toEqual([]);
-      expect((await api(stack, 'GET', '/subscription', { token: rea.token })).body.usage.runningStreams).toBe(1);
-    } finally {
-      await api(stack, 'POST', `/streams/${running}/stop`, { token: rea.token });
-    }
-    // Started by hand later, the reason goes.
-    const started = await api(stack, 'POST', `/streams/${scheduled}/start`, { token: rea.token });
-    expect(started.body.lastError).toBeUndefined();
-    await api(stack, 'POST', `/streams/${scheduled}/stop`, { token: rea.token });
-  }, 120_000);
+      expect(JSON.parse(stdout).streams).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ codec_type: 'video', codec_name: 'h264' }),
+          expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+        ]),
+      );
+
+      // Live, the stream's settings are locked, but its timetable may change: a second window later in the week.
+      expect((await api(stack, 'PATCH', `/streams/${streamId}`, { token: wes.token, body: { title: 'x' } })).body.error).toBe('stream started');
+      const other = { day: window.day === 'mon' ? 'tue' : 'mon', start: '03:00', stop: '04:00' };
+      const changed = await api(stack, 'PUT', `/streams/${streamId}/schedule`, {
+        token: wes.token,
+        body: { schedule: { kind: 'weekly', windows: [window, other] } },
+      });
+      expect(changed).toMatchObject({ status: 200, body: { status: 'started', nextStopAt: new Date(stopAt).toISOString() } });
+      expect(changed.body.schedule.windows).toHaveLength(2);
+
+      const stopped = await eventOf(wes, streamId, 'stopped', 'schedule');
+      expect(Math.abs(stopped - stopAt)).toBeLessThanOrEqual(2_000);
+      await waitForStreamStatus(stack, wes.token, streamId, 'stopped', 10_000);
+      expect(await noMediaWithin(`${stack.urls.rtmp}/${wes.key}`, 3)).toBe(true);
+      // The next transition is set: one of the two windows, within the coming week.
+      const after = (await api(stack, 'GET', `/streams/${streamId}`, { token: wes.token })).body;
+      const nextStart = Date.parse(after.nextStartAt);
+      expect(nextStart).toBeGreaterThan(stopAt);
+      expect(nextStart).toBeLessThanOrEqual(startAt + 7 * 86_400_000);
+      expect(JSON.parse(scheduleOf(streamId)!.Target.Input!)).toEqual({ userId: wes.userId, streamId, action: 'start', at: after.nextStartAt });
+    },
+    240_000,
+  );
+
+  test.concurrent(
+    "plan limits at the moment a stream starts: a scheduled start the plan refuses then: the reason on the stream and in its history, an e-mail in the creator's language",
+    async () => {
+      const rea = await creator('rea');
+      expect((await api(stack, 'PATCH', '/account', { token: rea.token, body: { language: 'es' } })).status).toBe(200);
+      // The trial runs one stream at a time; one is running when the other's start comes.
+      const running = (await createStream(rea, { title: 'Running' })).body.id as string;
+      expect((await api(stack, 'POST', `/streams/${running}/start`, { token: rea.token })).status).toBe(200);
+      const scheduled = (
+        await createStream(rea, {
+          title: 'Lluvia',
+          timeZone: 'UTC',
+          schedule: { kind: 'once', startAt: wallAt(Math.ceil(Date.now() / 1000) * 1000 + 8_000, 'UTC') },
+        })
+      ).body.id as string;
+      try {
+        await eventOf(rea, scheduled, 'start refused', 'stream limit');
+        const refused = (await api(stack, 'GET', `/streams/${scheduled}`, { token: rea.token })).body;
+        expect(refused).toMatchObject({ status: 'stopped', lastError: 'stream limit' });
+        const mail = await waitFor(
+          'the e-mail',
+          () => mailsTo(stack, rea.email),
+          (mails) => mails.some((m) => m.subject.includes('Lluvia')),
+          10_000,
+        );
+        const told = mail.find((m) => m.subject.includes('Lluvia'))!;
+        expect(told.subject).toBe('Tu emisión "Lluvia" no empezó según lo programado');
+        expect(told.text).toContain('tu plan ya tiene en marcha todas las emisiones simultáneas que permite');
+        expect(told.text).toContain(`/es/app/streams/${scheduled}`);
+        // The refusal is the stream's only run of the day: nothing runs, the slot stays the running stream's.
+        expect(streamTaskProcesses(scheduled)).toEqual([]);
+        expect((await api(stack, 'GET', '/subscription', { token: rea.token })).body.usage.runningStreams).toBe(1);
+      } finally {
+        await api(stack, 'POST', `/streams/${running}/stop`, { token: rea.token });
+      }
+      // Started by hand later, the reason goes.
+      const started = await api(stack, 'POST', `/streams/${scheduled}/start`, { token: rea.token });
+      expect(started.body.lastError).toBeUndefined();
+      await api(stack, 'POST', `/streams/${scheduled}/stop`, { token: rea.token });
+    },
+    120_000,
+  );
 });
 
 describe('schedule rules', () => {
