@@ -2,12 +2,14 @@
 // every output is checked with ffprobe against the media spec.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { audioOutput, outputSettings, videoOutput, type MediaKind, type OutputSettings, type QualityChoice, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
 import {
@@ -512,5 +514,64 @@ describe('close', () => {
     expect(await readdir(workDir)).toEqual([]);
     expect(await keysUnder('media/u-close/')).toEqual(['media/u-close/v1/source']);
     await expect(closing.start(job)).rejects.toThrow('closed');
+  }, 60_000);
+});
+
+describe('a busy S3', () => {
+  test('a connection reset while an output is sent is retried: the video is made, nothing is lost', async () => {
+    // A proxy in front of s3rver that cuts the first PUT of a thumbnail before answering, as an overloaded or
+    // restarting S3 endpoint does; every other request passes through.
+    const target = new URL(process.env.LOOPCAST_TEST_S3!);
+    let cut = 0;
+    const proxy = createServer((request, response) => {
+      if (request.method === 'PUT' && new URL(request.url!, 'http://s3').pathname.endsWith('/thumb.jpg') && cut === 0) {
+        cut += 1;
+        request.socket.destroy();
+        return;
+      }
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const busy = new FfmpegTranscoder({
+      s3: new S3Client({
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      }),
+      bucket,
+      workDir: join(dir, 'work-busy'),
+      onUpdate: (update) => {
+        if (update.type !== 'progress') finished.get(update.jobId)?.(update);
+      },
+    });
+    try {
+      const source = join(dir, 'busy-s3.mp4');
+      await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u-busy/v1/source', Body: await readFile(source) }));
+      const job = {
+        userId: 'u-busy',
+        videoId: 'v1',
+        kind: 'video' as const,
+        sourceKey: 'media/u-busy/v1/source',
+        outputPrefix: 'media/u-busy/v1/',
+        revision: 0,
+      };
+      const jobId = await busy.start({ ...job, quality: { profile: '1080p30', tier: 'low' }, limits: roomyLimits });
+      const outcome = await new Promise<TranscodeUpdate>((resolve) => finished.set(jobId, resolve));
+      expect(outcome).toMatchObject({ type: 'completed' });
+      expect(cut).toBe(1);
+      expect(await keysUnder('media/u-busy/v1/')).toEqual(expect.arrayContaining(['media/u-busy/v1/source', 'media/u-busy/v1/thumb.jpg']));
+    } finally {
+      await busy.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   }, 60_000);
 });

@@ -4,7 +4,7 @@
 // outputs, report. Jobs run one at a time in the order started, like a MediaConvert queue.
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -193,7 +193,9 @@ export class FfmpegTranscoder implements Transcoder {
       for (const { file, key, contentType } of files) {
         const size = (await stat(file)).size;
         if (size < multipartPartBytes) {
-          const put = new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType });
+          // Sent from memory: the SDK retries a request whose body it can send again, never a stream's (a reset
+          // connection to a busy S3 failed the whole transcode).
+          const put = new PutObjectCommand({ Bucket: bucket, Key: key, Body: await readFile(file), ContentType: contentType });
           await s3.send(put, { abortSignal: this.abort.signal });
         } else {
           // Multipart, streamed from disk: outputs of long videos are gigabytes.
