@@ -85,6 +85,7 @@ describe("a stream's page", () => {
       kind: 'video',
     });
     const video = await waitForItem(e2e.stack, user.token, videoId);
+    expect(video).toMatchObject({ status: 'ready' });
     const key = `history-${randomBytes(4).toString('hex')}`;
     expect((await api(e2e.stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: 'Own server', url: nginx.rtmpUrl, key } })).status).toBe(201);
 
