@@ -11,7 +11,6 @@ import { countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library';
 import { entitlementOfUser } from '../core/billing/billing';
-import { resumeWaiting } from '../core/streams/streams';
 import { billingContextStores } from './billing';
 import { clockOf, perDeps } from './per-deps';
 import { streamsContext } from './streams';
@@ -60,8 +59,8 @@ export const libraryContext = perDeps((deps): LibraryContext => {
     storageUsed: async (userId) => (await usage.usage(userId, '')).storageBytes,
     objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
     transcoder: transcoderOf(deps),
-    // Streams waiting in `encoding` for this item start (or stop) once it settles.
-    streams: new DynamoStreamLinks(deps.db, table, (userId, streamIds) => resumeWaiting(streamsContext(deps), userId, streamIds)),
+    streams: new DynamoStreamLinks(deps.db, table),
+    streaming: streamsContext(deps),
     realtime: deps.realtime,
     entitlement: (userId) => entitlementOfUser(billingContextStores(deps), userId),
     now: clockOf(deps),

@@ -17,6 +17,10 @@ export type StreamStatus = 'stopped' | 'encoding' | 'pending' | 'started' | 'sto
 
 export const runningStatuses: readonly StreamStatus[] = ['encoding', 'pending', 'started', 'stopping'];
 
+/** The statuses in which a stream's media (its video, audio track and playlist items) may not change: not renamed,
+ * re-encoded or deleted, nor forgotten by the stream (spec: a running stream cannot be modified). */
+export const mediaLockedStatuses: readonly StreamStatus[] = runningStatuses;
+
 /** The latest heartbeat of the stream task (stream-task/src/heartbeat.ts), as kept on the stream. */
 export interface StreamHealth {
   actual: string;
