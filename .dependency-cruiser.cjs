@@ -47,6 +47,22 @@ module.exports = {
       },
     },
     {
+      name: 'contracts-never-run-domain-code',
+      severity: 'error',
+      comment:
+        "A contract is read by the browser and the stream task as well as the server: it may name the domain's vocabulary as types (see the next rule), never import domain code that runs.",
+      from: { path: '^lambdas/contract/' },
+      to: { path: '^lambdas/core/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'contracts-name-only-the-domains-vocabulary',
+      severity: 'error',
+      comment:
+        "The API's response types (lambdas/contract/api) use the catalogues' own vocabulary (error keys, plans, output profiles, languages, weekdays), which the domain defines once; nothing else of lambdas/core, so the domain can build on the contract without a cycle.",
+      from: { path: '^lambdas/contract/' },
+      to: { path: '^lambdas/core/', pathNot: '^lambdas/core/(errors|plans|media-spec|languages|wall-clock)\\.ts$' },
+    },
+    {
       name: 'production-never-reaches-tests-or-the-local-stack',
       severity: 'error',
       comment: 'What is deployed (lambdas, the stream task, the CDK app) never imports test helpers or the local stack; stand-ins live in local/.',
@@ -77,6 +93,18 @@ module.exports = {
         'The web app shares with the server what crosses the boundary (lambdas/contract) and the pure domain (lambdas/core: the plan table, the error catalogue, the password, schedule and platform rules, the response types; the domain-is-pure rule keeps it free of I/O), and nothing else: no adapter, handler, wiring, CDK or local stack code reaches the browser.',
       from: { path: '^web/src/' },
       to: { path: ['^lambdas/', '^lib/', '^local/', '^stream-task/'], pathNot: ['^lambdas/contract/', '^lambdas/core/'] },
+    },
+    {
+      name: 'web-reads-responses-from-the-contract',
+      severity: 'error',
+      comment:
+        "The API's response types are lambdas/contract/api; of lambdas/core the web app runs only the shared pure rules (errors, plans, output profiles, weekdays, platform fit, costs, the password policy, thumbnail size, quality changes). Its tests may check against the server's own functions.",
+      from: { path: '^web/src/', pathNot: '\\.test\\.tsx?$' },
+      to: {
+        path: '^lambdas/core/',
+        pathNot:
+          '^lambdas/core/(errors|plans|media-spec|languages|wall-clock|costs/model|channels/platform-fit|accounts/passwords|streams/thumbnail|media/videos)\\.ts$',
+      },
     },
     {
       name: 'no-cross-feature-imports',

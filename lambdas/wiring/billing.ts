@@ -1,29 +1,30 @@
-// Composition: the billing use cases' context from Deps.
+// Composition: the billing use cases' context from Deps; its stores made once per Deps (per-deps.ts).
 import type { Deps } from './deps';
-import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
 import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import type { BillingContext } from '../core/billing/billing';
+import { accountsStore } from './accounts';
+import { clockOf, mailerOf, perDeps } from './per-deps';
+
+/** The stores the entitlement reads (no payment provider needed). */
+export const billingContextStores = perDeps((deps): Pick<BillingContext, 'accounts' | 'billing' | 'now'> => ({
+  accounts: accountsStore(deps),
+  billing: new DynamoBillingStore(deps.db, deps.config.tables.app),
+  now: clockOf(deps),
+}));
+
+/** Everything but the payment provider, which Deps resolves on each call (it may not be configured). */
+const billingWithoutProvider = perDeps((deps): Omit<BillingContext, 'provider'> => ({
+  ...billingContextStores(deps),
+  usage: new DynamoUsageStore(deps.db, deps.config.tables.app),
+  mailer: mailerOf(deps),
+  realtime: deps.realtime,
+  get publicUrl() {
+    return deps.config.publicUrl;
+  },
+}));
 
 export async function billingContext(deps: Deps): Promise<BillingContext> {
   const provider = await deps.paymentProvider();
-  return {
-    accounts: new DynamoAccountsStore(deps.db, deps.config.tables.app),
-    billing: new DynamoBillingStore(deps.db, deps.config.tables.app),
-    usage: new DynamoUsageStore(deps.db, deps.config.tables.app),
-    ...(provider ? { provider } : {}),
-    mailer: deps.mailer,
-    realtime: deps.realtime,
-    now: deps.now,
-    publicUrl: deps.config.publicUrl,
-  };
-}
-
-/** The stores the entitlement reads (no payment provider needed). */
-export function billingContextStores(deps: Deps): Pick<BillingContext, 'accounts' | 'billing' | 'now'> {
-  return {
-    accounts: new DynamoAccountsStore(deps.db, deps.config.tables.app),
-    billing: new DynamoBillingStore(deps.db, deps.config.tables.app),
-    now: deps.now,
-  };
+  return provider ? { ...billingWithoutProvider(deps), provider } : billingWithoutProvider(deps);
 }

@@ -73,7 +73,7 @@ export interface Deps {
   /** Local stack only, with its RTMP test destination: the opaque id a stream key's HLS preview is served by
    * (local/hls-mount.ts), so the API never hands out a key. */
   localPreviews?: { idFor(streamKey: string): string };
-  /** The current time; tests move it to check expiry without waiting. */
+  /** The current time; tests move it to check expiry without waiting (contexts read it at call time: per-deps.ts). */
   now: () => Date;
 }
 

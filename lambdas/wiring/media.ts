@@ -1,4 +1,5 @@
-// Composition: the media library's context from Deps, with the transcoder that reports back into it.
+// Composition: the media library's context from Deps, made once per Deps (per-deps.ts), with the transcoder that
+// reports back into it.
 import type { Deps } from './deps';
 import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
@@ -10,46 +11,38 @@ import { countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { applyTranscodeUpdate, type LibraryContext } from '../core/media/library';
 import { entitlementOfUser } from '../core/billing/billing';
-import { DynamoAccountsStore } from '../adapters/dynamo/accounts-store';
-import { DynamoBillingStore } from '../adapters/dynamo/billing-store';
-import { resumeWaiting } from '../core/streams/streams';
+import { billingContextStores } from './billing';
+import { clockOf, perDeps } from './per-deps';
 import { streamsContext } from './streams';
-
-/** Per Deps: the adapter itself, and the port the library uses (the adapter, its starts counted). */
-const transcoders = new WeakMap<Deps, { adapter: Transcoder; counted: Transcoder }>();
 
 /** One transcoder per Deps (a local ffmpeg queue, or the MediaConvert client), whose updates land in the library. */
 export function transcoderOf(deps: Deps): Transcoder {
   return transcodersOf(deps).counted;
 }
 
-function transcodersOf(deps: Deps): { adapter: Transcoder; counted: Transcoder } {
-  let made = transcoders.get(deps);
-  if (!made) {
-    const adapter = deps.makeTranscoder(async (update) => {
-      const context = libraryContext(deps);
-      const registered = update.type === 'progress' ? undefined : await context.videos.get(update.job.userId, update.job.videoId);
-      await applyTranscodeUpdate(context, update);
-      if (update.type === 'completed') {
-        countMetric(metricNames.transcodesCompleted);
-        // From the last byte uploaded to stream-ready: what the creator waits.
-        if (registered) secondsMetric(metricNames.transcodeSeconds, (deps.now().getTime() - new Date(registered.createdAt).getTime()) / 1000);
-      } else if (update.type === 'failed') {
-        countMetric(metricNames.transcodesFailed);
-      }
-    });
-    const counted: Transcoder = {
-      async start(job) {
-        const jobId = await adapter.start(job);
-        countMetric(metricNames.transcodesStarted);
-        return jobId;
-      },
-    };
-    made = { adapter, counted };
-    transcoders.set(deps, made);
-  }
-  return made;
-}
+/** Per Deps: the adapter itself, and the port the library uses (the adapter, its starts counted). */
+const transcodersOf = perDeps((deps): { adapter: Transcoder; counted: Transcoder } => {
+  const adapter = deps.makeTranscoder(async (update) => {
+    const context = libraryContext(deps);
+    const registered = update.type === 'progress' ? undefined : await context.videos.get(update.job.userId, update.job.videoId);
+    await applyTranscodeUpdate(context, update);
+    if (update.type === 'completed') {
+      countMetric(metricNames.transcodesCompleted);
+      // From the last byte uploaded to stream-ready: what the creator waits.
+      if (registered) secondsMetric(metricNames.transcodeSeconds, (deps.now().getTime() - new Date(registered.createdAt).getTime()) / 1000);
+    } else if (update.type === 'failed') {
+      countMetric(metricNames.transcodesFailed);
+    }
+  });
+  const counted: Transcoder = {
+    async start(job) {
+      const jobId = await adapter.start(job);
+      countMetric(metricNames.transcodesStarted);
+      return jobId;
+    },
+  };
+  return { adapter, counted };
+});
 
 /** The transcoder of an AWS stack, which applies its MediaConvert queue's job state events. */
 export function mediaConvertTranscoderOf(deps: Deps): MediaConvertTranscoder {
@@ -58,19 +51,18 @@ export function mediaConvertTranscoderOf(deps: Deps): MediaConvertTranscoder {
   return transcoder;
 }
 
-export function libraryContext(deps: Deps): LibraryContext {
+export const libraryContext = perDeps((deps): LibraryContext => {
   const table = deps.config.tables.app;
-  const accounts = new DynamoAccountsStore(deps.db, table);
-  const billing = new DynamoBillingStore(deps.db, table);
+  const usage = new DynamoUsageStore(deps.db, table);
   return {
     videos: new DynamoVideoStore(deps.db, table),
-    storageUsed: async (userId) => (await new DynamoUsageStore(deps.db, table).usage(userId, '')).storageBytes,
+    storageUsed: async (userId) => (await usage.usage(userId, '')).storageBytes,
     objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
     transcoder: transcoderOf(deps),
-    // Streams waiting in `encoding` for this item start (or stop) once it settles.
-    streams: new DynamoStreamLinks(deps.db, table, (userId, streamIds) => resumeWaiting(streamsContext(deps), userId, streamIds)),
+    streams: new DynamoStreamLinks(deps.db, table),
+    streaming: streamsContext(deps),
     realtime: deps.realtime,
-    entitlement: (userId) => entitlementOfUser({ accounts, billing, now: deps.now }, userId),
-    now: deps.now,
+    entitlement: (userId) => entitlementOfUser(billingContextStores(deps), userId),
+    now: clockOf(deps),
   };
-}
+});

@@ -1,5 +1,5 @@
 // Composition: the realtime API's store of open connections from Deps.
-import type { Deps } from './deps';
 import { ConnectionsStore } from '../adapters/dynamo/connections-store';
+import { perDeps } from './per-deps';
 
-export const connectionsStore = (deps: Deps) => new ConnectionsStore(deps.db, deps.config.tables.app);
+export const connectionsStore = perDeps((deps) => new ConnectionsStore(deps.db, deps.config.tables.app));

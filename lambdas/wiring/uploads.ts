@@ -11,7 +11,9 @@ import { libraryContext } from './media';
 const qualityOf = (metadata: UploadMetadata): QualityChoice | undefined =>
   metadata.kind === 'video' ? { profile: metadata.profile ?? defaultQuality.profile, tier: metadata.tier ?? defaultQuality.tier } : undefined;
 
+/** Made once per upload server (and so per Deps). */
 export function uploadHooks(deps: Deps): UploadHooks {
+  const usageStore = new DynamoUsageStore(deps.db, deps.config.tables.app);
   return {
     async authenticate(token) {
       const session = await authenticateSession(token, deps);
@@ -20,7 +22,7 @@ export function uploadHooks(deps: Deps): UploadHooks {
     async authorizeCreation({ userId, uploadLength, metadata }) {
       const context = libraryContext(deps);
       const entitlement = await context.entitlement(userId);
-      const usage = await new DynamoUsageStore(deps.db, deps.config.tables.app).usage(userId, entitlement.cycleStart);
+      const usage = await usageStore.usage(userId, entitlement.cycleStart);
       await library.authorizeUpload({ entitlement: async () => entitlement }, userId, uploadLength, usage, qualityOf(metadata));
     },
     async onUploadFinished(upload) {

@@ -1,4 +1,4 @@
-// Composition: the YouTube integration's contexts from Deps.
+// Composition: the YouTube integration's contexts from Deps, made once per Deps (per-deps.ts).
 import type { Deps } from './deps';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoBroadcastStore, DynamoOAuthStateStore, DynamoYouTubeQuota } from '../adapters/dynamo/youtube-stores';
@@ -13,12 +13,15 @@ import { YouTubeBroadcasts } from '../core/youtube/broadcasts';
 import type { ConnectContext } from '../core/youtube/connect';
 import type { GoogleOAuth } from '../core/youtube/ports';
 import { API_BASE } from '../contract/routes';
+import { clockOf, perDeps } from './per-deps';
 
-/** Google's client, or undefined when this server has no OAuth client configured. */
+const youtubeQuota = perDeps((deps) => new DynamoYouTubeQuota(deps.db, deps.config.tables.app, clockOf(deps)));
+
+/** Google's client, or undefined when this server has no OAuth client configured (its settings read on each call). */
 export async function googleOAuth(deps: Deps): Promise<GoogleOAuth | undefined> {
   const settings = await deps.google();
   if (!settings) return undefined;
-  const quota = new DynamoYouTubeQuota(deps.db, deps.config.tables.app, deps.now);
+  const quota = youtubeQuota(deps);
   return new GoogleYouTube(settings, async (units) => {
     const today = await quota.spend(units);
     countMetric(metricNames.youtubeQuotaUnits, units);
@@ -28,7 +31,7 @@ export async function googleOAuth(deps: Deps): Promise<GoogleOAuth | undefined> 
 
 export const youtubeCallbackUrl = (deps: Deps) => `${deps.config.publicUrl}${API_BASE}/channels/youtube/callback`;
 
-export function broadcastKeeper(deps: Deps): YouTubeBroadcasts {
+export const broadcastKeeper = perDeps((deps): YouTubeBroadcasts => {
   const table = deps.config.tables.app;
   const objects = new S3MediaObjects(deps.s3, deps.config.buckets.media);
   const videos = new DynamoVideoStore(deps.db, table);
@@ -42,20 +45,19 @@ export function broadcastKeeper(deps: Deps): YouTubeBroadcasts {
       const image = key ? await objects.read(key) : undefined;
       return image ? { bytes: image.body, contentType: image.contentType } : undefined;
     },
-    now: deps.now,
+    now: clockOf(deps),
     log: (message, details) => logger.warn(message, details),
   });
-}
+});
+
+const connectStores = perDeps((deps): Omit<ConnectContext, 'channelLimit' | 'callbackUrl'> => ({
+  oauth: () => googleOAuth(deps),
+  channels: new DynamoChannelStore(deps.db, deps.config.tables.app),
+  states: new DynamoOAuthStateStore(deps.db, deps.config.tables.app),
+  secrets: deps.secrets,
+  now: clockOf(deps),
+}));
 
 export function connectContext(deps: Deps, channelLimit: (userId: string) => Promise<number>): ConnectContext {
-  const table = deps.config.tables.app;
-  return {
-    oauth: () => googleOAuth(deps),
-    channels: new DynamoChannelStore(deps.db, table),
-    states: new DynamoOAuthStateStore(deps.db, table),
-    secrets: deps.secrets,
-    channelLimit,
-    now: deps.now,
-    callbackUrl: youtubeCallbackUrl(deps),
-  };
+  return { ...connectStores(deps), channelLimit, callbackUrl: youtubeCallbackUrl(deps) };
 }

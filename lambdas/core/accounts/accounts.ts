@@ -1,6 +1,7 @@
 // The account use cases: register, confirm, sign in and out, password reset. Pure orchestration over the ports;
 // the HTTP handlers (lambdas/http/auth.ts) only parse requests and map results.
 import { randomUUID } from 'node:crypto';
+import type { PublicUser } from '../../contract/api/account';
 import { AppError } from '../errors';
 import type { LanguageCode } from '../languages';
 import { checkNotDisposable, normalizeEmail } from './email-address';
@@ -39,15 +40,6 @@ export interface SignedIn {
 }
 
 /** What the browser may see of a user (never the password hash). */
-export interface PublicUser {
-  id: string;
-  email: string;
-  displayName: string;
-  language: LanguageCode;
-  status: User['status'];
-  createdAt: string;
-}
-
 export const publicUser = (user: User): PublicUser => ({
   id: user.id,
   email: user.email,

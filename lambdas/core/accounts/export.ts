@@ -2,15 +2,18 @@
 // everything Loopcast holds about the user, as the API shows it. Left out: stored secrets (stream keys and Google
 // tokens, sealed; the export says they exist), storage keys, and the media files themselves (the user's own
 // uploads, transcoded: the export lists them). Pure orchestration over the stores.
+import type { PublicUser } from '../../contract/api/account';
+import type { ChannelView } from '../../contract/api/channels';
+import type { VideoView } from '../../contract/api/videos';
 import type { BillingStore } from '../billing/ports';
-import { channelView, type ChannelView } from '../channels/channel';
+import { channelView } from '../channels/channel';
 import type { VideoStore } from '../media/ports';
-import { videoView, type VideoView } from '../media/videos';
+import { videoView } from '../media/videos';
 import type { NotificationSettingsStore } from '../notifications/notifications';
 import { HISTORY_RETENTION_DAYS, type StreamEvent, type StreamHistory } from '../streams/history';
 import type { ChannelStore, StreamStore } from '../streams/ports';
 import type { AuditLog } from '../support/ports';
-import { publicUser, type AccountsContext, type PublicUser } from './accounts';
+import { publicUser, type AccountsContext } from './accounts';
 import { enforce } from './rate-limits';
 import { activeUser, type Caller } from './settings';
 

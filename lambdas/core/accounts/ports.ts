@@ -1,10 +1,9 @@
 // What the accounts domain needs from the outside world, as small interfaces (implementations in lambdas/adapters).
+import type { AccountStatus } from '../../contract/api/account';
 import type { LanguageCode } from '../languages';
 import type { EmailMessage } from './emails';
 
-/** pending: registered, e-mail not confirmed yet; suspended: by the operator (spec section 1), sign-in refused,
- * nothing deleted; terminated: closed, data removed. */
-export type AccountStatus = 'pending' | 'active' | 'suspended' | 'terminated';
+export type { AccountStatus };
 
 export interface User {
   id: string;

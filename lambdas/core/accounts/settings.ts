@@ -5,14 +5,15 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
 import type { LanguageCode } from '../languages';
-import { publicUser, type AccountsContext, type Client, type PublicUser } from './accounts';
+import type { AccountView, DeviceView, PublicUser } from '../../contract/api/account';
+import { publicUser, type AccountsContext, type Client } from './accounts';
 import { checkNotDisposable, normalizeEmail } from './email-address';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords';
 import type { EmailToken, Session, User } from './ports';
 import { enforce } from './rate-limits';
 import { emailChangedEmail, emailChangeEmail, emailInUseEmail, passwordChangedEmail } from './settings-emails';
 import { hashToken, newToken } from './tokens';
-import { summarizeUserAgent, type DeviceSummary } from './user-agent';
+import { summarizeUserAgent } from './user-agent';
 
 /** A link to a new address works this long: as the confirmation of a new account. */
 export const EMAIL_CHANGE_TTL_SECONDS = 48 * 3600;
@@ -39,12 +40,6 @@ export async function activeUser(context: Pick<AccountsContext, 'store'>, userId
 export async function checkCurrentPassword(context: AccountsContext, user: User, password: string): Promise<void> {
   await enforce(context.rateLimiter, [['passwordCheckPerUser', user.id]], context.now());
   if (!(await verifyPassword(password, user.passwordHash))) throw new AppError('wrong password');
-}
-
-export interface AccountView {
-  user: PublicUser;
-  /** A new address waiting for its link to be followed. */
-  pendingEmail?: { email: string; expiresAt: string };
 }
 
 export async function accountView(context: AccountsContext, userId: string): Promise<AccountView> {
@@ -139,16 +134,6 @@ export async function changePassword(
 }
 
 /** A signed-in device as the account page lists it. `id` names it for "sign out" without being its key. */
-export interface DeviceView {
-  id: string;
-  current: boolean;
-  createdAt: string;
-  /** The last request within the hour (recorded at most once an hour); absent before the first such record. */
-  lastUsedAt?: string;
-  device: DeviceSummary;
-  ip: string;
-}
-
 const deviceId = (session: Pick<Session, 'tokenHash'>) => createHash('sha256').update(`device:${session.tokenHash}`).digest('base64url').slice(0, 22);
 
 /** The account's open sessions, the caller's first, then the most recently used. */

@@ -1,14 +1,6 @@
 // A signed-in device as a person recognises it: the browser and the system from its User-Agent header ("Chrome on
 // Windows"). Only the families people know; anything else is left out rather than guessed. Pure.
-
-export interface DeviceSummary {
-  /** e.g. Chrome, Firefox, Safari, Edge, Opera, Samsung Internet, YandexBrowser; absent when not recognised. */
-  browser?: string;
-  /** e.g. Windows, macOS, iOS, iPadOS, Android, ChromeOS, Linux; absent when not recognised. */
-  os?: string;
-  /** A phone (tablets are not). */
-  mobile: boolean;
-}
+import type { DeviceSummary } from '../../contract/api/account';
 
 // Order matters: browsers built on Chromium also name Chrome and Safari, so the more specific names come first.
 const browsers: [RegExp, string][] = [

@@ -1,6 +1,7 @@
 // The billing use cases: the subscription overview, checkout, the customer portal and the provider's webhooks.
 // Webhooks are applied by re-reading the subscription from the provider, so replays and out-of-order deliveries
 // converge on the provider's current state and change nothing twice.
+import type { SubscriptionOverview } from '../../contract/api/billing';
 import type { RealtimePublisher } from '../../contract/realtime-events';
 import type { AccountsStore, Mailer, User } from '../accounts/ports';
 import { AppError } from '../errors';
@@ -8,7 +9,7 @@ import { urlPrefix, type LanguageCode } from '../languages';
 import { isBillingPeriod, isPlanId, plans, type BillingPeriod, type PlanId } from '../plans';
 import { paymentFailedEmail } from './emails';
 import { entitlementOf, PAYMENT_GRACE_HOURS, type Entitlement, type Subscription } from './entitlement';
-import type { BillingEvent, BillingStore, Payment, PaymentProvider, ProviderSubscription, Usage, UsageStore } from './ports';
+import type { BillingEvent, BillingStore, PaymentProvider, ProviderSubscription, UsageStore } from './ports';
 
 export interface BillingContext {
   accounts: AccountsStore;
@@ -37,16 +38,6 @@ export async function entitlementOfUser(context: Pick<BillingContext, 'accounts'
   const [user, subscription] = await Promise.all([context.accounts.userById(userId), context.billing.subscription(userId)]);
   if (!user) throw new AppError('unauthorized');
   return entitlementOf(user, subscription, context.now());
-}
-
-export interface SubscriptionOverview extends Entitlement {
-  cancelAtPeriodEnd: boolean;
-  usage: Usage;
-  /** A payment provider is configured: checkout and the portal work. */
-  billingAvailable: boolean;
-  /** The user has a billing account at the provider (the portal can open). */
-  hasBillingAccount: boolean;
-  payments: Omit<Payment, 'userId'>[];
 }
 
 export async function subscriptionOverview(context: BillingContext, userId: string): Promise<SubscriptionOverview> {

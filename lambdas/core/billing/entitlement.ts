@@ -1,6 +1,6 @@
 // What a user may do right now, from their subscription (or its absence: the free trial). Pure: the same
 // answer for the API, the limits checks and the pages. Rules: docs/plans.md.
-import type { ErrorKey } from '../errors';
+import type { AccessState, Entitlement } from '../../contract/api/billing';
 import { plans, TRIAL_DAYS, type BillingPeriod, type PlanId, type PlanLimits } from '../plans';
 
 /** A paid (or operator-granted) subscription as Loopcast keeps it, mirrored from the payment provider. */
@@ -21,23 +21,7 @@ export interface Subscription {
   providerSubscriptionId?: string;
 }
 
-export type AccessState = 'trial' | 'active' | 'canceling' | 'payment-failed' | 'expired';
-
-export interface Entitlement {
-  plan: PlanId;
-  period?: BillingPeriod;
-  state: AccessState;
-  limits: PlanLimits;
-  /** The current billing cycle (the trial is one cycle); uploads are counted per cycle. */
-  cycleStart: string;
-  cycleEnd: string;
-  /** May start streams and uploads. */
-  active: boolean;
-  /** Why not, as a catalogue key. */
-  blockedBy?: Extract<ErrorKey, 'no active subscription' | 'no valid payment'>;
-  /** After a failed payment, running streams keep going until then (a notice is sent), then stop. */
-  graceEndsAt?: string;
-}
+export type { AccessState, Entitlement };
 
 export const PAYMENT_GRACE_HOURS = 24;
 /** A renewing subscription whose new period the provider has not reported yet (Stripe charges renewals about an

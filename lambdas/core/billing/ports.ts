@@ -1,4 +1,5 @@
 // What billing needs from the outside: the payment provider (Stripe) and storage, as small interfaces.
+import type { Usage } from '../../contract/api/billing';
 import type { BillingPeriod, PlanId } from '../plans';
 import type { Subscription } from './entitlement';
 
@@ -93,13 +94,7 @@ export interface BillingStore {
   claimNotice(userId: string, notice: string, now: Date): Promise<boolean>;
 }
 
-export interface Usage {
-  storageBytes: number;
-  runningStreams: number;
-  uploadsThisCycle: number;
-  /** Connected YouTube accounts (against the plan's youtubeChannels). */
-  youtubeChannels: number;
-}
+export type { Usage };
 
 export interface UsageStore {
   usage(userId: string, cycleStart: string): Promise<Usage>;

@@ -1,12 +1,13 @@
 // Destinations a stream goes to: an RTMP(S) server URL + stream key on any platform (the presets of
 // lambdas/contract/destination-presets.ts, or a custom server), or a connected YouTube account.
 import { isIP } from 'node:net';
+import type { ChannelKind, ChannelView } from '../../contract/api/channels';
 import type { DestinationPresetId } from '../../contract/destination-presets';
 import { AppError } from '../errors';
 import { canonicalHost } from './destination-address';
 import { presetOfChannel } from './platform-fit';
 
-export type ChannelKind = 'rtmp' | 'youtube';
+export type { ChannelKind };
 
 export interface Channel {
   id: string;
@@ -62,18 +63,6 @@ export function normalizeRtmpUrl(url: string): string {
 export const publishUrl = (rtmpUrl: string, key: string): string => `${rtmpUrl}/${key}`;
 
 /** What the browser sees: the key only as a hint of its last characters. */
-export interface ChannelView {
-  id: string;
-  kind: ChannelKind;
-  name: string;
-  /** Its platform (lambdas/contract/destination-presets.ts). */
-  preset: DestinationPresetId;
-  rtmpUrl?: string;
-  keyHint?: string;
-  youtube?: { channelId: string; avatarUrl?: string; status: YouTubeLink['status'] };
-  createdAt: string;
-}
-
 /** Stream keys are printable ASCII (every platform's are), without what would end the URL's path: anything else in
  * ffmpeg's arguments crash-looped the task and put the key in its error (security audit L4). */
 export const isStreamKey = (key: string): boolean => /^[\x21-\x7e]+$/.test(key) && !/[/?#]/.test(key);

@@ -17,6 +17,8 @@ import {
   type Video,
 } from './videos';
 import { outputPrefixOf } from '../../contract/buckets';
+import { mediaLockedStatuses } from '../streams/stream';
+import { resumeWaiting, type StreamsContext } from '../streams/streams';
 
 export interface LibraryContext {
   videos: VideoStore;
@@ -25,6 +27,8 @@ export interface LibraryContext {
   objects: MediaObjects;
   transcoder: TranscodeStarter;
   streams: StreamLinks;
+  /** The streaming engine, which starts or stops the streams that waited for an item once it settles. */
+  streaming: StreamsContext;
   realtime: RealtimePublisher;
   entitlement: (userId: string) => Promise<Entitlement>;
   now: () => Date;
@@ -178,7 +182,7 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     if (!changed) return;
     await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'failed', error: update.error });
   }
-  await context.streams.mediaSettled(userId, videoId);
+  await streamsGoOn(context, userId, videoId);
 }
 
 /** Updates of an earlier revision's job (a late MediaConvert event after a quality change began) change nothing. */
@@ -200,7 +204,7 @@ async function restoreAfterFailedChange(context: LibraryContext, video: Video, r
   const attempt = outputKeys(outputPrefixOf(video), 'video');
   await context.objects.remove([attempt.media, attempt.thumbnail!]);
   await context.realtime.publish(video.userId, { type: 'video.state', videoId: video.id, status: 'ready' });
-  await context.streams.mediaSettled(video.userId, video.id);
+  await streamsGoOn(context, video.userId, video.id);
 }
 
 /**
@@ -215,7 +219,7 @@ export async function changeQuality(context: LibraryContext, userId: string, vid
   if (video.kind !== 'video' || video.status === 'failed' || !video.outputKey) {
     throw new AppError('invalid request', { fields: { id: 'only a ready video has a quality to change' } });
   }
-  assertModifiable(video, await context.streams.usedByRunningStream(userId, videoId));
+  assertModifiable(video, await usedByRunningStream(context, userId, videoId));
   const entitlement = await context.entitlement(userId);
   if (!entitlement.active) throw new AppError(entitlement.blockedBy ?? 'no active subscription');
   assertProfileIncluded(entitlement, choice);
@@ -266,7 +270,7 @@ export async function ownedVideo(context: Pick<LibraryContext, 'videos'>, userId
 
 export async function renameVideo(context: LibraryContext, userId: string, videoId: string, title: string): Promise<Video> {
   const video = await ownedVideo(context, userId, videoId);
-  assertModifiable(video, await context.streams.usedByRunningStream(userId, videoId));
+  assertModifiable(video, await usedByRunningStream(context, userId, videoId));
   const clean = title.trim().slice(0, TITLE_MAX_LENGTH);
   if (!clean) throw new AppError('invalid request', { fields: { title: 'required' } });
   await context.videos.rename(userId, videoId, clean, context.now());
@@ -276,9 +280,36 @@ export async function renameVideo(context: LibraryContext, userId: string, video
 /** Spec: a user can delete uploaded content at any time, except while it encodes or a running stream uses it. */
 export async function deleteVideo(context: LibraryContext, userId: string, videoId: string): Promise<void> {
   const video = await ownedVideo(context, userId, videoId);
-  assertModifiable(video, await context.streams.usedByRunningStream(userId, videoId));
+  assertModifiable(video, await usedByRunningStream(context, userId, videoId));
   await context.objects.remove([...video.stagingKeys, video.outputKey, video.thumbnailKey].filter((key): key is string => key !== undefined));
   await context.videos.remove(video);
-  await context.streams.forget(userId, videoId);
+  await forgetInStoppedStreams(context, userId, videoId);
   await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'deleted' });
+}
+
+/** A stream whose media may not change (mediaLockedStatuses) uses the item. */
+async function usedByRunningStream(context: Pick<LibraryContext, 'streams'>, userId: string, videoId: string): Promise<boolean> {
+  return (await context.streams.streamsUsing(userId, videoId)).some((stream) => mediaLockedStatuses.includes(stream.status));
+}
+
+/** Stopped streams that named the deleted item forget it (they need another before starting); a deleted video leaves
+ * a playlist (which goes with its last video). A stream that started meanwhile keeps its media. */
+async function forgetInStoppedStreams(context: Pick<LibraryContext, 'streams'>, userId: string, videoId: string): Promise<void> {
+  for (const stream of await context.streams.streamsUsing(userId, videoId)) {
+    const { playlist } = stream;
+    if (playlist?.videoIds.includes(videoId)) {
+      const videoIds = playlist.videoIds.filter((id) => id !== videoId);
+      const next = videoIds.length ? { playlist: { ...playlist, videoIds, revision: playlist.revision + 1 }, videoId: videoIds[0]! } : undefined;
+      await context.streams.replacePlaylist(userId, stream.id, playlist.revision, next, mediaLockedStatuses);
+    } else {
+      await context.streams.removeMedia(userId, stream.id, stream.videoId === videoId ? 'videoId' : 'audioId', videoId, mediaLockedStatuses);
+    }
+  }
+}
+
+/** The item is ready, or failed: the streams waiting for it (`encoding`) go on, started when all their media is ready,
+ * stopped when some failed (the streaming engine, lambdas/core/streams/streams.ts). */
+async function streamsGoOn(context: Pick<LibraryContext, 'streams' | 'streaming'>, userId: string, videoId: string): Promise<void> {
+  const waiting = (await context.streams.streamsUsing(userId, videoId)).filter((stream) => stream.status === 'encoding').map((stream) => stream.id);
+  if (waiting.length) await resumeWaiting(context.streaming, userId, waiting);
 }

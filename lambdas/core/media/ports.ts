@@ -1,4 +1,6 @@
 import type { TranscodeJob } from './transcoder';
+import type { StreamPlaylist } from '../streams/playlist';
+import type { StreamStatus } from '../streams/stream';
 import type { Video } from './videos';
 
 export interface UploadAllowance {
@@ -44,12 +46,30 @@ export interface TranscodeStarter {
   start(job: TranscodeJob): Promise<string>;
 }
 
-/** How the library learns about streams that use an item (lambdas/core/streams). */
+/** A stream's use of library items, as the library reads it (lambdas/core/streams). */
+export interface StreamMediaUse {
+  id: string;
+  status: StreamStatus;
+  videoId?: string;
+  audioId?: string;
+  playlist?: StreamPlaylist;
+}
+
+/** The streams' items as the library reads and changes them: data only. Which statuses keep a stream's media
+ * (`mediaLockedStatuses`) and what waiting streams do once an item settles are decided in core. */
 export interface StreamLinks {
-  /** A stream that is running (pending, encoding or started) uses the item. */
-  usedByRunningStream(userId: string, videoId: string): Promise<boolean>;
-  /** Stopped streams that named the deleted item forget it (they need another before starting). */
-  forget(userId: string, videoId: string): Promise<void>;
-  /** Streams waiting (`encoding`) for this item continue: it is ready, or it failed. */
-  mediaSettled(userId: string, videoId: string): Promise<void>;
+  /** The user's streams whose video, audio track or playlist names the item. */
+  streamsUsing(userId: string, videoId: string): Promise<StreamMediaUse[]>;
+  /** Removes the stream's video or audio track if it still names the item and the stream's status is none of
+   * `unlessStatus`; false otherwise. */
+  removeMedia(userId: string, streamId: string, field: 'videoId' | 'audioId', videoId: string, unlessStatus: readonly StreamStatus[]): Promise<boolean>;
+  /** Sets the stream's playlist and its `videoId` (or removes both) if its playlist is still at `revision` and its
+   * status is none of `unlessStatus`; false otherwise. */
+  replacePlaylist(
+    userId: string,
+    streamId: string,
+    revision: number,
+    next: { playlist: StreamPlaylist; videoId: string } | undefined,
+    unlessStatus: readonly StreamStatus[],
+  ): Promise<boolean>;
 }

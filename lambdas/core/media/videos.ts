@@ -1,28 +1,7 @@
 // The media library's items (videos and separate audio tracks) and what may be done to them. Pure.
 import { AppError, type ErrorKey } from '../errors';
-import {
-  outputProfiles,
-  type BitrateTier,
-  type MediaKind,
-  type OutputFrameRate,
-  type OutputLimit,
-  type OutputProfileId,
-  type OutputSettings,
-  type QualityChoice,
-} from '../media-spec';
-
-/** uploading happens in the browser (tus); an item exists from the last byte on: encoding, then ready or failed. */
-export type VideoStatus = 'encoding' | 'ready' | 'failed';
-
-/** What a video's stream-ready file is: its profile and tier, their numbers, and why it is below what was asked. */
-export interface VideoOutput {
-  profile: OutputProfileId;
-  tier: BitrateTier;
-  frameRate: OutputFrameRate;
-  /** Video bits per second (the audio's 128 kbit/s come on top). */
-  videoBitrate: number;
-  limitedBy: OutputLimit[];
-}
+import { outputProfiles, type MediaKind, type OutputSettings, type QualityChoice } from '../media-spec';
+import type { VideoOutput, VideoStatus, VideoView } from '../../contract/api/videos';
 
 export const videoOutputOf = (settings: OutputSettings): VideoOutput => ({
   profile: settings.profile,
@@ -115,27 +94,6 @@ export function titleFromFileName(fileName: string): string {
 export function assertModifiable(video: Video, usedByRunningStream: boolean): void {
   if (video.status === 'encoding') throw new AppError('video encoding');
   if (usedByRunningStream) throw new AppError('video in use');
-}
-
-/** What the browser sees of an item (storage keys stay inside). */
-export interface VideoView {
-  id: string;
-  kind: MediaKind;
-  title: string;
-  fileName: string;
-  status: VideoStatus;
-  progress: number;
-  error?: { key: ErrorKey };
-  durationSeconds?: number;
-  width?: number;
-  height?: number;
-  sizeBytes: number;
-  hasThumbnail: boolean;
-  /** Videos: what was asked; `output` (once ready) what the file is. */
-  quality?: QualityChoice;
-  output?: VideoOutput;
-  qualityChangeError?: { key: ErrorKey };
-  createdAt: string;
 }
 
 export const videoView = (video: Video): VideoView => ({

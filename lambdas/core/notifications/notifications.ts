@@ -3,6 +3,7 @@
 // webhook when they press Start). Which alerts there are and their words: messages.ts.
 import { hashToken, newToken } from '../accounts/tokens';
 import type { AccountsStore, Mailer } from '../accounts/ports';
+import type { NotificationsView } from '../../contract/api/notifications';
 import { AppError } from '../errors';
 import { alertText, telegramLinkedText, type Alert } from './messages';
 
@@ -71,11 +72,6 @@ export async function notify(
     }
   }
   return sent;
-}
-
-export interface NotificationsView {
-  email: boolean;
-  telegram: { available: boolean; linked: boolean; linkedAt?: string };
 }
 
 export async function notificationsView(context: NotificationsContext, userId: string): Promise<NotificationsView> {

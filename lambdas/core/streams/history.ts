@@ -1,48 +1,18 @@
 // What happened to a stream, kept 90 days: starts and stops, when media reached the destinations and when it was
 // interrupted, each restart with its reason, scheduled restarts, YouTube broadcast changes, and the incidents a
 // creator was told about. From the events: uptime over 24 hours, 7 and 30 days, and outages with their length. Pure.
+// What the API answers of it is lambdas/contract/api/history.ts.
+import type { HistoryView, Incident, StreamEvent, StreamEventKind, TimelineEntry } from '../../contract/api/history';
+
+export type { HistoryView, Incident, StreamEvent, StreamEventKind, TimelineEntry };
 
 export const HISTORY_RETENTION_DAYS = 90;
-
-export type StreamEventKind =
-  /** The run was started: by the creator, or (`reason` 'schedule') by the stream's schedule. */
-  | 'started'
-  /** Media reached the destinations. */
-  | 'live'
-  /** Media stopped reaching them while the stream should run; `reason` says why when the task knew. */
-  | 'interrupted'
-  /** The stream task was restarted after a failure (crash, kill, host gone, stopped reporting). */
-  | 'restarted'
-  /** ffmpeg was restarted at one of the stream's restart times. */
-  | 'scheduled restart'
-  /** A YouTube broadcast was made again or replaced; `reason` is the warning, if any. */
-  | 'broadcast'
-  /** The stream had not been healthy for its attention time; the creator was told. */
-  | 'needs attention'
-  /** Healthy again after an incident; `durationSeconds` is how long it was not healthy. */
-  | 'recovered'
-  /** The run ended; `reason` is the catalogue key of why, 'schedule' when its schedule stopped it, none when the
-   * creator stopped it. */
-  | 'stopped'
-  /** The schedule's start could not happen (a plan limit, the media, a destination); `reason` is the catalogue key. */
-  | 'start refused';
-
-export interface StreamEvent {
-  at: string;
-  kind: StreamEventKind;
-  reason?: string;
-  durationSeconds?: number;
-}
 
 export interface StreamHistory {
   record(userId: string, streamId: string, event: StreamEvent): Promise<void>;
   /** The stream's events from `since` on, oldest first. */
   list(userId: string, streamId: string, since: Date): Promise<StreamEvent[]>;
 }
-
-/** A timeline entry: an interruption or a restart carries how long media was gone (until media again, or the
- * stop), or `ongoing` while it lasts. */
-export type TimelineEntry = StreamEvent & { ongoing?: boolean };
 
 const DAY_MS = 24 * 3600 * 1000;
 export const UPTIME_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
@@ -119,22 +89,11 @@ export function timeline(events: readonly StreamEvent[]): TimelineEntry[] {
 /** Kinds a creator reads as incidents on the dashboard. */
 export const INCIDENT_KINDS: readonly StreamEventKind[] = ['interrupted', 'restarted', 'needs attention', 'recovered'];
 
-export interface HistoryView {
-  uptime: Record<keyof typeof UPTIME_WINDOWS, number | null>;
-  /** Newest first: the last 30 days, at most HISTORY_VIEW_LIMIT entries. */
-  events: TimelineEntry[];
-}
-
 export const HISTORY_VIEW_LIMIT = 200;
 
 export async function historyView(history: StreamHistory, userId: string, streamId: string, now: Date): Promise<HistoryView> {
   const events = await history.list(userId, streamId, new Date(now.getTime() - UPTIME_WINDOWS.month));
   return { uptime: uptime(events, now), events: timeline(events).slice(0, HISTORY_VIEW_LIMIT) };
-}
-
-export interface Incident extends TimelineEntry {
-  streamId: string;
-  streamTitle: string;
 }
 
 /** The incidents of the user's streams over the last 7 days, newest first (the dashboard's list). */

@@ -4,20 +4,13 @@
 // profile's). A running stream's playlist may be edited: the edit is stored with a new revision, and the task, whose
 // heartbeat reports the revision it has, gets it in the heartbeat's answer and applies it at the next join or at its
 // next ffmpeg start, as the creator chose.
+import type { StreamPlaylist } from '../../contract/api/streams';
 import type { PlaylistApply, TaskPlaylist } from '../../contract/stream-task';
+
+export type { StreamPlaylist };
 import { AppError } from '../errors';
 import type { Video } from '../media/videos';
 import type { PlanLimits } from '../plans';
-
-export interface StreamPlaylist {
-  /** Library video ids in play order; one may appear more than once. */
-  videoIds: string[];
-  shuffle: boolean;
-  /** Counts the playlist's edits; the task reports the newest it holds. */
-  revision: number;
-  /** When the latest edit of a running stream takes effect. */
-  apply: PlaylistApply;
-}
 
 export interface PlaylistInput {
   videoIds: string[];

@@ -3,36 +3,14 @@
 // windows. Pure: validation and the next transition across DST switches (wall-clock.ts). A schedule only starts and
 // stops: the creator may still start or stop the stream by hand in between; the next transition applies all the
 // same. docs/streams.md, Schedules.
+import type { OnceSchedule, StreamSchedule, WeeklySchedule, WeeklyWindow } from '../../contract/api/streams';
 import { AppError } from '../errors';
 import { formatWallTime, parseWallTime } from '../restart-schedule';
-import { DAY_MS, MINUTE_MS, instantOfWallClock, isWeekday, wallDateOf, weekdayOfWall, weekdays, type Weekday } from '../wall-clock';
+import { DAY_MS, MINUTE_MS, instantOfWallClock, isWeekday, wallDateOf, weekdayOfWall, weekdays } from '../wall-clock';
 
 export { weekdays, type Weekday } from '../wall-clock';
+export type { OnceSchedule, StreamSchedule, WeeklySchedule, WeeklyWindow };
 
-/** Once: `startAt` and `stopAt` are wall-clock date-times in the stream's zone, "YYYY-MM-DDTHH:MM" (what a
- * datetime-local input gives), seconds optional ("YYYY-MM-DDTHH:MM:SS"). A stop comes at `stopAt`, or
- * `durationMinutes` after the start. */
-export interface OnceSchedule {
-  kind: 'once';
-  startAt?: string;
-  stopAt?: string;
-  durationMinutes?: number;
-}
-
-/** An on-air window of the weekly timetable: from `start` on `day` to `stop`, on the same day or, when `stop` is not
- * after `start`, on the next ("fri 22:00-02:00" ends on Saturday). */
-export interface WeeklyWindow {
-  day: Weekday;
-  start: string;
-  stop: string;
-}
-
-export interface WeeklySchedule {
-  kind: 'weekly';
-  windows: WeeklyWindow[];
-}
-
-export type StreamSchedule = OnceSchedule | WeeklySchedule;
 export type ScheduledAction = 'start' | 'stop';
 
 export interface Transition {

@@ -4,40 +4,15 @@
 import { TASK_LEASE } from '../../contract/stream-task';
 import { AppError } from '../errors';
 import { upcoming, type StreamSchedule } from './schedule';
-import type { StreamPlaylist } from './playlist';
+import type { HealthVerdict, Privacy, StreamHealth, StreamPlaylist, StreamStatus, StreamView } from '../../contract/api/streams';
 
-/**
- * stopped: not running (the initial state);
- * encoding: start requested, waiting for its video or audio to finish transcoding;
- * pending: start requested, the stream task is being (re)started;
- * started: media flows to the destinations;
- * stopping: stop requested, the task is being ended.
- */
-export type StreamStatus = 'stopped' | 'encoding' | 'pending' | 'started' | 'stopping';
+export type { HealthVerdict, Privacy, StreamHealth, StreamStatus, StreamView };
 
 export const runningStatuses: readonly StreamStatus[] = ['encoding', 'pending', 'started', 'stopping'];
 
-/** The latest heartbeat of the stream task (stream-task/src/heartbeat.ts), as kept on the stream. */
-export interface StreamHealth {
-  actual: string;
-  uptimeSeconds: number;
-  bitrateKbps: number;
-  fps: number;
-  speed: number;
-  loops: number;
-  taskRestarts: number;
-  scheduledRestarts: number;
-  nextRestartAt?: string;
-  lastError?: string;
-  destinations: { id: string; state: 'ok' | 'failed' }[];
-  /** A playlist's task: the newest revision it has, the one playing, and the video playing. */
-  playlist?: { revision: number; applied: number; videoId: string };
-  /** When the task's actual state was entered. */
-  since?: string;
-  /** When the task last stored a preview frame (streamPreviewKey in lambdas/core/media/media-urls.ts). */
-  previewAt?: string;
-  at: string;
-}
+/** The statuses in which a stream's media (its video, audio track and playlist items) may not change: not renamed,
+ * re-encoded or deleted, nor forgotten by the stream (spec: a running stream cannot be modified). */
+export const mediaLockedStatuses: readonly StreamStatus[] = runningStatuses;
 
 /** Which stream task may publish the run (lambdas/contract/stream-task.ts, TASK_LEASE). Kept on a small item beside
  * the stream's, which only the lifecycle and the task API write. */
@@ -49,8 +24,6 @@ export interface RunLease {
   /** When the lease last changed: minted for the next task, taken, renewed or revoked. */
   updatedAt: string;
 }
-
-export type Privacy = 'public' | 'unlisted' | 'private';
 
 export interface Stream {
   id: string;
@@ -123,8 +96,6 @@ export function assertModifiable(stream: Stream): void {
   }
 }
 
-export type HealthVerdict = 'healthy' | 'degraded' | 'recovering' | 'offline';
-
 /** One word for the Streams page: is the loop on air as it should be? */
 export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Date): HealthVerdict {
   const health = stream.health;
@@ -139,22 +110,6 @@ export function healthVerdict(stream: Pick<Stream, 'status' | 'health'>, now: Da
 }
 
 export const DEFAULT_ATTENTION_MINUTES = 5;
-
-/** What the API shows of a stream: not its owner, its run's internals or its thumbnail's storage key. */
-export type StreamView = Omit<
-  Stream,
-  'userId' | 'runId' | 'executionName' | 'lease' | 'desired' | 'thumbnailKey' | 'unhealthySince' | 'attentionSince' | 'attentionMinutes'
-> & {
-  hasCustomThumbnail: boolean;
-  verdict: HealthVerdict;
-  attentionMinutes: number;
-  /** Not healthy for longer than its attention time: the creator has been told (since `attentionSince`). */
-  needsAttention: boolean;
-  attentionSince?: string;
-  /** The schedule's next start and next stop (ISO instants), when it has any left. */
-  nextStartAt?: string;
-  nextStopAt?: string;
-};
 
 export function streamView(stream: Stream, now: Date): StreamView {
   const {

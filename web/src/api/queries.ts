@@ -2,10 +2,10 @@
 // the API's answer as it is (each hook narrows it with `select`). Every feature that reads one of them, and
 // realtime's cache updates (features/realtime/cache-updates.ts), use these, so they share one cache entry.
 import { queryOptions } from '@tanstack/react-query';
-import type { SubscriptionOverview } from '@loopcast/core/billing/billing';
-import type { ChannelView } from '@loopcast/core/channels/channel';
-import type { VideoView } from '@loopcast/core/media/videos';
-import type { StreamView } from '@loopcast/core/streams/stream';
+import type { SubscriptionOverview } from '@loopcast/contract/api/billing';
+import type { ChannelView } from '@loopcast/contract/api/channels';
+import type { VideoView } from '@loopcast/contract/api/videos';
+import type { StreamView } from '@loopcast/contract/api/streams';
 import { api } from './client';
 
 export const queryKeys = {

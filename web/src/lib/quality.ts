@@ -14,7 +14,8 @@ import {
   type QualityChoice,
 } from '@loopcast/core/media-spec';
 import { gbPerDestinationMonth } from '@loopcast/core/costs/model';
-import { legacyOutput, qualityChangeFrom, type VideoOutput } from '@loopcast/core/media/videos';
+import type { VideoOutput } from '@loopcast/contract/api/videos';
+import { legacyOutput, qualityChangeFrom } from '@loopcast/core/media/videos';
 import { planIds, plans, type PlanId } from '@loopcast/core/plans';
 
 export type { BitrateTier, OutputProfileId, QualityChoice, VideoOutput };

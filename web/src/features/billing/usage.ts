@@ -1,5 +1,5 @@
 // The plan's limits against what is used, one row per limit (docs/plans.md), for the meters.
-import type { SubscriptionOverview } from '@loopcast/core/billing/billing';
+import type { SubscriptionOverview } from '@loopcast/contract/api/billing';
 import type { DestinationUsage } from './api/billing-api';
 
 export type LimitId = 'storage' | 'streams' | 'uploads' | 'destinations' | 'youtubeAccounts';

@@ -1,4 +1,4 @@
-import type { StreamSchedule } from '@loopcast/core/streams/schedule';
+import type { StreamSchedule } from '@loopcast/contract/api/streams';
 import {
   addWindow,
   changeWindow,

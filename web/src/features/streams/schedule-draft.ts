@@ -2,7 +2,8 @@
 // (a start, and a stop at a time or after a duration), or a weekly timetable of on-air windows. The API validates it
 // (a time already passed, a stop before the start, overlapping windows are its 422s, naming the field); the form
 // shows its refusal there. Pure.
-import type { StreamSchedule, Weekday } from '@loopcast/core/streams/schedule';
+import type { StreamSchedule } from '@loopcast/contract/api/streams';
+import type { Weekday } from '@loopcast/core/wall-clock';
 import { wallClockMs, weekdays } from '@loopcast/core/wall-clock';
 
 export { weekdays, type Weekday };

@@ -1,11 +1,11 @@
 // How a stream's history reads on its page (GET /streams/{id}/history): the timeline's entries with their tone, how
 // long each trouble lasted, why (a catalogue key, translated; anything else is the task's own words, shown as a
 // detail), grouped by day in the viewer's clock; and the uptime shares as percentages. Pure.
-import type { StreamEventKind, TimelineEntry } from '@loopcast/core/streams/history';
+import type { StreamEventKind, TimelineEntry } from '@loopcast/contract/api/history';
 import { isErrorKey } from '@loopcast/core/errors';
 import type { Problem, Tone } from './stream-display';
 
-export type { HistoryView, StreamEventKind, TimelineEntry } from '@loopcast/core/streams/history';
+export type { HistoryView, StreamEventKind, TimelineEntry } from '@loopcast/contract/api/history';
 
 export interface TimelineItem {
   /** Stable within one answer: the API gives at most one event of a kind at one instant. */

@@ -2,7 +2,7 @@
 // language, a new address, a new password, the signed-in devices, the data export and closing the account. The two
 // e-mailed links are followed from pages that may be open signed out, so their 401 is an answer, not a sign-out.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountView, DeviceView } from '@loopcast/core/accounts/settings';
+import type { AccountView, DeviceView } from '@loopcast/contract/api/account';
 import { api } from '../../../api/client';
 import type { LanguageCode } from '../../../i18n/languages';
 import { callWithRetryHint, currentUserQueryKey, type PublicUser } from './accounts-api';

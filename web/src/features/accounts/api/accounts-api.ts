@@ -2,7 +2,7 @@
 // 401 is an answer ('invalid credentials'), not an ended session, so it must not open the login page over the
 // form; and a 429 keeps the Retry-After header's seconds (`details.retryAfterSeconds`) for the form's hint.
 import { useQuery } from '@tanstack/react-query';
-import type { PublicUser } from '@loopcast/core/accounts/accounts';
+import type { PublicUser } from '@loopcast/contract/api/account';
 import { api, ApiError, createApiClient } from '../../../api/client';
 import type { LanguageCode } from '../../../i18n/languages';
 

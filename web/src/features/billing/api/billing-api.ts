@@ -1,7 +1,7 @@
 // Plans and billing (docs/api.md, "Plans and billing"): the user's subscription and usage, the plan offers, and the
 // hand-offs to Stripe (Checkout, Customer Portal), which are full-page redirects.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { SubscriptionOverview } from '@loopcast/core/billing/billing';
+import type { SubscriptionOverview } from '@loopcast/contract/api/billing';
 import type { BillingPeriod, FeatureAvailability, FeatureKey, PlanId, PlanLimits } from '@loopcast/core/plans';
 import { api, ApiError, type ApiErrorKey } from '../../../api/client';
 import { queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { DestinationPresetId } from '@loopcast/contract/destination-presets';
-import type { ChannelView } from '@loopcast/core/channels/channel';
+import type { ChannelView } from '@loopcast/contract/api/channels';
 import { api } from '../../../api/client';
 import { channelsQuery, queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';
 import type { LanguageCode } from '../../../i18n/languages';

@@ -2,7 +2,7 @@
 // that needed attention and recovered. The realtime client refetches the entry when a stream changes state or
 // health (features/realtime/cache-updates.ts, key ['incidents']).
 import { useQuery } from '@tanstack/react-query';
-import type { Incident } from '@loopcast/core/streams/history';
+import type { Incident } from '@loopcast/contract/api/history';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/queries';
 

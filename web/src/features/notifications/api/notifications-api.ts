@@ -2,7 +2,7 @@
 // chat linked through the operator's bot with a one-time deep link. ['notifications'] holds GET /notifications as
 // it is; every change answers with (or leads to) the new settings.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NotificationsView } from '@loopcast/core/notifications/notifications';
+import type { NotificationsView } from '@loopcast/contract/api/notifications';
 import { api } from '../../../api/client';
 
 export type Notifications = NotificationsView;

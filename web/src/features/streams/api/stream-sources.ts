@@ -3,8 +3,8 @@
 // API's answer as it is (['videos'] GET /videos, ['channels'] GET /channels, ['subscription'] GET /subscription),
 // so realtime's updates (a finished transcode, a plan change) reach the form too.
 import { useQuery } from '@tanstack/react-query';
-import type { ChannelView } from '@loopcast/core/channels/channel';
-import type { VideoView } from '@loopcast/core/media/videos';
+import type { ChannelView } from '@loopcast/contract/api/channels';
+import type { VideoView } from '@loopcast/contract/api/videos';
 import { channelsQuery, subscriptionQuery, videosQuery } from '../../../api/queries';
 
 export type { ChannelView, VideoView };

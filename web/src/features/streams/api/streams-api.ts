@@ -2,13 +2,13 @@
 // update them: ['streams'] -> { streams: Stream[] } (GET /streams), ['streams', id] -> Stream (GET /streams/{id}).
 // Every list fetch also refreshes each stream's own entry; a card shows whichever of the two is newer.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Privacy, StreamView } from '@loopcast/core/streams/stream';
-import type { StreamSchedule } from '@loopcast/core/streams/schedule';
+import type { Privacy, StreamView } from '@loopcast/contract/api/streams';
+import type { StreamSchedule } from '@loopcast/contract/api/streams';
 import { api, ApiError, createApiClient } from '../../../api/client';
 import { thumbnailStep, type ThumbnailChoice } from '../thumbnail';
 
-export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '@loopcast/core/streams/stream';
-export type { StreamSchedule, WeeklyWindow } from '@loopcast/core/streams/schedule';
+export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '@loopcast/contract/api/streams';
+export type { StreamSchedule, WeeklyWindow } from '@loopcast/contract/api/streams';
 
 /** A live look at the stream: an HLS playlist (local stack) or a frame refreshed every minute (AWS). */
 export interface StreamPreview {

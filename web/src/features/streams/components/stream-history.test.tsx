@@ -5,7 +5,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TimelineEntry } from '@loopcast/core/streams/history';
+import type { TimelineEntry } from '@loopcast/contract/api/history';
 import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
