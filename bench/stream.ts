@@ -353,9 +353,7 @@ function reportErrors(streams: BenchStream[]): void {
 }
 
 function printProfile(profile: ProfileSummary, what: string): void {
-  out(
-    `       CPU profile of ${what}: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`,
-  );
+  out(`       CPU profile of ${what}: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`);
   out(
     '         by file:     ' +
       profile.byFile
@@ -432,7 +430,7 @@ async function main(): Promise<void> {
       `  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
         ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
     );
-    if (playlist.profile) printProfile(playlist.profile, 'the playlist stream\'s process (supervisor and feeder)');
+    if (playlist.profile) printProfile(playlist.profile, "the playlist stream's process (supervisor and feeder)");
     const singleTotal = copy.corePercent + copy.supervisorCorePercent;
     const playlistTotal = playlist.corePercent + playlist.supervisorCorePercent;
     const reencode = await measureReencodeCpu(source, `${nginx.rtmpUrl}/cpu-reencode`);
