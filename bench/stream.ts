@@ -100,16 +100,16 @@ async function measureCopyCpu(
   workDir: string,
   playlist?: { items: string[]; onJoin(report: JoinReport): void },
   profile = false,
-): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number; profile?: ProfileSummary }> {
+): Promise<CpuFigure & { supervisorCorePercent: number; supervisorWakeupsPerSecond: number; nginxCorePercent: number; profile?: ProfileSummary }> {
   const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy${playlist ? '-playlist' : ''}`, workDir, playlist);
   try {
     await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
     await sleep(3_000);
     const [pid] = stream.supervisor.ffmpegPids;
     const nginxPid = nginx.process.child.pid!;
-    const before = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(), sample: lastSample(stream)! };
+    const before = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(), switches: contextSwitches(process.pid), sample: lastSample(stream)! };
     await sleep(WINDOW_MS);
-    const after = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(before.node), sample: lastSample(stream)! };
+    const after = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(before.node), switches: contextSwitches(process.pid), sample: lastSample(stream)! };
     const wall = (after.sample.at - before.sample.at) / 1000;
     const media = (after.sample.outTimeUs - before.sample.outTimeUs) / 1e6;
     const cpu = after.ffmpeg - before.ffmpeg;
@@ -122,6 +122,7 @@ async function measureCopyCpu(
       speed: media / wall,
       cpuPerMediaSecond: cpu / media,
       supervisorCorePercent: ((after.node.user + after.node.system) / 1e6 / wall) * 100,
+      supervisorWakeupsPerSecond: (after.switches - before.switches) / wall,
       nginxCorePercent: ((after.nginx - before.nginx) / wall) * 100,
     };
   } finally {
@@ -423,12 +424,12 @@ async function main(): Promise<void> {
     const copy = await measureCopyCpu(source, nginx, join(dir, 'work-copy'));
     out(
       `  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-        ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`,
+        ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %, ${fixed(copy.supervisorWakeupsPerSecond, 0)} wakeups/s; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`,
     );
     const playlist = await measurePlaylistCpu(source, nginx, dir);
     out(
       `  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-        ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
+        ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %, ${fixed(playlist.supervisorWakeupsPerSecond, 0)} wakeups/s; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
     );
     if (playlist.profile) printProfile(playlist.profile, "the playlist stream's process (supervisor and feeder)");
     const singleTotal = copy.corePercent + copy.supervisorCorePercent;
@@ -444,6 +445,8 @@ async function main(): Promise<void> {
       playlistCpuPerStream: figure(Number(fixed(playlistTotal, 2)), '% core'),
       playlistSupervisorCpu: figure(Number(fixed(playlist.supervisorCorePercent, 2)), '% core'),
       singleVideoSupervisorCpu: figure(Number(fixed(copy.supervisorCorePercent, 2)), '% core'),
+      playlistSupervisorWakeups: figure(Number(fixed(playlist.supervisorWakeupsPerSecond, 0)), '/s'),
+      singleVideoSupervisorWakeups: figure(Number(fixed(copy.supervisorWakeupsPerSecond, 0)), '/s'),
       singleVideoCpuPerStream: figure(Number(fixed(singleTotal, 2)), '% core'),
       playlistJoinMedian: figure(Number(fixed(playlist.joinMedianMs, 2)), 'ms', { op: '<', value: 50 }),
       playlistJoinLongest: figure(Number(fixed(playlist.joinMaxMs, 2)), 'ms', { op: '<', value: 50 }),

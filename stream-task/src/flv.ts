@@ -82,10 +82,11 @@ export class FlvFileReader implements TagView {
     this.buffer = Buffer.allocUnsafeSlow(bufferBytes);
   }
 
-  /** Reads `path` from its beginning (the file before closed). */
+  /** Reads `path` from its beginning. The file before is closed meanwhile: a join does not wait for it. */
   async open(path: string): Promise<void> {
-    await this.close();
+    const closing = this.close();
     this.handle = await open(path, 'r');
+    await closing;
     this.path = path;
     this.rewind();
   }
