@@ -107,9 +107,21 @@ async function measureCopyCpu(
     await sleep(3_000);
     const [pid] = stream.supervisor.ffmpegPids;
     const nginxPid = nginx.process.child.pid!;
-    const before = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(), switches: contextSwitches(process.pid), sample: lastSample(stream)! };
+    const before = {
+      ffmpeg: cpuSeconds(pid!),
+      nginx: cpuSeconds(nginxPid),
+      node: process.cpuUsage(),
+      switches: contextSwitches(process.pid),
+      sample: lastSample(stream)!,
+    };
     await sleep(WINDOW_MS);
-    const after = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(before.node), switches: contextSwitches(process.pid), sample: lastSample(stream)! };
+    const after = {
+      ffmpeg: cpuSeconds(pid!),
+      nginx: cpuSeconds(nginxPid),
+      node: process.cpuUsage(before.node),
+      switches: contextSwitches(process.pid),
+      sample: lastSample(stream)!,
+    };
     const wall = (after.sample.at - before.sample.at) / 1000;
     const media = (after.sample.outTimeUs - before.sample.outTimeUs) / 1e6;
     const cpu = after.ffmpeg - before.ffmpeg;
