@@ -17,8 +17,9 @@ const AAC_FRAME_SAMPLES = 1024;
 
 /** What an item's file is read in (a read every 0.7 s at 6 Mbit/s). */
 const READ_BYTES = 512 * 1024;
-/** A batch written into the pipe: at most this much media, so that the feeder stays about this far ahead of what
- * ffmpeg (reading at the media's pace, `-re`) has taken, plus the pipe's 64 KB; and at most this many bytes. */
+/** A batch written into ffmpeg's stdin: at most this much media and this many bytes. The feed is paced by ffmpeg,
+ * which reads at the media's pace (`-re`): a batch is written once the one before is taken, so the feeder is ahead by
+ * at most one batch plus what the stdin connection holds (libuv's stdio pipe is a Unix socket pair, about 200 KB). */
 const BATCH_MEDIA_MS = 200;
 const BATCH_BYTES = 256 * 1024;
 
