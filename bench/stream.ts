@@ -2,7 +2,8 @@
 //   BENCH_STREAM_MAX_LOOPS (default 300; quick 60), BENCH_STREAM_STEP (25; quick 20), BENCH_STREAM_FIRST (= the
 //   step), BENCH_STREAM_WINDOW_SECONDS (20; quick 10), BENCH_STREAM_PROFILE_AT (loops at which the supervisors'
 //   process is profiled during the window: the first step by default, 0 for none), BENCH_STREAM_PARTS (which
-//   parts to run, comma-separated: cpu,ramp,recovery; all by default)
+//   parts to run, comma-separated: cpu,ramp,recovery; all by default), BENCH_STREAM_PROFILE_PLAYLIST (0: no CPU
+//   profile of the playlist stream's process, taken in a window after its measured one)
 //
 // The stream-task's costs and recovery on this machine, against a real nginx-rtmp destination:
 //   1. CPU % of one core for one looping 1080p30 stream: stream copy (the real supervisor) and libx264 veryfast
@@ -44,6 +45,7 @@ const FIRST = envNumber('BENCH_STREAM_FIRST', STEP);
 const WINDOW_MS = envNumber('BENCH_STREAM_WINDOW_SECONDS', quick ? 10 : 20) * 1000;
 const PROFILE_AT = envNumber('BENCH_STREAM_PROFILE_AT', FIRST);
 const OUTAGES_SECONDS = quick ? [2, 10] : [2, 10, 30];
+const PROFILE_PLAYLIST = process.env.BENCH_STREAM_PROFILE_PLAYLIST !== '0';
 const PARTS = new Set((process.env.BENCH_STREAM_PARTS ?? 'cpu,ramp,recovery').split(','));
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -97,25 +99,42 @@ async function measureCopyCpu(
   nginx: NginxRtmp,
   workDir: string,
   playlist?: { items: string[]; onJoin(report: JoinReport): void },
-): Promise<CpuFigure & { supervisorCorePercent: number; nginxCorePercent: number }> {
+  profile = false,
+): Promise<CpuFigure & { supervisorCorePercent: number; supervisorWakeupsPerSecond: number; nginxCorePercent: number; profile?: ProfileSummary }> {
   const stream = startSupervisor(source, `${nginx.rtmpUrl}/cpu-copy${playlist ? '-playlist' : ''}`, workDir, playlist);
   try {
     await stream.sink.waitFor((h) => h.actual === 'started', 30_000, 'actual started');
     await sleep(3_000);
     const [pid] = stream.supervisor.ffmpegPids;
     const nginxPid = nginx.process.child.pid!;
-    const before = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(), sample: lastSample(stream)! };
+    const before = {
+      ffmpeg: cpuSeconds(pid!),
+      nginx: cpuSeconds(nginxPid),
+      node: process.cpuUsage(),
+      switches: contextSwitches(process.pid),
+      sample: lastSample(stream)!,
+    };
     await sleep(WINDOW_MS);
-    const after = { ffmpeg: cpuSeconds(pid!), nginx: cpuSeconds(nginxPid), node: process.cpuUsage(before.node), sample: lastSample(stream)! };
+    const after = {
+      ffmpeg: cpuSeconds(pid!),
+      nginx: cpuSeconds(nginxPid),
+      node: process.cpuUsage(before.node),
+      switches: contextSwitches(process.pid),
+      sample: lastSample(stream)!,
+    };
     const wall = (after.sample.at - before.sample.at) / 1000;
     const media = (after.sample.outTimeUs - before.sample.outTimeUs) / 1e6;
     const cpu = after.ffmpeg - before.ffmpeg;
     if (stream.supervisor.state.restarts) throw new Error('the copy stream restarted during the measurement');
+    // Profiled in a window of its own after the measured one (the profiler's thread would count as the process's CPU).
+    const summary = profile ? await profileDuring(() => sleep(WINDOW_MS).then(() => undefined)) : undefined;
     return {
+      ...(summary ? { profile: summary } : {}),
       corePercent: (cpu / wall) * 100,
       speed: media / wall,
       cpuPerMediaSecond: cpu / media,
       supervisorCorePercent: ((after.node.user + after.node.system) / 1e6 / wall) * 100,
+      supervisorWakeupsPerSecond: (after.switches - before.switches) / wall,
       nginxCorePercent: ((after.nginx - before.nginx) / wall) * 100,
     };
   } finally {
@@ -138,7 +157,7 @@ async function playlistItems(source: string, dir: string): Promise<string[]> {
 async function measurePlaylistCpu(source: string, nginx: NginxRtmp, dir: string) {
   const joins: JoinReport[] = [];
   const items = await playlistItems(source, dir);
-  const cpu = await measureCopyCpu(source, nginx, join(dir, 'work-playlist'), { items, onJoin: (report) => joins.push(report) });
+  const cpu = await measureCopyCpu(source, nginx, join(dir, 'work-playlist'), { items, onJoin: (report) => joins.push(report) }, PROFILE_PLAYLIST);
   const switches = joins.flatMap((report) => (report.switchMs === undefined ? [] : [report.switchMs]));
   if (!switches.length) throw new Error('the playlist made no join during the measurement');
   return { ...cpu, joins: switches.length, joinMedianMs: median(switches), joinMaxMs: Math.max(...switches) };
@@ -327,7 +346,7 @@ async function rampConcurrentLoops(source: string, nginx: NginxRtmp, workDir: st
         `       per loop: supervisors ${fixed(step.supervisorPercentPerLoop, 3)} % of a core, ${fixed(step.wakeupsPerSecondPerLoop, 1)} wakeups/s; ` +
           `memory: ffmpeg ${fixed(step.ffmpegMiBPerLoop)} MiB (PSS), supervisors' process ${fixed(step.supervisorMiBPerLoop, 2)} MiB (RSS / loops)`,
       );
-      if (profile) printProfile(profile, loops);
+      if (profile) printProfile(profile, `the supervisors' process at ${loops} loops`);
       if (!step.held) {
         reportErrors(streams);
         break;
@@ -346,10 +365,8 @@ function reportErrors(streams: BenchStream[]): void {
   for (const [error, count] of errors) out(`       ${count} x ${error}`);
 }
 
-function printProfile(profile: ProfileSummary, loops: number): void {
-  out(
-    `       CPU profile of the supervisors' process at ${loops} loops: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`,
-  );
+function printProfile(profile: ProfileSummary, what: string): void {
+  out(`       CPU profile of ${what}: ${fixed(profile.busyMs / 1000, 2)} s busy of ${fixed(profile.sampledMs / 1000, 1)} s sampled`);
   out(
     '         by file:     ' +
       profile.byFile
@@ -419,13 +436,14 @@ async function main(): Promise<void> {
     const copy = await measureCopyCpu(source, nginx, join(dir, 'work-copy'));
     out(
       `  copy      : ffmpeg ${fixed(copy.corePercent, 2)} %, speed ${fixed(copy.speed, 3)}, ${fixed(copy.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-        ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`,
+        ` supervisor (Node) ${fixed(copy.supervisorCorePercent, 2)} %, ${fixed(copy.supervisorWakeupsPerSecond, 0)} wakeups/s; destination nginx ${fixed(copy.nginxCorePercent, 2)} %`,
     );
     const playlist = await measurePlaylistCpu(source, nginx, dir);
     out(
       `  playlist  : ffmpeg ${fixed(playlist.corePercent, 2)} %, speed ${fixed(playlist.speed, 3)}, ${fixed(playlist.cpuPerMediaSecond * 1000, 1)} ms CPU per media second;` +
-        ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
+        ` supervisor (Node, with the feeder) ${fixed(playlist.supervisorCorePercent, 2)} %, ${fixed(playlist.supervisorWakeupsPerSecond, 0)} wakeups/s; ${playlist.joins} joins, ${fixed(playlist.joinMedianMs, 2)} ms median, ${fixed(playlist.joinMaxMs, 2)} ms longest`,
     );
+    if (playlist.profile) printProfile(playlist.profile, "the playlist stream's process (supervisor and feeder)");
     const singleTotal = copy.corePercent + copy.supervisorCorePercent;
     const playlistTotal = playlist.corePercent + playlist.supervisorCorePercent;
     const reencode = await measureReencodeCpu(source, `${nginx.rtmpUrl}/cpu-reencode`);
@@ -437,10 +455,15 @@ async function main(): Promise<void> {
 
     const playlistFigures = {
       playlistCpuPerStream: figure(Number(fixed(playlistTotal, 2)), '% core'),
+      playlistSupervisorCpu: figure(Number(fixed(playlist.supervisorCorePercent, 2)), '% core'),
+      singleVideoSupervisorCpu: figure(Number(fixed(copy.supervisorCorePercent, 2)), '% core'),
+      playlistSupervisorWakeups: figure(Number(fixed(playlist.supervisorWakeupsPerSecond, 0)), '/s'),
+      singleVideoSupervisorWakeups: figure(Number(fixed(copy.supervisorWakeupsPerSecond, 0)), '/s'),
       singleVideoCpuPerStream: figure(Number(fixed(singleTotal, 2)), '% core'),
       playlistJoinMedian: figure(Number(fixed(playlist.joinMedianMs, 2)), 'ms', { op: '<', value: 50 }),
       playlistJoinLongest: figure(Number(fixed(playlist.joinMaxMs, 2)), 'ms', { op: '<', value: 50 }),
     };
+    const playlistExtra = playlist.profile ? { playlistProfileTop: playlist.profile.byFunction.slice(0, 8) } : {};
     if (!PARTS.has('ramp') || !PARTS.has('recovery')) {
       out('\nFigures (goal):');
       out(
@@ -452,7 +475,7 @@ async function main(): Promise<void> {
       recordResults(
         'stream',
         { copyCpuPerStream: figure(Number(fixed(copy.corePercent, 2)), '% core', { op: '<=', value: 2 }), ...playlistFigures },
-        { parts: [...PARTS] },
+        { parts: [...PARTS], ...playlistExtra },
       );
       return;
     }
@@ -507,6 +530,7 @@ async function main(): Promise<void> {
       },
       {
         maxLoops: MAX_LOOPS,
+        ...playlistExtra,
         ramp: ramp.map(({ profile, ...step }) => ({ ...step, ...(profile ? { profileTop: profile.byFunction.slice(0, 8) } : {}) })),
       },
     );

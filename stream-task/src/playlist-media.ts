@@ -4,12 +4,11 @@
 // a looping single video's is (loop-ready.ts). The downloaded MP4 is removed once its FLV exists, so the disk holds
 // about one copy of each item. A soundtrack is remuxed into an audio-only FLV.
 import { execFile } from 'node:child_process';
-import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { StreamTaskSpec } from '../../lambdas/contract/stream-task';
-import { FlvTagSplitter, isSequenceHeader, TAG_VIDEO } from './flv';
+import { FlvFileReader, isSequenceHeader, TAG_VIDEO } from './flv';
 import { fetchInput, type InputFetcher } from './inputs';
 import { audioCutoff, loopTimeline } from './loop-ready';
 import type { PlaylistContent, PlaylistItem, StreamProfile } from './playlist';
@@ -98,11 +97,14 @@ export const sameProfile = (a: StreamProfile, b: StreamProfile): boolean => desc
 
 /** Where the first video frame of an FLV is (ms). */
 async function firstVideoMs(path: string): Promise<number> {
-  const splitter = new FlvTagSplitter();
-  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
-    for (const tag of splitter.push(chunk as Buffer)) {
-      if (tag.type === TAG_VIDEO && !isSequenceHeader(tag)) return tag.timestamp;
-    }
+  const reader = new FlvFileReader(64 * 1024);
+  await reader.open(path);
+  try {
+    do {
+      while (reader.next()) if (reader.type === TAG_VIDEO && !isSequenceHeader(reader)) return reader.timestamp;
+    } while (await reader.fill());
+  } finally {
+    await reader.close();
   }
   throw new Error(`${relativeName(path)} has no video frames`);
 }

@@ -2,8 +2,9 @@
 // every platform of lambdas/contract/destination-presets.ts in the picker with its ingest (filled in, or where to
 // find it), its RTMPS rule, limits and help link; an rtmp:// server refused for a platform that takes RTMPS only; a
 // stream's video checked against its destination's platform on the form; an RTMPS server whose certificate does
-// not verify refused by the stream task, the reason on the card in the page's language. Screenshots of the picker
-// in all five languages, on a desktop and a phone.
+// not verify refused by the stream task, the reason on the card in the page's language; a destination's platform
+// changed in its edit form, with the same notes. Screenshots of the picker and of the edit form in all five
+// languages, on a desktop and a phone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,7 +15,13 @@ import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 
 type Catalogue = {
   app: { pages: { streams: { title: string }; channels: { title: string } } };
-  channels: { listTitle: string; rtmp: { custom: string; submit: string; name: string }; serverUrl: string; streamKey: string };
+  channels: {
+    listTitle: string;
+    rtmp: { custom: string; submit: string; name: string; platform: string };
+    serverUrl: string;
+    streamKey: string;
+    edit: { title: string; newKey: string; newPlatformKey: string; save: string; saved: string };
+  };
   streams: { new: string; status: Record<string, string>; form: { create: string } };
   platforms: { help: string; perUser: string; rtmpsOnly: string; customNote: string };
   errors: { 'platform requires rtmps': string; 'destination certificate refused': string };
@@ -183,4 +190,95 @@ describe('destination presets', () => {
     await api(e2e.stack, 'POST', `/streams/${stream.body.id}/stop`, { token: user.token });
     expect(problems).toEqual([]);
   }, 240_000);
+
+  test("a destination's platform changed in its edit form: the new platform's server URL, name, requirements and limits; saved; an rtmp:// server refused for an RTMPS-only platform", async () => {
+    const user = await signedInUser(e2e.stack, 'presets-edit');
+    const created = await api(e2e.stack, 'POST', '/channels/rtmp', {
+      token: user.token,
+      body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app', key: 'live_1234_abcdWXYZ', preset: 'twitch' },
+    });
+    expect(created.status).toBe(201);
+    const { page, problems } = await signedInPage(user.token);
+    await open(page, '/app/channels', en.app.pages.channels.title);
+    await page.getByRole('button', { name: fill(en.channels.edit.title, { name: 'Twitch' }) }).click();
+    const form = page.getByRole('form', { name: fill(en.channels.edit.title, { name: 'Twitch' }) });
+    const platform = form.getByLabel(en.channels.rtmp.platform);
+    expect(await platform.inputValue()).toBe('twitch');
+    await platform.selectOption({ label: 'Kick' });
+    const kick = presetById('kick');
+    expect(await form.getByLabel(en.channels.serverUrl).inputValue()).toBe((kick.ingest as { url: string }).url);
+    expect(await form.getByLabel(en.channels.rtmp.name, { exact: true }).inputValue()).toBe('Kick');
+    await form
+      .locator('.dest-platform-notes[data-platform="kick"]')
+      .getByText(fill(en.platforms.rtmpsOnly, { platform: 'Kick' }))
+      .waitFor();
+    await form.getByText('Takes at most: a 1920×1080 frame, 60 frames a second, and 8.5 Mb/s of video.').waitFor();
+    await form.getByText(fill(en.channels.edit.newPlatformKey, { platform: 'Kick', hint: '••••WXYZ' })).waitFor();
+    await form.getByLabel(en.channels.edit.newKey).fill('sk_us-west-2_kickKEY9');
+    await shot(page, 'app-destinations-edit-platform-en');
+    await form.getByRole('button', { name: en.channels.edit.save }).click();
+    await page.getByText(fill(en.channels.edit.saved, { name: 'Kick' })).waitFor();
+    const { body: saved } = await api<{ channels: { id: string; preset: string; name: string; rtmpUrl: string; keyHint: string }[] }>(
+      e2e.stack,
+      'GET',
+      '/channels',
+      {
+        token: user.token,
+      },
+    );
+    expect(saved.channels).toEqual([
+      expect.objectContaining({ preset: 'kick', name: 'Kick', rtmpUrl: (kick.ingest as { url: string }).url, keyHint: '••••KEY9' }),
+    ]);
+    const card = page.getByRole('list', { name: en.channels.listTitle }).getByRole('listitem').filter({ hasText: '••••KEY9' });
+    await card.locator('[data-preset="kick"]').waitFor();
+
+    // Instagram Live shows each creator their own server, and takes RTMPS only: an rtmp:// one is refused at the field.
+    await page.getByRole('button', { name: fill(en.channels.edit.title, { name: 'Kick' }) }).click();
+    const again = page.getByRole('form', { name: fill(en.channels.edit.title, { name: 'Kick' }) });
+    await again.getByLabel(en.channels.rtmp.platform).selectOption({ label: 'Instagram Live' });
+    const url = again.getByLabel(en.channels.serverUrl);
+    expect(await url.inputValue()).toBe('');
+    expect(await url.getAttribute('placeholder')).toBe((presetById('instagram').ingest as { example: string }).example);
+    await url.fill('rtmp://live-upload.instagram.com:80/rtmp');
+    await again.getByRole('button', { name: en.channels.edit.save }).click();
+    await again.getByText(en.errors['platform requires rtmps']).waitFor();
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'app-destinations-edit-rtmps-refused-en');
+    const { body: unchanged } = await api<{ channels: { preset: string }[] }>(e2e.stack, 'GET', '/channels', { token: user.token });
+    expect(unchanged.channels[0]!.preset).toBe('kick');
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  test.each(languages)(
+    'the edit form with another platform picked in $code, on a desktop and on a phone',
+    async ({ code, prefix, locale }) => {
+      const texts = catalogue(code);
+      const user = await signedInUser(e2e.stack, `presets-edit-${code}`);
+      await api(e2e.stack, 'POST', '/channels/rtmp', {
+        token: user.token,
+        body: { name: 'Twitch', url: 'rtmp://live.twitch.tv/app', key: 'live_1234_abcdWXYZ', preset: 'twitch' },
+      });
+      for (const [device, viewport] of [
+        ['desktop', { width: 1280, height: 900 }],
+        ['mobile', { width: 390, height: 844 }],
+      ] as const) {
+        const { page, problems } = await signedInPage(user.token, locale, viewport);
+        await open(page, `${prefix}/app/channels`, texts.app.pages.channels.title);
+        await page.getByRole('button', { name: fill(texts.channels.edit.title, { name: 'Twitch' }) }).click();
+        const form = page.getByRole('form', { name: fill(texts.channels.edit.title, { name: 'Twitch' }) });
+        await form.getByLabel(texts.channels.rtmp.platform).selectOption('facebook');
+        await form
+          .locator('.dest-platform-notes[data-platform="facebook"]')
+          .getByText(fill(texts.platforms.rtmpsOnly, { platform: 'Facebook' }))
+          .waitFor();
+        expect(await form.getByLabel(texts.channels.serverUrl).inputValue()).toBe((presetById('facebook').ingest as { url: string }).url);
+        await form.getByText(fill(texts.channels.edit.newPlatformKey, { platform: 'Facebook', hint: '••••WXYZ' })).waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await shot(page, `app-destinations-edit-${code}-${device}`);
+        expect(problems).toEqual([]);
+        await page.context().close();
+      }
+    },
+    120_000,
+  );
 });

@@ -35,10 +35,11 @@ describe("a stream's playlist", () => {
     video('c'),
     video('song', { kind: 'audio' }),
     video('small', { width: 1280, height: 720 }),
+    video('fast', { output: { profile: '1080p60', tier: 'high', frameRate: 60, videoBitrate: 9_000_000, limitedBy: [] } }),
     video('new', { status: 'encoding', width: undefined, height: undefined, outputKey: undefined }),
   ]);
 
-  test("videos of the user, of one picture size, within the plan's length; an item may come twice", async () => {
+  test("videos of the user, of one picture size and frame rate, within the plan's length; an item may come twice", async () => {
     expect((await checkPlaylist(videos, 'u1', { videoIds: ['a', 'b', 'a', 'new'], shuffle: false }, { playlistItems: 5 })).map((v) => v.id)).toEqual([
       'a',
       'b',
@@ -60,9 +61,14 @@ describe("a stream's playlist", () => {
       key: 'invalid request',
       details: { fields: { playlist: 'must be videos, not audio tracks' } },
     });
-    expect(await errorOf(checkPlaylist(videos, 'u1', { videoIds: ['a', 'small'], shuffle: false }, { playlistItems: 5 }))).toEqual({
+    expect(await errorOf(checkPlaylist(videos, 'u1', { videoIds: ['a', 'small', 'b', 'small'], shuffle: false }, { playlistItems: 5 }))).toEqual({
       key: 'invalid request',
-      details: { fields: { playlist: 'every video needs the same picture size' } },
+      details: { fields: { playlist: 'every video needs the same picture size and frame rate' }, videoIds: ['small'] },
+    });
+    // The same size at another frame rate cannot be joined by stream copy either.
+    expect(await errorOf(checkPlaylist(videos, 'u1', { videoIds: ['fast', 'a', 'b'], shuffle: false }, { playlistItems: 5 }))).toEqual({
+      key: 'invalid request',
+      details: { fields: { playlist: 'every video needs the same picture size and frame rate' }, videoIds: ['a', 'b'] },
     });
   });
 

@@ -1,6 +1,6 @@
 // A stream's playlist: several library videos played one after another, in order or shuffled afresh for every pass,
 // the list looping (docs/streams.md, "Playlists"). Every item is stream-ready, so the task joins them by stream copy
-// (stream-task/src/feeder.ts); the picture size must match across items (frame rate and sound are the stream-ready
+// (stream-task/src/feeder.ts); the picture size and frame rate must match across items (the sound is the stream-ready
 // profile's). A running stream's playlist may be edited: the edit is stored with a new revision, and the task, whose
 // heartbeat reports the revision it has, gets it in the heartbeat's answer and applies it at the next join or at its
 // next ffmpeg start, as the creator chose.
@@ -9,7 +9,7 @@ import type { PlaylistApply, TaskPlaylist } from '../../contract/stream-task';
 
 export type { StreamPlaylist };
 import { AppError } from '../errors';
-import type { Video } from '../media/videos';
+import { legacyOutput, type Video } from '../media/videos';
 import type { PlanLimits } from '../plans';
 
 export interface PlaylistInput {
@@ -23,7 +23,11 @@ type VideoLookup = { get(userId: string, videoId: string): Promise<Video | undef
 export const streamVideoIds = (stream: { videoId?: string; playlist?: Pick<StreamPlaylist, 'videoIds'> }): string[] =>
   stream.playlist ? [...new Set(stream.playlist.videoIds)] : stream.videoId ? [stream.videoId] : [];
 
-/** The items must be the user's videos (not audio tracks), within the plan's playlist length, of one picture size. */
+/** What stream copy needs alike in every item, as far as the library knows it: picture size and frame rate. */
+const joinShape = (video: Video) => `${video.width}x${video.height} ${(video.output ?? legacyOutput).frameRate} fps`;
+
+/** The items must be the user's videos (not audio tracks), within the plan's playlist length, of one picture size
+ * and frame rate; a refusal names the videos that differ from the first (`details.videoIds`). */
 export async function checkPlaylist(videos: VideoLookup, userId: string, input: PlaylistInput, limits: Pick<PlanLimits, 'playlistItems'>): Promise<Video[]> {
   if (input.videoIds.length > limits.playlistItems) throw new AppError('playlist limit');
   const items: Video[] = [];
@@ -35,8 +39,13 @@ export async function checkPlaylist(videos: VideoLookup, userId: string, input: 
   }
   // Sizes are known once transcoded: an item still encoding is checked when the stream starts (the task checks the
   // whole profile before it streams).
-  const sizes = new Set(items.filter((video) => video.width !== undefined).map((video) => `${video.width}x${video.height}`));
-  if (sizes.size > 1) throw new AppError('invalid request', { fields: { playlist: 'every video needs the same picture size' } });
+  const known = items.filter((video) => video.width !== undefined);
+  const odd = known.filter((video) => joinShape(video) !== joinShape(known[0]!));
+  if (odd.length)
+    throw new AppError('invalid request', {
+      fields: { playlist: 'every video needs the same picture size and frame rate' },
+      videoIds: odd.map((video) => video.id),
+    });
   return items;
 }
 

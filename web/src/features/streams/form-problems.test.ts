@@ -46,6 +46,11 @@ describe('API refusals on the stream form', () => {
       key: 'invalid request',
     });
     expect(formProblemOf(new ApiError('not found', 404, { field: 'videoId' }))).toEqual({ field: 'videoId', key: 'not found' });
+    expect(
+      formProblemOf(
+        new ApiError('invalid request', 400, { fields: { playlist: 'every video needs the same picture size and frame rate' }, videoIds: ['v2', 7] }),
+      ),
+    ).toEqual({ field: 'playlist', key: 'invalid request', videoIds: ['v2'] });
     expect(formProblemOf(new ApiError('invalid request', 400, { fields: { privacy: 'Invalid enum value' } }))).toEqual({
       field: 'privacy',
       key: 'invalid request',

@@ -25,6 +25,8 @@ export interface FormProblem {
   value?: string;
   /** The field's whole name when it is a part of one ('schedule.startAt'), to mark the right input. */
   path?: string;
+  /** Playlist videos that cannot be joined to the first by stream copy (another picture size or frame rate). */
+  videoIds?: string[];
 }
 
 const asField = (name: unknown): StreamField | undefined => {
@@ -36,7 +38,7 @@ const asField = (name: unknown): StreamField | undefined => {
  * The API names the field of a domain refusal in `details.field` (422 'duplicate restart times', 'invalid number',
  * 404 'not found'), schema refusals in `details.fields` (400 'invalid request'); a second destination without
  * multistreaming is 403 'plan feature unavailable', a video a destination's platform cannot take 422 'destination
- * limits exceeded'.
+ * limits exceeded'; playlist videos that cannot be joined are named in `details.videoIds`.
  */
 export function formProblemOf(error: unknown): FormProblem {
   if (!(error instanceof ApiError)) return { key: 'internal error' };
@@ -46,5 +48,12 @@ export function formProblemOf(error: unknown): FormProblem {
   const fields = typeof details.fields === 'object' && details.fields !== null ? Object.keys(details.fields) : [];
   const field = asField(details.field) ?? asField(fields[0]);
   const path = typeof details.field === 'string' && details.field.includes('.') ? details.field : undefined;
-  return { ...(field ? { field } : {}), key: error.key, ...(typeof details.value === 'string' ? { value: details.value } : {}), ...(path ? { path } : {}) };
+  const videoIds = Array.isArray(details.videoIds) ? details.videoIds.filter((id): id is string => typeof id === 'string') : [];
+  return {
+    ...(field ? { field } : {}),
+    key: error.key,
+    ...(typeof details.value === 'string' ? { value: details.value } : {}),
+    ...(path ? { path } : {}),
+    ...(videoIds.length ? { videoIds } : {}),
+  };
 }

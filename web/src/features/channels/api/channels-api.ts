@@ -68,9 +68,10 @@ export interface ChannelChanges {
   name?: string;
   url?: string;
   key?: string;
+  preset?: DestinationPresetId;
 }
 
-/** PATCH /channels/{id}: a new name, or (stream keys) a new server URL or key. */
+/** PATCH /channels/{id}: a new name, or (stream keys) a new platform, server URL or key. */
 export function useUpdateChannel(channelId: string) {
   const queryClient = useQueryClient();
   return useMutation({

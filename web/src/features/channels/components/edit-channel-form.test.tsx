@@ -72,11 +72,34 @@ test("a duplicate name is refused at the name, with the catalogue's words and wh
   expect(name.getAttribute('aria-describedby')).toBe(alert.id);
 });
 
-test('while a stream is live on it, the server and key wait and the stream is named; the name can change', () => {
+test('another platform: its server URL and name filled in, its notes shown, a new key asked for; the platform sent with what changed', async () => {
+  const fetch = answer(200, { ...channel, name: 'YouTube', preset: 'youtube', rtmpUrl: 'rtmps://a.rtmps.youtube.com:443/live2', keyHint: '••••KEY9' });
+  edit();
+  const platform = screen.getByLabelText(ua.channels.rtmp.platform) as HTMLSelectElement;
+  expect(platform.value).toBe('twitch');
+  fireEvent.change(platform, { target: { value: 'youtube' } });
+  expect((screen.getByLabelText(ua.channels.serverUrl) as HTMLInputElement).value).toBe('rtmps://a.rtmps.youtube.com:443/live2');
+  expect((screen.getByLabelText(ua.channels.rtmp.name) as HTMLInputElement).value).toBe('YouTube');
+  expect(document.querySelector('.dest-platform-notes')?.getAttribute('data-platform')).toBe('youtube');
+  expect(screen.getByText(ua.channels.edit.newPlatformKey.replace('{{platform}}', 'YouTube').replace('{{hint}}', '••••WXYZ'))).toBeTruthy();
+  fireEvent.change(screen.getByLabelText(ua.channels.edit.newKey), { target: { value: 'abcd-efgh-KEY9' } });
+  fireEvent.click(screen.getByRole('button', { name: ua.channels.edit.save }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(fetch).toHaveBeenCalledWith(
+    '/api/channels/c1',
+    expect.objectContaining({
+      method: 'PATCH',
+      body: JSON.stringify({ name: 'YouTube', preset: 'youtube', url: 'rtmps://a.rtmps.youtube.com:443/live2', key: 'abcd-efgh-KEY9' }),
+    }),
+  );
+});
+
+test('while a stream is live on it, the platform, server and key wait and the stream is named; the name can change', () => {
   answer(200, channel);
   edit([{ id: 's1', title: 'Лофі', running: true }]);
   expect(screen.getByText(ua.channels.edit.liveAddress_one.replace('{{streams}}', '«Лофі»'))).toBeTruthy();
   expect((screen.getByLabelText(ua.channels.serverUrl) as HTMLInputElement).disabled).toBe(true);
+  expect((screen.getByLabelText(ua.channels.rtmp.platform) as HTMLSelectElement).disabled).toBe(true);
   expect((screen.getByLabelText(ua.channels.edit.newKey) as HTMLInputElement).disabled).toBe(true);
   expect((screen.getByLabelText(ua.channels.rtmp.name) as HTMLInputElement).disabled).toBe(false);
 });

@@ -2,34 +2,41 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
+import { destinationPresetIds, presetById } from '@loopcast/contract/destination-presets';
+import { platformName } from '../../../lib/platform-text';
 import { useUpdateChannel, type ChannelChanges, type ChannelView, type StreamUsingChannel } from '../api/channels-api';
 import { errorKeyOf, fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
+import { choosePreset, editServerUrl, type RtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';
+import { PlatformNotes } from './platform-notes';
 import { StreamKeyInput } from './stream-key-input';
 
 /**
- * Renames a destination; a stream key destination also gets a new server URL or key here (an empty key field keeps
- * the current one). Only what changed is sent. While a stream runs on it, its address cannot change: the form
- * says which stream to stop, and the name can still change.
+ * Renames a destination; a stream key destination also gets a new platform, server URL or key here (an empty key
+ * field keeps the current one). Picking a platform works as in the form that adds one: its server URL (and name)
+ * filled in, its requirements and limits shown. Only what changed is sent. While a stream runs on it, its address
+ * cannot change: the form says which stream to stop, and the name can still change.
  */
 export function EditChannelForm({ channel, streams, onDone }: { channel: ChannelView; streams: StreamUsingChannel[]; onDone: () => void }) {
   const { t, errorText, language } = useI18n();
   const ids = useId();
-  const [name, setName] = useState(channel.name);
-  const [url, setUrl] = useState(channel.rtmpUrl ?? '');
-  const [key, setKey] = useState('');
+  const [draft, setDraft] = useState<RtmpDraft>({ preset: channel.preset, name: channel.name, url: channel.rtmpUrl ?? '', key: '' });
+  const { name, url, key } = draft;
   const update = useUpdateChannel(channel.id);
   const refused = update.isError ? fieldRefusals(update.error) : {};
   const problem = useFieldProblem();
   const rtmp = channel.kind === 'rtmp';
   const live = streams.filter((stream) => stream.running);
   const liveNames = new Intl.ListFormat(language.htmlLang).format(live.map((stream) => t('app.quoted', { text: stream.title })));
+  const platformChanged = draft.preset !== channel.preset;
+  const ingest = presetById(draft.preset).ingest;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const changes: ChannelChanges = {
       ...(name.trim() !== channel.name ? { name: name.trim() } : {}),
+      ...(rtmp && platformChanged ? { preset: draft.preset } : {}),
       ...(rtmp && url.trim() !== channel.rtmpUrl ? { url: url.trim() } : {}),
       ...(rtmp && key.trim() ? { key: key.trim() } : {}),
     };
@@ -56,7 +63,7 @@ export function EditChannelForm({ channel, streams, onDone }: { channel: Channel
           aria-invalid={refused.name ? true : undefined}
           aria-describedby={`${ids}-name-note`}
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => setDraft({ ...draft, name: event.target.value })}
         />
         <FieldNote id={`${ids}-name-note`} {...problem('name', refused.name)} />
       </div>
@@ -67,6 +74,26 @@ export function EditChannelForm({ channel, streams, onDone }: { channel: Channel
               {t('channels.edit.liveAddress', { count: live.length, streams: liveNames })}
             </p>
           )}
+          <div className="dest-field">
+            <label className="dest-label" htmlFor={`${ids}-platform`}>
+              {t('channels.rtmp.platform')}
+            </label>
+            <select
+              id={`${ids}-platform`}
+              className="dest-input"
+              disabled={live.length > 0}
+              aria-describedby={`${ids}-platform-notes`}
+              value={draft.preset}
+              onChange={(event) => setDraft(choosePreset(draft, event.target.value as RtmpDraft['preset']))}
+            >
+              {destinationPresetIds.map((id) => (
+                <option key={id} value={id}>
+                  {platformName(t, id)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <PlatformNotes id={`${ids}-platform-notes`} preset={draft.preset} />
           <div className="dest-field">
             <label className="dest-label" htmlFor={`${ids}-url`}>
               {t('channels.serverUrl')}
@@ -80,9 +107,10 @@ export function EditChannelForm({ channel, streams, onDone }: { channel: Channel
               spellCheck={false}
               disabled={live.length > 0}
               aria-invalid={refused.url ? true : undefined}
+              placeholder={ingest.kind === 'per-user' ? ingest.example : 'rtmp://'}
               aria-describedby={`${ids}-url-note`}
               value={url}
-              onChange={(event) => setUrl(event.target.value)}
+              onChange={(event) => setDraft(editServerUrl(draft, event.target.value))}
             />
             <FieldNote id={`${ids}-url-note`} {...problem('url', refused.url)} help={t('channels.rtmp.urlHelp')} />
           </div>
@@ -97,9 +125,17 @@ export function EditChannelForm({ channel, streams, onDone }: { channel: Channel
               aria-invalid={refused.key ? true : undefined}
               aria-describedby={`${ids}-key-note`}
               value={key}
-              onChange={(event) => setKey(event.target.value)}
+              onChange={(event) => setDraft({ ...draft, key: event.target.value })}
             />
-            <FieldNote id={`${ids}-key-note`} {...problem('key', refused.key)} help={t('channels.edit.keepKey', { hint: channel.keyHint ?? '' })} />
+            <FieldNote
+              id={`${ids}-key-note`}
+              {...problem('key', refused.key)}
+              help={
+                platformChanged
+                  ? t('channels.edit.newPlatformKey', { platform: platformName(t, draft.preset), hint: channel.keyHint ?? '' })
+                  : t('channels.edit.keepKey', { hint: channel.keyHint ?? '' })
+              }
+            />
           </div>
         </>
       )}

@@ -5,14 +5,15 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { useReadyMedia, useStreamPlan } from '../api/stream-sources';
 import { useSavePlaylist, type PlaylistApply, type Stream } from '../api/streams-api';
 import { formProblemOf } from '../form-problems';
-import { PlaylistField, type PlaylistValue } from './playlist-field';
+import { playlistMismatch } from '../playlist-draft';
+import { PlaylistField, PlaylistRefusal, type PlaylistValue } from './playlist-field';
 
 /**
  * A running stream's playlist, edited while it plays: the creator chooses whether the new list takes over at the next
  * change of video (seamless) or at the next restart. The video playing now is named, as the task's heartbeat reports.
  */
 export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNullable<Stream['playlist']> } }) {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const ids = useId();
   const media = useReadyMedia();
   const plan = useStreamPlan();
@@ -24,8 +25,12 @@ export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNul
   const titleOf = (id: string) => videos.find((video) => video.id === id)?.title ?? t('streams.card.unknownMedia');
   const problem = save.isError ? formProblemOf(save.error) : undefined;
 
+  // Videos that cannot be joined are named in the field; saving waits until they are gone.
+  const mismatch = playlistMismatch(value.videoIds, videos);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (mismatch) return;
     save.mutate(
       { ...value, apply },
       { onSuccess: () => showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' }) },
@@ -53,13 +58,9 @@ export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNul
           </label>
         ))}
       </fieldset>
-      {problem && (
-        <p className="stream-field__error" role="alert">
-          {errorText(problem.key)}
-        </p>
-      )}
+      {problem && <PlaylistRefusal problem={problem} videos={videos} />}
       <div className="stream-form__actions">
-        <Button type="submit" loading={save.isPending} disabled={value.videoIds.length === 0}>
+        <Button type="submit" loading={save.isPending} disabled={value.videoIds.length === 0 || mismatch !== undefined}>
           {t('streams.playlist.save')}
         </Button>
       </div>

@@ -8,13 +8,14 @@ import { useReadyMedia, useStreamChannels, useStreamPlan, type StreamPlan } from
 import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
+import { playlistMismatch } from '../playlist-draft';
 import { ATTENTION_MINUTES, destinationCheck, draftOf, inputOf, type StreamDraft } from '../stream-draft';
 import { scheduleChanged, scheduleCheck, scheduleDraftOf, scheduleOf, type ScheduleDraft } from '../schedule-draft';
 import { useNow } from '../hooks/use-now';
 import { ScheduleField } from './schedule-field';
 import type { ThumbnailChoice } from '../thumbnail';
 import { DestinationsField } from './destinations-field';
-import { PlaylistField } from './playlist-field';
+import { PlaylistField, PlaylistRefusal } from './playlist-field';
 import { PlatformFitNotes } from './platform-fit-notes';
 import { RestartTimesField } from './restart-times-field';
 import { useQualityText } from '../../../lib/use-quality-text';
@@ -76,7 +77,8 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setChecked(true);
-    if (destinationProblem || scheduleCheck(schedule)) return;
+    // Videos that cannot be joined are named in the playlist field already.
+    if (destinationProblem || scheduleCheck(schedule) || (draft.playlist.on && playlistMismatch(draft.playlist.videoIds, videos))) return;
     // A new stream sends its schedule with it; an edited one only when it changed (or its zone did: the API moves it).
     const scheduleToSave = stream ? (scheduleChanged(stream.schedule, schedule) ? scheduleOf(schedule) : undefined) : scheduleOf(schedule);
     save.mutate(
@@ -174,7 +176,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
             limit={plan.data?.playlistItems}
           />
         )}
-        {fieldError('playlist')}
+        {problemAt('playlist') && <PlaylistRefusal problem={problemAt('playlist')!} videos={videos} />}
       </fieldset>
       <div className="stream-form__pair">
         {!draft.playlist.on && (
