@@ -3,8 +3,8 @@
 // of those three states.
 import { TASK_LEASE } from '../../contract/stream-task';
 import { AppError } from '../errors';
-import { upcoming, type StreamSchedule } from './schedule';
-import type { HealthVerdict, Privacy, StreamHealth, StreamPlaylist, StreamStatus, StreamView } from '../../contract/api/streams';
+import { upcoming } from './schedule';
+import type { HealthVerdict, Privacy, StreamHealth, StreamStatus, StreamView } from '../../contract/api/streams';
 
 export type { HealthVerdict, Privacy, StreamHealth, StreamStatus, StreamView };
 
@@ -25,49 +25,27 @@ export interface RunLease {
   updatedAt: string;
 }
 
-export interface Stream {
-  id: string;
+/** What the API shows of a stream without the figures `streamView` derives; the rest of its fields are the entity's. */
+type ShownFields = Omit<StreamView, 'hasCustomThumbnail' | 'verdict' | 'attentionMinutes' | 'needsAttention' | 'nextStartAt' | 'nextStopAt'>;
+
+/** A stream as stored: what the API shows of it (lambdas/contract/api/streams.ts) and what only the service sees. */
+export interface Stream extends ShownFields {
   userId: string;
-  title: string;
-  description?: string;
-  /** YouTube broadcasts' privacy (other destinations ignore it). */
-  privacy?: Privacy;
   /** A custom thumbnail for YouTube broadcasts (media bucket key); the video's own otherwise. */
   thumbnailKey?: string;
-  /** The video looped; with a playlist, the playlist's first (its card picture and thumbnail). */
-  videoId?: string;
-  /** Several videos played one after another instead of one (playlist.ts). */
-  playlist?: StreamPlaylist;
-  audioId?: string;
-  channelIds: string[];
-  restartTimes: string[];
-  timeZone: string;
-  /** When it goes on and off air by itself (schedule.ts), in `timeZone`; none: only when the creator says so. */
-  schedule?: StreamSchedule;
   desired: 'running' | 'stopped';
-  status: StreamStatus;
   /** The current start (one Step Functions execution chain); undefined when stopped. */
   runId?: string;
   /** Step Functions execution carrying the run now (a run hands over to a fresh execution from time to time). */
   executionName?: string;
   /** The run's lease (internal: which task may publish; never shown). */
   lease?: RunLease;
-  startedAt?: string;
-  /** Times the stream task was restarted by the lifecycle in this run (the task restarts ffmpeg itself too). */
-  restarts: number;
-  health?: StreamHealth;
-  /** Why the stream stopped or cannot run, as a catalogue key. */
-  lastError?: string;
-  /** A problem of a running stream that does not stop it (a YouTube grant revoked: other destinations go on). */
-  warning?: string;
   /** Minutes a running stream may be unhealthy before the creator is told (needs attention); 5 unless set. */
   attentionMinutes?: number;
   /** Since when the running stream has not been healthy (the reconciler keeps it). */
   unhealthySince?: string;
   /** When the creator was told it needs attention (the incident goes on until it is healthy again). */
   attentionSince?: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** A run's Step Functions executions are named `<runId>-<generation>`: the first is 0, each handover or relaunch
