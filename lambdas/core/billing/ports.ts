@@ -1,5 +1,5 @@
 // What billing needs from the outside: the payment provider (Stripe) and storage, as small interfaces.
-import type { Usage } from '../../contract/api/billing';
+import type { PaymentView, Usage } from '../../contract/api/billing';
 import type { BillingPeriod, PlanId } from '../plans';
 import type { Subscription } from './entitlement';
 
@@ -17,14 +17,8 @@ export interface ProviderSubscription {
   cancelAtPeriodEnd: boolean;
 }
 
-export interface PaidInvoice {
-  id: string;
-  amountCents: number;
-  currency: string;
-  paidAt: string;
-  periodStart?: string;
-  periodEnd?: string;
-}
+/** A paid invoice as the provider reports it: a payment as the API shows it, before its plan is known. */
+export type PaidInvoice = Omit<PaymentView, 'plan'>;
 
 /** A verified provider webhook event, reduced to what Loopcast acts on. */
 export interface BillingEvent {
