@@ -41,13 +41,28 @@ export interface JoinReport {
 
 /** A source of retimed tags: `ready()` makes its next tag ready in `reader` at output time `at` (ms, not wrapped)
  * without awaiting anything, or returns false when `load()` must read on first; `take()` once the tag is copied. */
-interface Lane {
-  readonly reader: FlvFileReader;
-  at: number;
-  ready(): boolean;
-  load(): Promise<void>;
-  take(): void;
-  close(): Promise<void>;
+abstract class Lane {
+  readonly reader = new FlvFileReader(READ_BYTES);
+  at = 0;
+  protected pending = false;
+
+  abstract ready(): boolean;
+  abstract load(): Promise<void>;
+
+  take(): void {
+    this.pending = false;
+  }
+
+  close(): Promise<void> {
+    return this.reader.close();
+  }
+
+  /** The reader's tag is the next, at output time `at`. */
+  protected hold(at: number): true {
+    this.at = at;
+    this.pending = true;
+    return true;
+  }
 }
 
 /** Frames per second from ffprobe's "30/1". */
@@ -58,10 +73,7 @@ export function frameDurationMs(frameRate: string): number {
 }
 
 /** The playlist's tags (video, and the items' own audio unless `withAudio` is false), retimed, item after item. */
-class PlaylistLane implements Lane {
-  readonly reader = new FlvFileReader(READ_BYTES);
-  at = 0;
-  private pending = false;
+class PlaylistLane extends Lane {
   /** The codec parameters last sent, by tag type. */
   private readonly lastHeader = new Map<number, Buffer>();
   /** The last media tag's output time, by tag type. */
@@ -78,7 +90,9 @@ class PlaylistLane implements Lane {
     private readonly playlist: PlaylistRuntime,
     private readonly withAudio: boolean,
     private readonly hooks: FeedHooks,
-  ) {}
+  ) {
+    super();
+  }
 
   start(): Promise<void> {
     return this.openItem(this.playlist.current());
@@ -137,20 +151,6 @@ class PlaylistLane implements Lane {
     await this.openItem(this.playlist.advance());
   }
 
-  take(): void {
-    this.pending = false;
-  }
-
-  close(): Promise<void> {
-    return this.reader.close();
-  }
-
-  private hold(at: number): true {
-    this.at = at;
-    this.pending = true;
-    return true;
-  }
-
   private async openItem(item: PlaylistItem): Promise<void> {
     this.item = item;
     this.shift = this.videoClockMs - item.firstVideoMs;
@@ -162,10 +162,7 @@ class PlaylistLane implements Lane {
 }
 
 /** The soundtrack's audio tags, retimed, pass after pass: each pass starts where the last one's frames end. */
-class SoundtrackLane implements Lane {
-  readonly reader = new FlvFileReader(READ_BYTES);
-  at = 0;
-  private pending = false;
+class SoundtrackLane extends Lane {
   private readonly frameMs: number;
   private clockMs = TIMELINE_START_MS;
   private headerSent = false;
@@ -175,6 +172,7 @@ class SoundtrackLane implements Lane {
   private first: number | undefined;
 
   constructor(private readonly soundtrack: Soundtrack) {
+    super();
     this.frameMs = (AAC_FRAME_SAMPLES * 1000) / soundtrack.sampleRate;
   }
 
@@ -208,20 +206,6 @@ class SoundtrackLane implements Lane {
     this.frames = 0;
     this.first = undefined;
     this.reader.rewind();
-  }
-
-  take(): void {
-    this.pending = false;
-  }
-
-  close(): Promise<void> {
-    return this.reader.close();
-  }
-
-  private hold(at: number): true {
-    this.at = at;
-    this.pending = true;
-    return true;
   }
 }
 
