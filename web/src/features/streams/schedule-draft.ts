@@ -94,9 +94,13 @@ export function scheduleOf(draft: ScheduleDraft): StreamSchedule | null {
 export const scheduleChanged = (saved: StreamSchedule | undefined, draft: ScheduleDraft): boolean =>
   JSON.stringify(scheduleOf(draft)) !== JSON.stringify(saved ?? null);
 
+/** What the form itself finds wrong with a draft (streams.schedule.check.* in the catalogues). */
+export type ScheduleCheck = 'nothingScheduled' | 'durationNeedsStart' | 'noDuration' | 'noWindows';
+
 /** What keeps the schedule from being sent before the API is asked: a one-time schedule with neither a start nor a
  * stop, a duration without a start or of nothing, or a timetable without windows. */
-export function scheduleCheck(draft: ScheduleDraft): 'nothingScheduled' | 'durationNeedsStart' | 'noDuration' | 'noWindows' | undefined {
+
+export function scheduleCheck(draft: ScheduleDraft): ScheduleCheck | undefined {
   if (draft.mode === 'once') {
     if (!draft.startAt && draft.stopMode === 'after') return 'durationNeedsStart';
     if (!draft.startAt && (draft.stopMode === 'none' || (draft.stopMode === 'at' && !draft.stopAt))) return 'nothingScheduled';

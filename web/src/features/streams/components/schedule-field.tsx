@@ -8,20 +8,23 @@ import {
   removeWindow,
   weekdayName,
   weekdays,
+  type ScheduleCheck,
   type ScheduleDraft,
   type ScheduleMode,
   type StopMode,
   type Weekday,
 } from '../schedule-draft';
+import type { FormProblem } from '../form-problems';
 
 interface ScheduleFieldProps {
   draft: ScheduleDraft;
   onChange: (changes: Partial<ScheduleDraft>) => void;
   /** The zone the times are in (the stream's, chosen with its restart times). */
   timeZone: string;
-  /** The API's refusal (translated) and the part it names ('schedule.startAt', 'schedule.stopAt', 'schedule.windows'),
-   * or the form's own check. */
-  problem?: { message: string; path?: string };
+  /** The form's own check of the draft, shown before the API's refusal. */
+  check?: ScheduleCheck | undefined;
+  /** The API's refusal and the part it names ('schedule.startAt', 'schedule.stopAt', 'schedule.windows'). */
+  refusal?: Pick<FormProblem, 'key' | 'path'> | undefined;
   now: number;
 }
 
@@ -29,8 +32,11 @@ const modes: ScheduleMode[] = ['none', 'once', 'weekly'];
 const stopModes: StopMode[] = ['none', 'at', 'after'];
 
 /** When the stream goes on and off air by itself: only by hand, once, or by a weekly timetable of on-air windows. */
-export function ScheduleField({ draft, onChange, timeZone, problem, now }: ScheduleFieldProps) {
-  const { t, language } = useI18n();
+export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }: ScheduleFieldProps) {
+  const { t, language, errorText } = useI18n();
+  const problem: { message: string; path?: string } | undefined = check
+    ? { message: t(`streams.schedule.check.${check}`) }
+    : refusal && { message: errorText(refusal.key), ...(refusal.path ? { path: refusal.path } : {}) };
   const ids = useId();
   const invalid = (path: string) => (problem && (problem.path === undefined || problem.path === path)) || undefined;
   const minimum = earliestStart(now, timeZone);

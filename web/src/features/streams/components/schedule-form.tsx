@@ -12,7 +12,7 @@ import { ScheduleField } from './schedule-field';
 /** A stream's schedule alone, in any state: a running stream keeps running, the new schedule applies from its next
  * start or stop. */
 export function ScheduleForm({ stream, onDone }: { stream: Stream; onDone: () => void }) {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const now = useNow(60_000);
   const [draft, setDraft] = useState(() => scheduleDraftOf(stream.schedule, Date.now(), stream.timeZone));
   const [checked, setChecked] = useState(false);
@@ -36,17 +36,7 @@ export function ScheduleForm({ stream, onDone }: { stream: Stream; onDone: () =>
   return (
     <form className="stream-form" onSubmit={submit}>
       {isRunning(stream.status) && <p className="stream-form__plan">{t('streams.schedule.runningNote')}</p>}
-      <ScheduleField
-        draft={draft}
-        onChange={change}
-        timeZone={stream.timeZone}
-        now={now}
-        problem={
-          check
-            ? { message: t(`streams.schedule.check.${check}`) }
-            : refusal && { message: errorText(refusal.key), ...(refusal.path ? { path: refusal.path } : {}) }
-        }
-      />
+      <ScheduleField draft={draft} onChange={change} timeZone={stream.timeZone} now={now} check={check} refusal={refusal} />
       <div className="stream-form__actions">
         <Button type="submit" loading={save.isPending}>
           {t('streams.schedule.save')}

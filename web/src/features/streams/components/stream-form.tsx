@@ -257,17 +257,7 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         timesProblem={timesProblem && { message: errorText(timesProblem.key), ...(timesProblem.value !== undefined ? { value: timesProblem.value } : {}) }}
         timeZoneProblem={timeZoneProblem && (timeZoneProblem.key === 'invalid number' ? t('streams.form.timeZoneInvalid') : errorText(timeZoneProblem.key))}
       />
-      <ScheduleField
-        draft={schedule}
-        onChange={changeSchedule}
-        timeZone={draft.timeZone}
-        now={now}
-        problem={
-          scheduleProblem
-            ? { message: t(`streams.schedule.check.${scheduleProblem}`) }
-            : scheduleApiProblem && { message: errorText(scheduleApiProblem.key), ...(scheduleApiProblem.path ? { path: scheduleApiProblem.path } : {}) }
-        }
-      />
+      <ScheduleField draft={schedule} onChange={changeSchedule} timeZone={draft.timeZone} now={now} check={scheduleProblem} refusal={scheduleApiProblem} />
       <div className="stream-field">
         <label className="stream-label" htmlFor={`${ids}-attention`}>
           {t('streams.form.attentionMinutes')}
