@@ -21,6 +21,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The catalogue key of a failed call; anything that is not an API answer is our own fault. */
+export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
+
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue | readonly QueryValue[]>;
 

@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button/button';
@@ -5,7 +6,6 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { endSession, isSignedIn } from '../../../lib/session';
 import { confirmClosure } from '../api/account-settings-api';
-import { errorKeyOf } from '../api/error-key';
 import { FormAlert } from './form-alert';
 import './auth-forms.css';
 

@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -7,7 +8,6 @@ import { localizePath } from '../../../i18n/languages';
 import { isSignedIn } from '../../../lib/session';
 import { accountQueryKey, confirmEmailChange } from '../api/account-settings-api';
 import { currentUserQueryKey, type PublicUser } from '../api/accounts-api';
-import { errorKeyOf } from '../api/error-key';
 import { FormAlert } from './form-alert';
 import './auth-forms.css';
 

@@ -3,7 +3,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { SubscriptionOverview } from '@loopcast/contract/api/billing';
 import type { BillingPeriod, FeatureAvailability, FeatureKey, PlanId, PlanLimits } from '@loopcast/core/plans';
-import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+import { api } from '../../../api/client';
 import { queryKeys, streamsQuery, subscriptionQuery } from '../../../api/queries';
 
 export type { SubscriptionOverview };
@@ -79,4 +79,3 @@ export const useCheckout = () =>
 export const usePortal = () => useMutation({ mutationFn: () => api.post<{ url: string }>('/billing/portal'), onSuccess: openExternal });
 
 /** The catalogue key of a failed call, for `errorText`. */
-export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');

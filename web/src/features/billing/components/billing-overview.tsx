@@ -1,6 +1,7 @@
+import { errorKeyOf } from '../../../api/client';
 import { PageLoading } from '../../../components/page-loading';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, useDestinationUsage, usePlans, useSubscription } from '../api/billing-api';
+import { useDestinationUsage, usePlans, useSubscription } from '../api/billing-api';
 import { formatDate } from '../format';
 import { usageRows } from '../usage';
 import { CheckoutResult } from './checkout-result';

@@ -1,6 +1,7 @@
+import { errorKeyOf } from '../../../api/client';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, useCheckoutState, type SubscriptionOverview } from '../api/billing-api';
+import { useCheckoutState, type SubscriptionOverview } from '../api/billing-api';
 
 /**
  * Back from Stripe Checkout (`?checkout=<session id>`): what became of the payment. A paid checkout is confirmed at

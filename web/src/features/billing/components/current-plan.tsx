@@ -1,6 +1,7 @@
+import { errorKeyOf } from '../../../api/client';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, usePortal, type SubscriptionOverview } from '../api/billing-api';
+import { usePortal, type SubscriptionOverview } from '../api/billing-api';
 import { PlanStateBadge, PlanStateMessage } from './plan-state';
 
 /** The plan, its state and dates, and the way to the Customer Portal (card, invoices, cancellation). */

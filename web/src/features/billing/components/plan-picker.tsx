@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useState } from 'react';
 import { billingPeriods, periodTerms, type BillingPeriod, type PlanId } from '@loopcast/core/plans';
 import { Button, buttonClasses } from '../../../components/button/button';
@@ -7,7 +8,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { topProfileOf } from '../../../lib/quality';
 import { useQualityText } from '../../../lib/use-quality-text';
 import { formatBytes } from '../../../lib/format';
-import { errorKeyOf, useCheckout, type PlanOffer, type PlansAnswer, type SubscriptionOverview } from '../api/billing-api';
+import { useCheckout, type PlanOffer, type PlansAnswer, type SubscriptionOverview } from '../api/billing-api';
 import { formatMoney } from '../format';
 
 function PeriodSwitch({ period, onChange }: { period: BillingPeriod; onChange: (period: BillingPeriod) => void }) {

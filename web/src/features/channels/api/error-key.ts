@@ -1,7 +1,4 @@
-import { ApiError, type ApiErrorKey } from '../../../api/client';
-
-/** The catalogue key of a failed call; anything that is not an API answer is our own fault. */
-export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
+import { ApiError, errorKeyOf } from '../../../api/client';
 
 /** `details.fields` of a 400 `invalid request`: which fields the API refused. */
 export function refusedFields(error: unknown): string[] {

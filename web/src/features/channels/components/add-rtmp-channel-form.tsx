@@ -1,9 +1,10 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { useAddRtmpChannel } from '../api/channels-api';
-import { errorKeyOf, fieldRefusals } from '../api/error-key';
+import { fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
 import { destinationPresetIds, presetById } from '@loopcast/contract/destination-presets';
 import { platformName } from '../../../lib/platform-text';

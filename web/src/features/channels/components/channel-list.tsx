@@ -1,12 +1,12 @@
+import { errorKeyOf } from '../../../api/client';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
 import { Icon } from '../../../components/icon';
-import { Spinner } from '../../../components/spinner';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
+import { QueryFallback } from '../../../components/query-fallback';
 import { useChannels, useConnectYouTube, useDeleteChannel, useStreamsUsingChannel, type ChannelView } from '../api/channels-api';
-import { errorKeyOf } from '../api/error-key';
 import { platformName } from '../../../lib/platform-text';
 import { youtubeChannelUrl } from '../youtube-connect';
 import { ChannelAvatar } from './channel-avatar';
@@ -14,25 +14,9 @@ import { EditChannelForm } from './edit-channel-form';
 
 /** Every destination of the user, RTMP keys and YouTube accounts alike; `highlightId` marks one just connected. */
 export function ChannelList({ highlightId }: { highlightId: string | undefined }) {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const channels = useChannels();
-  if (channels.isPending) {
-    return (
-      <div className="dest-loading" aria-busy="true">
-        <Spinner className="spinner--large" />
-      </div>
-    );
-  }
-  if (channels.isError) {
-    return (
-      <div className="dest-problem" role="alert">
-        <p>{errorText(errorKeyOf(channels.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void channels.refetch()}>
-          {t('channels.retry')}
-        </Button>
-      </div>
-    );
-  }
+  if (channels.isPending || channels.isError) return <QueryFallback query={channels} area="dest" retryLabel={t('channels.retry')} />;
   if (channels.data.length === 0) return <EmptyState icon="broadcast" title={t('channels.emptyTitle')} body={t('channels.emptyBody')} />;
   return (
     <ul className="dest-list" aria-label={t('channels.listTitle')}>

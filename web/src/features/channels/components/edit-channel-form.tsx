@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
@@ -5,7 +6,7 @@ import { useI18n } from '../../../i18n/i18n-context';
 import { destinationPresetIds, presetById } from '@loopcast/contract/destination-presets';
 import { platformName } from '../../../lib/platform-text';
 import { useUpdateChannel, type ChannelChanges, type ChannelView, type StreamUsingChannel } from '../api/channels-api';
-import { errorKeyOf, fieldRefusals } from '../api/error-key';
+import { fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
 import { choosePreset, editServerUrl, type RtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';

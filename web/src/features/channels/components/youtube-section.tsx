@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { ErrorKey } from '@loopcast/core/errors';
@@ -7,7 +8,6 @@ import { Spinner } from '../../../components/spinner';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { useChannels, useConnectYouTube, useYouTubeAvailable, useYouTubeLimit } from '../api/channels-api';
-import { errorKeyOf } from '../api/error-key';
 import { youtubeRoom } from '../youtube-connect';
 import { LinkedText } from '../../../components/linked-text';
 

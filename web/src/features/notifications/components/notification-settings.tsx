@@ -1,39 +1,27 @@
 import { useCallback, useId } from 'react';
-import { ApiError, type ApiErrorKey } from '../../../api/client';
+import { errorKeyOf } from '../../../api/client';
 import { Button, buttonClasses } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { Spinner } from '../../../components/spinner';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
+import { QueryFallback } from '../../../components/query-fallback';
 import { timeFormat } from '../../../lib/format';
 import { useEmailAlerts, useUnlinkTelegram, type Notifications, type TelegramLink } from '../api/notifications-api';
 import { useNotificationSettings } from '../hooks/use-notification-settings';
 import { minutesLeft, type LinkingState } from '../telegram-link';
-
-const keyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
 
 /**
  * What Loopcast tells the creator without being asked, and how: by e-mail (on or off) and by Telegram once a chat is
  * linked. `email` is the account's address, where the e-mails go.
  */
 export function NotificationSettings({ email }: { email: string | undefined }) {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const onLinked = useCallback(() => showToast({ message: t('notifications.telegram.linkedToast'), tone: 'success' }), [t]);
   const { settings, linking } = useNotificationSettings(onLinked);
 
   if (!settings.data) {
-    return settings.isError ? (
-      <div className="notifications-problem" role="alert">
-        <p>{errorText(keyOf(settings.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void settings.refetch()}>
-          {t('notifications.retry')}
-        </Button>
-      </div>
-    ) : (
-      <div className="notifications-loading" aria-busy="true">
-        <Spinner className="spinner--large" />
-      </div>
-    );
+    return <QueryFallback query={settings} area="notifications" retryLabel={t('notifications.retry')} />;
   }
   return (
     <div className="notifications">
@@ -93,7 +81,7 @@ function EmailAlerts({ settings, email }: { settings: Notifications; email: stri
       </p>
       {change.isError && (
         <p className="notifications-card__error" role="alert">
-          {errorText(keyOf(change.error))}
+          {errorText(errorKeyOf(change.error))}
         </p>
       )}
     </section>
@@ -135,7 +123,7 @@ function TelegramAlerts({ settings, linking }: { settings: Notifications; linkin
         </div>
         {unlink.isError && (
           <p className="notifications-card__error" role="alert">
-            {errorText(keyOf(unlink.error))}
+            {errorText(errorKeyOf(unlink.error))}
           </p>
         )}
       </>
@@ -176,7 +164,7 @@ function TelegramAlerts({ settings, linking }: { settings: Notifications; linkin
         </div>
         {linking.error !== null && linking.error !== undefined && (
           <p className="notifications-card__error" role="alert">
-            {errorText(keyOf(linking.error))}
+            {errorText(errorKeyOf(linking.error))}
           </p>
         )}
       </>

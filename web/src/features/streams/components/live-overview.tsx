@@ -2,14 +2,14 @@
 // (realtime events patch the shared ['streams'] entry; useLiveRefresh asks the API when they go quiet), quick
 // actions (stop, start, open), and when nothing runs, the next step: upload a video, add a destination, create a
 // stream, or start one.
+import { errorKeyOf } from '../../../api/client';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { Icon } from '../../../components/icon';
 import { LinkedText } from '../../../components/linked-text';
-import { Spinner } from '../../../components/spinner';
 import { useI18n } from '../../../i18n/i18n-context';
+import { QueryFallback } from '../../../components/query-fallback';
 import { localizePath } from '../../../i18n/languages';
-import { errorKeyOf } from '../api/error-key';
 import { useStreamChannels, useVideoCounts } from '../api/stream-sources';
 import { useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
@@ -158,24 +158,13 @@ function NothingLive({ steps }: { steps: Step[] }) {
 }
 
 export function LiveOverview() {
-  const { t, errorText, language } = useI18n();
+  const { t, language } = useI18n();
   useLiveRefresh();
   const list = useStreamList();
   const videos = useVideoCounts();
   const channels = useStreamChannels();
   if (!list.data) {
-    return list.isError ? (
-      <div className="stream-problem" role="alert">
-        <p>{errorText(errorKeyOf(list.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void list.refetch()}>
-          {t('streams.retry')}
-        </Button>
-      </div>
-    ) : (
-      <div className="stream-loading" aria-busy="true">
-        <Spinner className="spinner--large" />
-      </div>
-    );
+    return <QueryFallback query={list} area="stream" retryLabel={t('streams.retry')} />;
   }
   const streams = list.data.streams;
   const running = streams.filter((stream) => isRunning(stream.status));

@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../../components/button/button';
@@ -5,7 +6,6 @@ import { Icon } from '../../../components/icon';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
-import { errorKeyOf } from '../api/error-key';
 import { useMediaItem, useMediaTitles, useStreamChannels, useStreamPlan, useVideoOutputs } from '../api/stream-sources';
 import { useDeleteStream, useStream, useStreamAction, useStreamList, type Stream } from '../api/streams-api';
 import { formatRestartTimes, formatScheduledAt, formatWindow, isRunning, lastProblem, lockReason, streamWarning, type Problem } from '../stream-display';

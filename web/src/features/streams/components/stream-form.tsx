@@ -1,3 +1,4 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button/button';
@@ -5,7 +6,6 @@ import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
 import { useReadyMedia, useStreamChannels, useStreamPlan, type StreamPlan } from '../api/stream-sources';
-import { errorKeyOf } from '../api/error-key';
 import { useSaveStream, type Stream } from '../api/streams-api';
 import { formProblemOf, type StreamField } from '../form-problems';
 import { playlistMismatch } from '../playlist-draft';

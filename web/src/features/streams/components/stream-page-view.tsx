@@ -9,7 +9,7 @@ import { useStreamById, type Stream } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useNow } from '../hooks/use-now';
 import { PlaylistEditor } from './playlist-editor';
-import { QueryFallback } from './query-fallback';
+import { QueryFallback } from '../../../components/query-fallback';
 import { StreamCard } from './stream-card';
 import { StreamTimeline } from './stream-timeline';
 import { StreamUptime } from './stream-uptime';
@@ -55,13 +55,14 @@ export function StreamPageView({ streamId, refetchInterval, onDeleted }: { strea
           <StreamHistory stream={stream.data} refetchInterval={refetchInterval} />
         </>
       ) : (
-        <QueryFallback query={stream} />
+        <QueryFallback query={stream} area="stream" retryLabel={t('streams.retry')} />
       )}
     </>
   );
 }
 
 function StreamHistory({ stream, refetchInterval }: { stream: Stream; refetchInterval: number | false }) {
+  const { t } = useI18n();
   const history = useStreamHistory(stream, refetchInterval);
   // Day headings ("Today") and the ongoing trouble follow the clock.
   const now = useNow(60_000);
@@ -73,5 +74,5 @@ function StreamHistory({ stream, refetchInterval }: { stream: Stream; refetchInt
       </div>
     );
   }
-  return <QueryFallback query={history} />;
+  return <QueryFallback query={history} area="stream" retryLabel={t('streams.retry')} />;
 }

@@ -7,7 +7,7 @@ import { useStreamList } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useStreamAnchor } from '../hooks/use-stream-anchor';
 import { StreamCard } from './stream-card';
-import { QueryFallback } from './query-fallback';
+import { QueryFallback } from '../../../components/query-fallback';
 import { StreamForm } from './stream-form';
 
 /** The Streams page: every stream of the user, live, and the form for a new one. */
@@ -55,5 +55,5 @@ function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
       </ul>
     );
   }
-  return <QueryFallback query={list} />;
+  return <QueryFallback query={list} area="stream" retryLabel={t('streams.retry')} />;
 }

@@ -2,7 +2,7 @@
 // current (features/realtime/cache-updates.ts): ['videos'] is GET /videos.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QualityChoice } from '@loopcast/core/media-spec';
-import { api, ApiError, type ApiErrorKey } from '../../../api/client';
+import { api } from '../../../api/client';
 import { queryKeys, streamsQuery, videosQuery, type VideoItem } from '../../../api/queries';
 
 export type { VideoItem };
@@ -52,8 +52,6 @@ export function useDeleteVideo(id: string, onDeleted: () => void) {
     },
   });
 }
-
-export const errorKeyOf = (error: unknown): ApiErrorKey => (error instanceof ApiError ? error.key : 'internal error');
 
 /** A stream that plays an item, and whether it is running now (then the item cannot change). */
 export interface StreamUsingItem {

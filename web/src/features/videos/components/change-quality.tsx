@@ -1,9 +1,10 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, useRef, useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { showToast } from '../../../components/toasts/toast-store';
 import { useI18n } from '../../../i18n/i18n-context';
 import { formatBytes } from '../../../lib/format';
-import { errorKeyOf, useChangeQuality, type VideoItem } from '../api/videos-api';
+import { useChangeQuality, type VideoItem } from '../api/videos-api';
 import { bitrateOf, lowerChoices, outputOfChoice, storedBytesPerHour, type OutputProfileId, type QualityChoice } from '../../../lib/quality';
 import { useQualityText } from '../../../lib/use-quality-text';
 

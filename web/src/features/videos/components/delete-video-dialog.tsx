@@ -1,7 +1,8 @@
+import { errorKeyOf } from '../../../api/client';
 import { useId, type Ref } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, useDeleteVideo, useStreamsUsing, type VideoItem } from '../api/videos-api';
+import { useDeleteVideo, useStreamsUsing, type VideoItem } from '../api/videos-api';
 
 /**
  * The confirmation before deleting. Streams that play the item are named first: a running one keeps its item

@@ -1,7 +1,8 @@
+import { errorKeyOf } from '../../../api/client';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoading } from '../../../components/page-loading';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, type VideoItem } from '../api/videos-api';
+import { type VideoItem } from '../api/videos-api';
 import type { OutputProfileId } from '../../../lib/quality';
 import { VideoCard } from './video-card';
 import './videos.css';

@@ -1,7 +1,8 @@
+import { errorKeyOf } from '../../../api/client';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
-import { errorKeyOf, useRenameVideo, type VideoItem } from '../api/videos-api';
+import { useRenameVideo, type VideoItem } from '../api/videos-api';
 
 const TITLE_MAX_LENGTH = 120;
 

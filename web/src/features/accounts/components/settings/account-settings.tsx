@@ -1,8 +1,6 @@
-import { Button } from '../../../../components/button/button';
-import { Spinner } from '../../../../components/spinner';
 import { useI18n } from '../../../../i18n/i18n-context';
+import { QueryFallback } from '../../../../components/query-fallback';
 import { useAccount } from '../../api/account-settings-api';
-import { errorKeyOf } from '../../api/error-key';
 import { CloseSection } from './close-section';
 import { DataSection } from './data-section';
 import { DevicesSection } from './devices-section';
@@ -13,21 +11,10 @@ import './settings.css';
 
 /** The account page: who the user is to Loopcast, how they sign in, where they are signed in, their data, leaving. */
 export function AccountSettings() {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const account = useAccount();
   if (!account.data) {
-    return account.isError ? (
-      <div className="settings-problem" role="alert">
-        <p>{errorText(errorKeyOf(account.error))}</p>
-        <Button variant="secondary" size="small" onClick={() => void account.refetch()}>
-          {t('streams.retry')}
-        </Button>
-      </div>
-    ) : (
-      <div className="settings-loading" aria-busy="true">
-        <Spinner className="spinner--large" />
-      </div>
-    );
+    return <QueryFallback query={account} area="settings" retryLabel={t('streams.retry')} />;
   }
   const { user } = account.data;
   return (

@@ -1,7 +1,7 @@
+import { errorKeyOf } from '../../../../api/client';
 import { Button } from '../../../../components/button/button';
 import { Icon } from '../../../../components/icon';
 import { useI18n } from '../../../../i18n/i18n-context';
-import { errorKeyOf } from '../../api/error-key';
 import { useDownloadAccountData } from '../../api/account-settings-api';
 import { FormAlert } from '../form-alert';
 import { SettingsSection } from './settings-section';
