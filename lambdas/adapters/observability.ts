@@ -1,20 +1,26 @@
 // What every Lambda handler carries in its middy chain: the logger's Lambda context (request id, cold start; keys
 // reset after each invocation), X-Ray tracing of the invocation, and the business metrics it recorded. Outside
-// Lambda the tracer switches itself off and metrics are off by environment (scripts/run.mjs, the test setup).
+// Lambda nothing traces and metrics are off by environment (scripts/run.mjs, the test setup).
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { MiddlewareObj } from '@middy/core';
 import { logger } from './logger';
 import { metricsFlusher } from './metrics';
 
-export const tracer = new Tracer({ serviceName: 'loopcast' });
+/**
+ * Powertools' Tracer, loaded only inside Lambda (AWS_EXECUTION_ENV), where it may trace: loading it loads the
+ * X-Ray SDK, whose cls-hooked installs process-wide async hooks that tax every promise (5-15 % of the CPU of a
+ * realtime broadcast, docs/realtime.md) even when the Tracer then switches itself off, as it does everywhere else.
+ * Inside Lambda the Tracer still honours POWERTOOLS_TRACE_ENABLED and SAM's local mode.
+ */
+const tracer = process.env.AWS_EXECUTION_ENV ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: 'loopcast' }) : undefined;
+const captureLambdaHandler = tracer ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler : undefined;
 
-/** An AWS SDK v3 client whose calls show as X-Ray subsegments (the same client when tracing is off). */
-export const traced = <Client>(client: Client): Client => tracer.captureAWSv3Client(client);
+/** An AWS SDK v3 client whose calls show as X-Ray subsegments (the same client where nothing traces). */
+export const traced = <Client>(client: Client): Client => (tracer ? tracer.captureAWSv3Client(client) : client);
 
 /** The middlewares, in order. Responses stay out of traces: they carry session and realtime tokens. */
-export const observability = () => [
+export const observability = (): MiddlewareObj[] => [
   injectLambdaContext(logger, { resetKeys: true }),
-  captureLambdaHandler(tracer, { captureResponse: false }),
+  ...(tracer && captureLambdaHandler ? [captureLambdaHandler(tracer, { captureResponse: false })] : []),
   metricsFlusher(),
 ];
