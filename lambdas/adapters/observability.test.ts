@@ -33,13 +33,15 @@ async function probe(env: Record<string, string>): Promise<Probe> {
     console.log(JSON.stringify({ loaded, middlewares: observability().length, clientTraced }));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, AWS_EXECUTION_ENV: '', ...env },
+    env: { ...process.env, AWS_EXECUTION_ENV: '', AWS_LAMBDA_FUNCTION_NAME: '', ...env },
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Probe;
 }
 
 test('outside Lambda no X-Ray code loads, clients stay as they are and no tracing middleware runs', async () => {
   expect(await probe({})).toEqual({ loaded: [], middlewares: 2, clientTraced: false });
+  // A Fargate stream task has an execution environment too, and is not traced.
+  expect(await probe({ AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' })).toEqual({ loaded: [], middlewares: 2, clientTraced: false });
 });
 
 test('inside Lambda the tracer loads with the X-Ray SDK and traces the invocation', async () => {

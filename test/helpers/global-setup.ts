@@ -1,7 +1,9 @@
 // Once per test run: check every real component is there (fail loudly, never skip), then start the shared
 // stand-ins: DynamoDB Local in memory and s3rver in a temporary folder. Each test file makes its own tables and
-// bucket (unique name prefix) on them, so files run in parallel without seeing each other's data.
-import { mkdtempSync } from 'node:fs';
+// bucket (unique name prefix) on them, so files run in parallel without seeing each other's data. Everything the run
+// writes to temporary files (stacks' data folders, clips, CDK's synth output, ffmpeg's and Chromium's files) goes
+// into the run's own folder, through TMPDIR, and the global teardown removes it.
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
@@ -22,5 +24,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.LOOPCAST_TEST_DYNAMODB = dynamo.endpoint;
   process.env.LOOPCAST_TEST_S3 = s3.endpoint;
   process.env.LOOPCAST_TEST_DIR = dir;
+  const runTemporaryFiles = join(dir, 'tmp');
+  mkdirSync(runTemporaryFiles);
+  process.env.TMPDIR = runTemporaryFiles;
   (globalThis as { loopcastTestStandIns?: unknown }).loopcastTestStandIns = [dynamo, s3];
 }
