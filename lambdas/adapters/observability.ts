@@ -7,10 +7,11 @@ import { logger } from './logger';
 import { metricsFlusher } from './metrics';
 
 /**
- * Powertools' Tracer, loaded only inside Lambda (AWS_LAMBDA_FUNCTION_NAME; ECS tasks set AWS_EXECUTION_ENV too), where it may trace: loading it loads the
- * X-Ray SDK, whose cls-hooked installs process-wide async hooks that tax every promise (5-15 % of the CPU of a
- * realtime broadcast, docs/realtime.md) even when the Tracer then switches itself off, as it does everywhere else.
- * Inside Lambda the Tracer still honours POWERTOOLS_TRACE_ENABLED and SAM's local mode.
+ * Powertools' Tracer, loaded only inside Lambda (AWS_LAMBDA_FUNCTION_NAME; ECS tasks set AWS_EXECUTION_ENV too),
+ * where it may trace. Loading it loads the X-Ray SDK, whose cls-hooked installs process-wide async hooks that tax
+ * every promise (5-15 % of the CPU of a realtime broadcast, docs/realtime.md) even when the Tracer then switches
+ * itself off, as it does everywhere else. Inside Lambda the Tracer still honours POWERTOOLS_TRACE_ENABLED and SAM's
+ * local mode.
  */
 const tracer = process.env.AWS_LAMBDA_FUNCTION_NAME ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: 'loopcast' }) : undefined;
 const captureLambdaHandler = tracer ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler : undefined;
