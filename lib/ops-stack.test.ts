@@ -47,6 +47,7 @@ describe('ops dashboard', () => {
       'API requests',
       'API 4xx and 5xx',
       'API latency p99 (ms)',
+      'Realtime broadcast to all connections (s)',
       'Running streams',
       'Restarts and stalls per hour',
       'Recovery time (s)',
@@ -98,6 +99,10 @@ describe('ops dashboard', () => {
     ]);
     expect(widget('Restarts and stalls per hour').properties.metrics.every((m: unknown[]) => (m.at(-1) as { period?: number }).period === 3600)).toBe(true);
     expect(metricsOf('Recovery time (s)').map((m) => (m.at(-1) as { stat: string }).stat)).toEqual(['p50', 'p99']);
+    expect(metricsOf('Realtime broadcast to all connections (s)').map((m) => [...m.slice(0, 6), (m.at(-1) as { stat: string }).stat])).toEqual([
+      [...business(metricNames.realtimeBroadcastSeconds), 'p50'],
+      [...business(metricNames.realtimeBroadcastSeconds), 'p99'],
+    ]);
     const uploadsAndTranscodes = metricsOf('Uploads and transcodes per hour');
     expect(uploadsAndTranscodes.map((m) => [m[1], (m.at(-1) as { label: string }).label])).toEqual([
       [metricNames.uploadsStarted, 'Uploads started'],

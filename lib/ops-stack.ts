@@ -269,7 +269,12 @@ export class OpsStack extends Stack {
         }),
       ],
       [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 })],
-      [graph('API requests', [requests]), graph('API 4xx and 5xx', [clientErrors, serverErrors]), graph('API latency p99 (ms)', [latencyP99])],
+      [
+        graph('API requests', [requests], 6),
+        graph('API 4xx and 5xx', [clientErrors, serverErrors], 6),
+        graph('API latency p99 (ms)', [latencyP99], 6),
+        graph('Realtime broadcast to all connections (s)', percentiles(metricNames.realtimeBroadcastSeconds), 6),
+      ],
       [
         graph('Running streams', [business(metricNames.streamsRunning, 'Maximum', FIVE_MINUTES, 'Streams')]),
         graph('Restarts and stalls per hour', [

@@ -50,6 +50,10 @@ export const metricNames = {
   transcodesCompleted: 'TranscodesCompleted',
   transcodesFailed: 'TranscodesFailed',
   transcodeSeconds: 'TranscodeSeconds',
+  /** Seconds one realtime publish took to post its event to every connection of the user: the connections' query and
+   * every PostToConnection, until the last connection's was answered (per publish that found a connection). What the
+   * local bench's p99 stands for in AWS (docs/realtime.md): whether posting past the SDK's pipeline would pay. */
+  realtimeBroadcastSeconds: 'RealtimeBroadcastSeconds',
   /** YouTube Data API quota units spent (10,000 a day per Google project). */
   youtubeQuotaUnits: 'YouTubeQuotaUnits',
   /** The units spent so far on the current quota day, which Google counts from midnight Pacific time (a UTC-day sum

@@ -27,6 +27,8 @@ import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from '../adapters/aws-clients';
 import { ConnectionsStore } from '../adapters/dynamo/connections-store';
 import { ManagementApiPublisher, POSTS_IN_FLIGHT } from '../adapters/realtime/management-api-publisher';
+import { secondsMetric } from '../adapters/metrics';
+import { metricNames } from '../contract/metrics';
 import { ManagementApiConnectionCloser } from '../adapters/realtime/connection-closer';
 import type { OpenConnections } from '../core/accounts/ports';
 import { configFromEnv, type RuntimeConfig } from '../adapters/config';
@@ -110,7 +112,12 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
     destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),
-    realtime: new ManagementApiPublisher(management, connections, () => deps.now()),
+    realtime: new ManagementApiPublisher(
+      management,
+      connections,
+      () => deps.now(),
+      (seconds) => secondsMetric(metricNames.realtimeBroadcastSeconds, seconds),
+    ),
     connections: new ManagementApiConnectionCloser(management, connections, () => deps.now()),
   };
   return deps;

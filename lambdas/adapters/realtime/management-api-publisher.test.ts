@@ -48,15 +48,45 @@ test(`a broadcast to ${CONNECTIONS} connections reaches every one with at most $
   });
   const removed: string[] = [];
   const connections = { ofUser: async () => ids, remove: async (id: string) => void removed.push(id) } as unknown as ConnectionsStore;
-  const publisher = new ManagementApiPublisher(client, connections, () => new Date());
+  const broadcasts: number[] = [];
+  const publisher = new ManagementApiPublisher(
+    client,
+    connections,
+    () => new Date(),
+    (seconds) => broadcasts.push(seconds),
+  );
+  const started = performance.now();
   try {
     await publisher.publish('user', { type: 'stream.heartbeat', streamId: 's', verdict: 'healthy', health: {} } as never);
   } finally {
     client.destroy();
   }
+  // One duration per broadcast: at least the server's 2 ms for each round of requests in flight, at most the call.
+  expect(broadcasts).toHaveLength(1);
+  expect(broadcasts[0]!).toBeGreaterThanOrEqual((Math.ceil(CONNECTIONS / POSTS_IN_FLIGHT) * 2) / 1000);
+  expect(broadcasts[0]!).toBeLessThanOrEqual((performance.now() - started) / 1000);
   expect(received).toHaveLength(CONNECTIONS - gone.size);
   expect(new Set(received)).toEqual(new Set(ids.filter((id) => !gone.has(id))));
   expect(mostInFlight).toBeLessThanOrEqual(POSTS_IN_FLIGHT);
   expect(mostInFlight).toBeGreaterThan(1);
   expect(removed.sort()).toEqual([...gone].sort());
+});
+
+test('a publish to a user without connections posts nothing and records no broadcast', async () => {
+  const client = new ApiGatewayManagementApiClient({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const broadcasts: number[] = [];
+  const connections = { ofUser: async () => [], remove: async () => undefined } as unknown as ConnectionsStore;
+  const publisher = new ManagementApiPublisher(
+    client,
+    connections,
+    () => new Date(),
+    (seconds) => broadcasts.push(seconds),
+  );
+  expect(await publisher.publish('user', { type: 'stream.heartbeat', streamId: 's', verdict: 'healthy', health: {} } as never)).toBe(0);
+  client.destroy();
+  expect(broadcasts).toEqual([]);
 });

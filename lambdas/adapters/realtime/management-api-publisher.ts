@@ -12,16 +12,19 @@ export const POSTS_IN_FLIGHT = 64;
 /**
  * Pushes events through API Gateway's WebSocket management API (PostToConnection) to every connection of the
  * user. The local realtime server speaks the same wire protocol, so this one implementation serves both.
- * A connection that is gone (410) is removed; a failure on one connection never blocks the others.
+ * A connection that is gone (410) is removed; a failure on one connection never blocks the others. Each broadcast's
+ * duration goes to `recordBroadcast` (the RealtimeBroadcastSeconds metric: deps.ts).
  */
 export class ManagementApiPublisher implements RealtimePublisher {
   constructor(
     private readonly client: ApiGatewayManagementApiClient,
     private readonly connections: ConnectionsStore,
     private readonly now: () => Date,
+    private readonly recordBroadcast: (seconds: number) => void,
   ) {}
 
   async publish(userId: string, event: RealtimeEvent): Promise<number> {
+    const started = performance.now();
     const data = new TextEncoder().encode(JSON.stringify(event));
     const ids = await this.connections.ofUser(userId, this.now());
     let next = 0;
@@ -29,6 +32,7 @@ export class ManagementApiPublisher implements RealtimePublisher {
       while (next < ids.length) await this.post(ids[next++]!, data);
     };
     await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, ids.length) }, sendNext));
+    if (ids.length) this.recordBroadcast((performance.now() - started) / 1000);
     return ids.length;
   }
 
