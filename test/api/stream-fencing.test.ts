@@ -36,7 +36,6 @@ const reconcileAt = (aheadMs: number) => reconcileStreams({ ...streamsContext(st
 
 /** Live with exactly one task, one ffmpeg, one publisher at the destination: answers the task. */
 async function liveWithOneTask(): Promise<TaskProcess> {
-  await waitForStreamStatus(stack, cleo.token, streamId, 'started', 90_000);
   await waitFor(
     'one task publishing',
     async () => ({
@@ -45,8 +44,10 @@ async function liveWithOneTask(): Promise<TaskProcess> {
       publishers: await rtmpPublishers(stack, cleo.key),
     }),
     (n) => n.tasks === 1 && n.ffmpegs === 1 && n.publishers === 1,
-    60_000,
+    90_000,
   );
+  // After the processes: a fresh task publishes a moment before the lifecycle records it as started.
+  await waitForStreamStatus(stack, cleo.token, streamId, 'started', 60_000);
   return streamTaskProcesses(streamId)[0]!;
 }
 

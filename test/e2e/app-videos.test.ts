@@ -207,9 +207,11 @@ test('refusals show translated, with what to do: a file that is not video or aud
   await page.locator('.upload-refusals').getByText(texts.videos.upload.wrongType.replace('{{name}}', 'README.md')).waitFor();
   await expect(page.getByText(/video\/\*/).count()).resolves.toBe(0);
 
-  // Three days later the trial is over: the upload endpoint refuses with 402 'no active subscription'.
-  e2e.stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
+  // Three days later the trial is over, and the open page has not heard yet (realtime is open, so it does not
+  // poll; the clip is made first to keep the moment short): the upload endpoint refuses with 402.
+  await page.locator('.app-shell[data-realtime="open"]').waitFor();
   const clip = await makeClip({ seconds: 1, name: 'late.mp4' });
+  e2e.stack.deps.now = () => new Date(Date.now() + 73 * 3600_000);
   await chooseFiles(page, clip.path);
   const refused = page.locator('.upload-row[data-state="failed"]');
   await refused.getByText(texts.errors['no active subscription']).waitFor();
