@@ -43,7 +43,7 @@ const config: Config = {
     // Vite turns `*.svg?no-inline` into a URL; jest gets a fixed one. Jest's ESM loader drops the query before it
     // maps, so the pattern matches the path with or without it.
     project('web', ['web/src'], { moduleNameMapper: { '\\.svg(\\?no-inline)?$': '<rootDir>/test/helpers/asset-stub.cjs' } }),
-    project('e2e', ['test/e2e']),
+    project('e2e', ['test/e2e'], { testEnvironment: '<rootDir>/test/helpers/e2e-environment.cjs' }),
   ],
 };
 

@@ -133,8 +133,9 @@ export async function startLocalScheduler(options: LocalSchedulerOptions): Promi
     // A one-time schedule fires once: one that already fired (kept with NONE) is not armed again.
     if (schedule.firedAt !== undefined) return;
     const due = fireTimeOf(schedule);
-    const wait = due - Date.now();
-    const timer = setTimeout(() => (wait > MAX_TIMER_MS ? arm(key, schedule) : fire(key, schedule)), Math.max(0, Math.min(wait, MAX_TIMER_MS)));
+    // Armed again rather than fired when the timer ends before the due time: a wait longer than a timer takes, or
+    // a timer that ends a millisecond early by the wall clock (timers run on the monotonic one).
+    const timer = setTimeout(() => (Date.now() < due ? arm(key, schedule) : fire(key, schedule)), Math.max(0, Math.min(due - Date.now(), MAX_TIMER_MS)));
     timer.unref();
     timers.set(key, timer);
   };

@@ -46,18 +46,32 @@ export interface BrowserTests {
   signedInContext(stack: LocalStack, token: string, options?: BrowserContextOptions & { realtime?: boolean }): Promise<BrowserContext>;
 }
 
-/** How long a context or the browser gets to close after the tests that used them. Chromium's close very rarely
- * never answers (seen once in this suite, on a loaded machine; Playwright issue #5273 and others); the test has
- * asserted everything by then, and Playwright kills the browser it launched when the worker exits. */
-const CLOSE_WITHIN_MS = 10_000;
+/** How long a context or the browser gets to close after the tests that used them (and a failed test's page to be
+ * reported). Chromium's close very rarely never answers (seen once in this suite, on a loaded machine; Playwright
+ * issue #5273 and others); the test has asserted everything by then, and Playwright kills the browser it launched
+ * when the worker exits. */
+const FINISH_WITHIN_MS = 10_000;
 
-async function closeWithin(what: string, close: () => Promise<void>): Promise<void> {
+async function finishWithin(what: string, work: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), CLOSE_WITHIN_MS)));
+  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), FINISH_WITHIN_MS)));
   try {
-    if ((await Promise.race([close(), hung])) === 'hung') console.warn(`${what} did not close within ${CLOSE_WITHIN_MS} ms; moving on`);
+    if ((await Promise.race([work(), hung])) === 'hung') console.warn(`${what} did not finish within ${FINISH_WITHIN_MS} ms; moving on`);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** What the pages showed when a test failed (test/helpers/e2e-environment.cjs tells): each one's address and visible
+ * text in the test's output, which is all a CI log keeps, and a screenshot beside the others. */
+async function reportPages(pages: Page[]): Promise<void> {
+  const name = (expect.getState().currentTestName ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 80);
+  for (const [index, page] of pages.entries()) {
+    await finishWithin(`reporting a failed test's page`, async () => {
+      const text = (await page.locator('body').innerText({ timeout: 5000 })).replace(/\n{2,}/g, '\n').slice(0, 3000);
+      const path = await screenshot(page, `failed-${name}-${index}`);
+      console.log(`[e2e failure] page ${index} at ${page.url()} (${path}) showed:\n${text}`);
+    }).catch((error: unknown) => console.log(`[e2e failure] page ${index} at ${page.url()} could not be read: ${String(error)}`));
   }
 }
 
@@ -74,10 +88,11 @@ export function browserTests(hooks: { start?: () => Promise<unknown>; stop?: () 
   afterEach(async () => {
     const open = contexts;
     contexts = [];
-    await Promise.all(open.map((context) => closeWithin('a browser context', () => context.close())));
+    if ((globalThis as { __e2eTestFailed?: boolean }).__e2eTestFailed) await reportPages(open.flatMap((context) => context.pages()));
+    await Promise.all(open.map((context) => finishWithin('closing a browser context', () => context.close())));
   });
   afterAll(async () => {
-    if (browser) await closeWithin('Chromium', () => browser!.close());
+    if (browser) await finishWithin('closing Chromium', () => browser!.close());
     await hooks.stop?.();
   });
   const tests: BrowserTests = {
