@@ -28,17 +28,21 @@ export function PlaylistEditor({ stream }: { stream: Stream & { playlist: NonNul
   // Videos that cannot be joined are named in the field; saving waits until they are gone.
   const mismatch = playlistMismatch(value.videoIds, videos);
 
-  const submit = (event: FormEvent) => {
+  // Awaited rather than mutate's callbacks: the save publishes stream.state before it answers, and the refetch it
+  // starts can bring the new revision first, which remounts this editor (keyed by revision) and would drop them.
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (mismatch) return;
-    save.mutate(
-      { ...value, apply },
-      { onSuccess: () => showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' }) },
-    );
+    try {
+      await save.mutateAsync({ ...value, apply });
+    } catch {
+      return; // Shown below while the editor is open.
+    }
+    showToast({ message: t(apply === 'join' ? 'streams.playlist.savedJoin' : 'streams.playlist.savedRestart'), tone: 'success' });
   };
 
   return (
-    <form className="playlist-editor" onSubmit={submit} aria-labelledby={`${ids}-title`}>
+    <form className="playlist-editor" onSubmit={(event) => void submit(event)} aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`} className="playlist-editor__title">
         {t('streams.playlist.editTitle')}
       </h2>
