@@ -59,10 +59,16 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
     if (highlighted) item.current?.scrollIntoView({ block: 'center' });
   }, [highlighted]);
 
-  const remove = () =>
-    deletion.mutate(channel.id, {
-      onSuccess: () => showToast({ message: t(texts.done, { name: channel.name }), tone: 'success' }),
-    });
+  // Awaited rather than mutate's callbacks: the deletion refetches the destinations, whose answer removes this
+  // card (and this component) before the deletion ends, which would drop them.
+  const remove = async () => {
+    try {
+      await deletion.mutateAsync(channel.id);
+    } catch {
+      return; // Shown on the card, which stays.
+    }
+    showToast({ message: t(texts.done, { name: channel.name }), tone: 'success' });
+  };
 
   return (
     <li ref={item} className={highlighted ? 'dest-card dest-card--highlighted' : 'dest-card'} data-highlighted={highlighted || undefined}>
@@ -132,7 +138,7 @@ function ChannelItem({ channel, highlighted }: { channel: ChannelView; highlight
             <p data-in-use="stopped">{t('channels.inUse.stopped', { count: stopped.length, streams: names(stopped) })}</p>
           )}
           <div className="dest-card__actions">
-            <Button variant="red" size="small" loading={deletion.isPending} disabled={live.length > 0} onClick={remove}>
+            <Button variant="red" size="small" loading={deletion.isPending} disabled={live.length > 0} onClick={() => void remove()}>
               {t(texts.confirm)}
             </Button>
             <Button variant="secondary" size="small" disabled={deletion.isPending} onClick={() => setMode('view')}>
