@@ -7,7 +7,6 @@ import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagem
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { RealtimePublisher } from '../contract/realtime-events';
 import type { PaymentProvider } from '../core/billing/ports';
-import { StripeProvider } from '../adapters/stripe/stripe-provider';
 import { MediaConvertClient } from '@aws-sdk/client-mediaconvert';
 import { MediaConvertTranscoder } from '../adapters/transcoder/mediaconvert-transcoder';
 import type { TranscodeListener, Transcoder } from '../core/media/transcoder';
@@ -195,9 +194,12 @@ function stripeFromSecret(region: string, secretArn: string | undefined): () => 
   const read = secretValue(region, secretArn);
   let provider: Promise<PaymentProvider | undefined> | undefined;
   return () =>
-    (provider ??= read().then((text) => {
+    (provider ??= read().then(async (text) => {
       const { secretKey, webhookSecret } = JSON.parse(text) as { secretKey?: string; webhookSecret?: string };
-      return secretKey && webhookSecret ? new StripeProvider({ secretKey, webhookSecret }) : undefined;
+      if (!secretKey || !webhookSecret) return undefined;
+      // Loaded on first use: most functions never take a payment, and Stripe's SDK costs each one's cold start.
+      const { StripeProvider } = await import('../adapters/stripe/stripe-provider');
+      return new StripeProvider({ secretKey, webhookSecret });
     }));
 }
 

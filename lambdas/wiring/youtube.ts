@@ -2,7 +2,6 @@
 import type { Deps } from './deps';
 import { DynamoChannelStore } from '../adapters/dynamo/channel-store';
 import { DynamoBroadcastStore, DynamoOAuthStateStore, DynamoYouTubeQuota } from '../adapters/dynamo/youtube-stores';
-import { GoogleYouTube } from '../adapters/google/youtube';
 import { logger } from '../adapters/logger';
 import { countMetric, gaugeMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
@@ -21,6 +20,8 @@ const youtubeQuota = perDeps((deps) => new DynamoYouTubeQuota(deps.db, deps.conf
 export async function googleOAuth(deps: Deps): Promise<GoogleOAuth | undefined> {
   const settings = await deps.google();
   if (!settings) return undefined;
+  // Loaded on first use: googleapis costs the cold start of every function that never talks to Google.
+  const { GoogleYouTube } = await import('../adapters/google/youtube');
   const quota = youtubeQuota(deps);
   return new GoogleYouTube(settings, async (units) => {
     const today = await quota.spend(units);

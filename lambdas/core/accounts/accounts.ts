@@ -91,8 +91,8 @@ export interface Registration {
 export async function register(context: AccountsContext, input: Registration, client: Client): Promise<{ email: string }> {
   await enforce(context.rateLimiter, [['registerPerIp', client.ip]], context.now());
   const email = normalizeEmail(input.email);
-  checkNotDisposable(email);
-  checkPasswordPolicy(input.password, email);
+  await checkNotDisposable(email);
+  await checkPasswordPolicy(input.password, email);
   const now = context.now().toISOString();
   const user: User = {
     id: randomUUID(),
@@ -163,7 +163,7 @@ export async function signIn(context: AccountsContext, rawEmail: string, passwor
     context.now(),
   );
   const user = await context.store.userByEmail(email);
-  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await DECOY_HASH));
+  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
   // Only someone who knows the password learns more than "wrong e-mail or password".
   if (!user || !passwordMatches || user.status === 'terminated') throw new AppError('invalid credentials');
   if (user.status === 'pending') throw new AppError('email not confirmed');
@@ -213,7 +213,7 @@ export async function resetPassword(context: AccountsContext, token: string, pas
   const user = pending && pending.expiresAt > epochSeconds(context.now()) ? await context.store.userById(pending.userId) : undefined;
   if (!user || user.status === 'terminated' || user.status === 'suspended' || issuedBeforeLastChange(pending!, user)) throw new AppError('invalid token');
   // The policy is checked before the link is spent, so a refused password leaves the link usable.
-  checkPasswordPolicy(password, user.email);
+  await checkPasswordPolicy(password, user.email);
   if (!(await context.store.takeEmailToken(tokenHash, 'reset'))) throw new AppError('invalid token');
   // Following a reset link also proves the address, so a pending account becomes active.
   const changes = {

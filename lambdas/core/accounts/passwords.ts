@@ -1,7 +1,6 @@
 // Passwords: scrypt (memory-hard, node:crypto) with a random salt, compared in constant time; a policy that
 // refuses short and common passwords (49k most common ones, from @zxcvbn-ts/language-common).
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { AppError } from '../errors';
 
 export const PASSWORD_MIN_LENGTH = 10;
@@ -34,15 +33,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A stored hash of a random password: verifying against it costs what a real check costs, so an unknown
- * e-mail takes as long as a wrong password and response times do not reveal which accounts exist. */
-export const DECOY_HASH = hashPassword(randomBytes(24).toString('base64'));
+/** What a sign-in with an unknown e-mail verifies against: the current parameters and a key of the real length,
+ * so it costs what a real check costs and response times do not reveal which accounts exist. No password needs
+ * to match it (an unknown e-mail is refused whatever the result), so it is a constant: hashing a random password
+ * when the module loads cost every Lambda container's cold start about 100 ms of CPU and 32 MiB (scrypt's memory). */
+export const DECOY_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join('$');
 
-let commonPasswords: Set<string> | undefined;
-const isCommon = (password: string) => (commonPasswords ??= new Set(dictionary['passwords-common'] as string[])).has(password.toLowerCase());
+let commonPasswords: Promise<Set<string>> | undefined;
+/** The list loads on the first check, not with the module (as email-address.ts's). */
+const isCommon = async (password: string) =>
+  (await (commonPasswords ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) => new Set(dictionary['passwords-common'] as string[])))).has(
+    password.toLowerCase(),
+  );
 
-export function checkPasswordPolicy(password: string, email: string): void {
+export async function checkPasswordPolicy(password: string, email: string): Promise<void> {
   const tooShort = [...password].length < PASSWORD_MIN_LENGTH;
   const sameAsEmail = password.toLowerCase() === email.toLowerCase() || password.toLowerCase() === email.split('@')[0]?.toLowerCase();
-  if (tooShort || sameAsEmail || isCommon(password) || new Set(password).size < 4) throw new AppError('weak password');
+  if (tooShort || sameAsEmail || (await isCommon(password)) || new Set(password).size < 4) throw new AppError('weak password');
 }

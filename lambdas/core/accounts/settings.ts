@@ -86,7 +86,7 @@ export async function requestEmailChange(
   );
   await checkCurrentPassword(context, user, input.password);
   if (email === user.email) throw new AppError('same email');
-  checkNotDisposable(email);
+  await checkNotDisposable(email);
   await context.store.deleteEmailTokensOf(user.id, 'email-change');
   const expiresAt = epochSeconds(context.now()) + EMAIL_CHANGE_TTL_SECONDS;
   // Stored either way, so the account page shows the same waiting address for a free and a taken one.
@@ -124,7 +124,7 @@ export async function changePassword(
   const user = await activeUser(context, caller.userId);
   await checkCurrentPassword(context, user, input.currentPassword);
   if (input.currentPassword === input.newPassword) throw new AppError('same password');
-  checkPasswordPolicy(input.newPassword, user.email);
+  await checkPasswordPolicy(input.newPassword, user.email);
   // passwordChangedAt: reset links sent before now stop working (accounts.ts, as after a reset).
   await context.store.updateUser(user.id, { passwordHash: await hashPassword(input.newPassword), passwordChangedAt: context.now().toISOString() });
   const sessionsEnded = await context.store.deleteSessionsOf(user.id, caller.sessionId);
