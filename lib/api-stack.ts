@@ -524,7 +524,7 @@ export class ApiStack extends Stack {
   private addUploads(): HandlerFunction {
     // The last PATCH completes the S3 multipart upload and registers the item: more than the API's 15 s.
     const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)', Duration.seconds(60));
-    fn.addEnvironment('NODE_OPTIONS', '--enable-source-maps --max-old-space-size=384');
+    fn.addEnvironment('NODE_OPTIONS', '--max-old-space-size=384');
     this.grantTableData(fn, 'uploads');
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], ['uploads/*']);

@@ -43,7 +43,6 @@ export class HandlerFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'loopcast',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
@@ -53,6 +52,10 @@ export class HandlerFunction extends NodejsFunction {
         target: 'node24',
         mainFields: ['module', 'main'],
         minify: true,
+        // Names survive minification, so a stack trace in the logs reads `at checkPasswordPolicy (index.mjs:2:436747)`.
+        // The source map ships beside the code, but Node does not load it (`--enable-source-maps`): that cost every
+        // cold start 80-100 ms and 40 MiB (docs/decisions.md); docs/operations.md maps a position back to its source.
+        keepNames: true,
         // The AWS SDK is bundled too, not taken from the runtime: the same SDK version as the tests ran.
         externalModules: [],
         sourceMap: true,
