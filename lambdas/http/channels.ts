@@ -57,8 +57,8 @@ const addRtmp = userRoute({
 const update = userRoute({
   body: z
     .object({
-      name: z.string().trim().min(1).max(80).optional(),
-      url: z.string().trim().min(1).max(512).optional(),
+      name: singleLineText(80).optional(),
+      url: singleLineText(512).optional(),
       key: z.string().min(1).max(512).optional(),
       preset: z.enum(destinationPresetIds).optional(),
     })

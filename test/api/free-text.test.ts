@@ -36,6 +36,12 @@ const fields: [string, (text: string) => Promise<{ status: number; body: Record<
     (text) => api(stack, 'POST', '/channels/rtmp', { token, body: { name: 'ok', url: `rtmp://127.0.0.1:1935/li${text}ve`, key: 'abcd-efgh-ijkl' } }),
     'url',
   ],
+  ['channel: new name', (text) => api(stack, 'PATCH', '/channels/00000000-0000-4000-8000-000000000000', { token, body: { name: text } }), 'name'],
+  [
+    'channel: new server URL',
+    (text) => api(stack, 'PATCH', '/channels/00000000-0000-4000-8000-000000000000', { token, body: { url: `rtmp://127.0.0.1:1935/li${text}ve` } }),
+    'url',
+  ],
   ['video: new title', (text) => api(stack, 'PATCH', '/videos/00000000-0000-4000-8000-000000000000', { token, body: { title: text } }), 'title'],
 ];
 
