@@ -23,6 +23,18 @@ test('a trailing slash still redirects, on this site', async () => {
   expect({ status: response.status, location: response.headers.get('location') }).toEqual({ status: 301, location: '/pricing' });
 });
 
+// Re-check of security audit L1: a path outside Latin-1 with a trailing slash made a Location header Node refuses (500).
+test('a trailing slash after any script redirects to the same path, percent-encoded', async () => {
+  for (const [path, location] of [
+    ['/%E2%82%AC/', '/%E2%82%AC'],
+    ['/%D0%BF%D1%80%D0%B8%D0%B2%D1%96%D1%82/?a=%C3%B1', '/%D0%BF%D1%80%D0%B8%D0%B2%D1%96%D1%82?a=%C3%B1'],
+    ['/100%25/', '/100%25'],
+  ]) {
+    const response = await fetch(`${stack.urls.web}${path}`, { redirect: 'manual' });
+    expect({ path, status: response.status, location: response.headers.get('location') }).toEqual({ path, status: 301, location });
+  }
+});
+
 // Security audit L10: the local site sends the same narrowed policy as CloudFront, and a Permissions-Policy.
 test('pages carry a CSP without any-host sources, and a Permissions-Policy', async () => {
   const page = await fetch(`${stack.urls.web}/pricing`);

@@ -75,9 +75,16 @@ export function edgeRequest(request: IncomingMessage): EdgeRequest {
   return { method: request.method ?? 'GET', uri: decodeURIComponent(url.pathname), querystring, headers, cookies };
 }
 
+/** A redirect's target built from the decoded path (`/€/` → `/€`), percent-encoded again as a header must be
+ * (its query string already is), as CloudFront sends it. */
+function encodedLocation(location: string): string {
+  const query = location.indexOf('?');
+  return query < 0 ? encodeURI(location) : encodeURI(location.slice(0, query)) + location.slice(query);
+}
+
 function sendEdgeResponse(response: ServerResponse, answer: EdgeResponse): void {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, header] of Object.entries(answer.headers ?? {})) headers[name] = header.value;
+  for (const [name, header] of Object.entries(answer.headers ?? {})) headers[name] = name === 'location' ? encodedLocation(header.value) : header.value;
   const cookies = Object.entries(answer.cookies ?? {}).map(([name, c]) => `${name}=${c.value}${c.attributes ? `; ${c.attributes}` : ''}`);
   if (cookies.length) headers['set-cookie'] = cookies;
   response.writeHead(answer.statusCode, answer.statusDescription ?? '', headers).end();
