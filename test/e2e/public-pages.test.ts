@@ -18,6 +18,13 @@ type Catalogue = {
 };
 const catalogue = (code: LanguageCode) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
+/** Every message's key, as i18next shows a message it does not have: `pricing.limits.quality`. */
+const keysOf = (tree: object, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([name, value]) =>
+    typeof value === 'object' && value ? keysOf(value, `${prefix}${name}.`) : [`${prefix}${name}`.replace(/_(zero|one|two|few|many|other)$/, '')],
+  );
+const catalogueKeys = keysOf(catalogue('en')).filter((key) => key.includes('.'));
+
 const headingOf: Record<(typeof translatedPages)[number], (c: Catalogue) => string> = {
   '/': (c) => c.landing.headline,
   '/pricing': (c) => c.pricing.title,
@@ -53,6 +60,9 @@ describe('public pages', () => {
       expect(new URL(tab.url()).pathname).toBe(path);
       await expectHeading(tab, headingOf[page](catalogue(code)));
       expect(await tab.getAttribute('html', 'lang')).toBe(languages.find((l) => l.code === code)?.htmlLang);
+      // A message missing from what the page was given shows as its key ("videos.quality.profile" on the plan cards).
+      const text = await tab.locator('body').innerText();
+      expect(catalogueKeys.filter((key) => text.includes(key))).toEqual([]);
       expect(problems).toEqual([]);
       await close();
     },

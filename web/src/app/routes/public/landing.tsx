@@ -14,7 +14,7 @@ import { pageMeta } from '../../page-meta';
 import { pagePath } from '../../page-path';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['landing', 'pricing', 'faq']) };
+  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['landing', 'pricing', 'faq', 'videos.quality']) };
 }
 
 export const meta = (args: MetaArgs) => pageMeta(args, 'meta.title', 'meta.description');

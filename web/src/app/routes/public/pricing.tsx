@@ -9,7 +9,7 @@ import { pageMeta } from '../../page-meta';
 import { pagePath } from '../../page-path';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing']) };
+  return { messages: await messagesFor(languageOfPath(pagePath(request)).code, ['pricing', 'faq', 'landing', 'videos.quality']) };
 }
 
 export const meta = (args: MetaArgs) => pageMeta(args, 'meta.pricingTitle', 'meta.pricingDescription');
