@@ -17,18 +17,25 @@ export interface StreamHistory {
 const DAY_MS = 24 * 3600 * 1000;
 export const UPTIME_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
 
+/** How long a start may take before its wait counts as down time: a Fargate task's launch and image pull take up
+ * to about two minutes, the local stack's about two seconds. A stream that went live on time starts at 100 %. */
+export const START_ALLOWANCE_MS = 3 * 60 * 1000;
+
 /** Share of the time the stream should have run (started, not stopped) during which media reached its
- * destinations, within [now - windowMs, now]; null when it did not run in the window. */
+ * destinations, within [now - windowMs, now]; null when it did not run in the window. The wait from a start to its
+ * first media is not counted, up to START_ALLOWANCE_MS. */
 export function uptimeShare(events: readonly StreamEvent[], now: Date, windowMs: number): number | null {
   const from = now.getTime() - windowMs;
   const to = now.getTime();
   let running = false;
   let live = false;
+  /** Since a start, until its first media: the allowance ends at this time. */
+  let startingUntil: number | undefined;
   let since = from;
   let runningMs = 0;
   let liveMs = 0;
   const advance = (until: number) => {
-    const start = Math.max(since, from);
+    const start = Math.max(since, from, running && !live && startingUntil !== undefined ? startingUntil : -Infinity);
     const end = Math.min(until, to);
     if (end > start) {
       if (running) runningMs += end - start;
@@ -42,11 +49,13 @@ export function uptimeShare(events: readonly StreamEvent[], now: Date, windowMs:
     advance(at);
     switch (event.kind) {
       case 'started':
+        if (!running) startingUntil = at + START_ALLOWANCE_MS;
         running = true;
         break;
       case 'live':
         running = true;
         live = true;
+        startingUntil = undefined;
         break;
       case 'interrupted':
       case 'restarted':
@@ -56,6 +65,7 @@ export function uptimeShare(events: readonly StreamEvent[], now: Date, windowMs:
       case 'stopped':
         running = false;
         live = false;
+        startingUntil = undefined;
         break;
       default:
         break;
