@@ -10,6 +10,8 @@ import { AppError } from '../lambdas/core/errors';
 import { parseSupportArgs, supportUsage, UsageError, type SupportInvocation, type SupportTarget } from '../lambdas/core/support/cli-args';
 import { auditTrail, findUser, reactivateUser, suspendUser, SupportRefusal, terminateUser, type SupportContext } from '../lambdas/core/support/support';
 import { actionText, auditText, findText } from '../lambdas/core/support/text';
+import { localCredentialsIn } from '../lambdas/contract/local-credentials';
+import { readDataFolderCredentials, useLocalCredentials } from '../local/credentials';
 import { defaultDataDir, readRealtimeManagementUrl } from '../local/paths';
 
 /** What `npm start` names its table and bucket (bin/local.ts). */
@@ -18,6 +20,10 @@ const LOCAL_NAME_PREFIX = 'loopcast-local-';
 function localRuntime(target: Extract<SupportTarget, { kind: 'local' }>, env: NodeJS.ProcessEnv): SupportRuntime {
   const port = (name: string, fallback: number) => env[name] ?? String(fallback);
   const dataDir = env.LOOPCAST_DATA_DIR ?? defaultDataDir;
+  // The stand-ins take the stack's credentials only: those it handed this process, else its data folder's.
+  const credentials = localCredentialsIn(env) ?? readDataFolderCredentials(dataDir);
+  if (!credentials) throw new Error(`no local stack credentials in ${dataDir}: run "npm start" once, or set LOOPCAST_DATA_DIR`);
+  useLocalCredentials(credentials);
   return localSupportRuntime({
     dataDir,
     table: target.table ?? `${LOCAL_NAME_PREFIX}${appTable.id}`,

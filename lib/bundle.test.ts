@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
+import { localCredentialsEnvironment } from '../lambdas/contract/local-credentials';
 import type { LocalStack } from '../local/stack';
 import { apiEvent, testContext } from '../test/helpers/api-event';
 import { startTestStack } from '../test/helpers/stack';
@@ -59,6 +60,8 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
       STREAM_SCHEDULE_ROLE_ARN: 'arn:aws:iam::000000000000:role/unused',
       LOOPCAST_DYNAMODB_ENDPOINT: stack.urls.dynamodb,
       LOOPCAST_S3_ENDPOINT: stack.urls.s3,
+      // The local stand-ins' credentials, as the stack hands them to its processes.
+      ...localCredentialsEnvironment(stack.credentials),
       AWS_REGION: 'us-east-1',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
     },

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { localCredentialsEnvironment, type LocalCredentials } from '../lambdas/contract/local-credentials';
+import { processLocalCredentials } from './credentials';
 import { ManagedProcess } from './managed-process';
 import { dynamoDbLocalDir, repoRoot } from './paths';
 import { waitForPort } from './ports';
@@ -11,22 +13,25 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-/** DynamoDB Local's own server, bound to 127.0.0.1 and refusing non-loopback Host names (its own launcher listens
- * on every interface and has no option for it): see the file. */
+/** DynamoDB Local's own server, bound to 127.0.0.1, refusing non-loopback Host names (its own launcher listens on
+ * every interface and has no option for it) and requests not signed with the stack's credentials: see the file. */
 export const loopbackLauncher = join(repoRoot, 'local', 'LoopbackDynamoDbLocal.java');
 
 /**
  * AWS's DynamoDB Local (Java), started as our direct child: on disk under `dataDir` for `npm start`, in memory
  * for tests. Real conditions, transactions and TTL semantics (TTL deletion itself is not run by DynamoDB Local,
- * so readers also check expiry). Reachable from this machine only (loopbackLauncher).
+ * so readers also check expiry). Reachable from this machine only, signed with `credentials` only (by default this
+ * process's, local/credentials.ts; loopbackLauncher). They go to the JVM in its environment, never on its command
+ * line, which every user of the machine can read.
  */
-export async function startDynamoDbLocal(options: { port: number; dataDir?: string; logFile: string }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: { port: number; dataDir?: string; logFile: string; credentials?: LocalCredentials }): Promise<DynamoDbLocal> {
   const jar = join(dynamoDbLocalDir, 'DynamoDBLocal.jar');
   if (!existsSync(jar)) {
     throw new Error(`DynamoDB Local is missing (${jar}). Run "npm run setup" (npm start and npm test do it for you).`);
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const credentials = options.credentials ?? processLocalCredentials();
   const proc = new ManagedProcess({
     name: 'dynamodb-local',
     command: 'java',
@@ -46,6 +51,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
       ...storage,
     ],
     cwd: dynamoDbLocalDir,
+    env: { ...process.env, ...localCredentialsEnvironment(credentials) },
     logFile: options.logFile,
   });
   try {

@@ -1,4 +1,6 @@
-// The extended s3rver, spoken to by the real AWS SDK (checksums only when required, as every client of ours).
+// The extended s3rver, spoken to by the real AWS SDK (checksums only when required, as every client of ours), and
+// whom it answers: loopback Host names only, requests signed with the stack's credentials only (header or presigned
+// URL, the signature verified), nothing anonymous, not s3rver's own S3RVER pair.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,32 +13,52 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { randomLocalCredentials, type LocalCredentials } from './credentials';
 import { freePort } from './ports';
 import { startS3Server, type S3Server } from './s3-server';
 
 const MiB = 1024 * 1024;
 const bucket = 'extended';
+const credentials = randomLocalCredentials();
 let directory: string;
 let server: S3Server;
 let s3: S3Client;
 
-beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'loopcast-s3rver-'));
-  server = await startS3Server({ port: await freePort(), directory });
-  s3 = new S3Client({
+/** An SDK client of this server; `host` makes it send (and sign) another Host header, as a rebinding page would. */
+function clientWith(signing: LocalCredentials, options: { host?: string } = {}): S3Client {
+  const client = new S3Client({
     region: 'us-east-1',
     endpoint: server.endpoint,
     forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: signing,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
   });
+  if (options.host) {
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        (args.request as { headers: Record<string, string> }).headers.host = options.host!;
+        return next(args);
+      },
+      { step: 'build', name: 'foreignHost' },
+    );
+  }
+  return client;
+}
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'loopcast-s3rver-'));
+  server = await startS3Server({ port: await freePort(), directory, credentials });
+  s3 = clientWith(credentials);
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
 });
 
@@ -207,4 +229,68 @@ test('a PUT reads back byte-exact right after it is acknowledged', async () => {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'put/immediate', Body: Readable.from([data]), ContentLength: data.length }));
     expect(await storedSha256('put/immediate')).toBe(sha256(data));
   }
+});
+
+describe('who s3rver answers', () => {
+  const port = () => new URL(server.endpoint).port;
+  const secret = Buffer.from('private media');
+  beforeAll(async () => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/private.mp4', Body: secret }));
+  });
+
+  /** The S3 error code of a refused call, or 'answered'. */
+  const outcome = (call: Promise<unknown>) =>
+    call.then(
+      () => 'answered',
+      (error: { name: string; $metadata?: { httpStatusCode?: number } }) => `${error.$metadata?.httpStatusCode} ${error.name}`,
+    );
+
+  test("a request naming another host is refused (DNS rebinding), even signed with the stack's credentials", async () => {
+    const rebound = clientWith(credentials, { host: `evil.example:${port()}` });
+    expect(await outcome(rebound.send(new ListObjectsV2Command({ Bucket: bucket })))).toBe('403 AccessDenied');
+    expect(await outcome(rebound.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/planted', Body: 'x' })))).toBe('403 AccessDenied');
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, 'LOCALHOST']) {
+      expect(await outcome(clientWith(credentials, { host }).send(new ListObjectsV2Command({ Bucket: bucket })))).toBe('answered');
+    }
+  });
+
+  test('anonymous requests are refused: listing, reading, writing, deleting', async () => {
+    const url = `${server.endpoint}/${bucket}`;
+    const answers = await Promise.all([
+      fetch(url),
+      fetch(`${url}/media/u1/private.mp4`),
+      fetch(`${url}/media/u1/planted`, { method: 'PUT', body: 'x' }),
+      fetch(`${url}/media/u1/private.mp4`, { method: 'DELETE' }),
+      fetch(`${url}?uploads`),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403]);
+    expect(await answers[0]!.text()).toContain('<Code>AccessDenied</Code>');
+    expect(await storedSha256('media/u1/private.mp4')).toBe(sha256(secret));
+    expect(await outcome(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/planted' })))).toBe('404 NoSuchKey');
+  });
+
+  test("s3rver's own S3RVER pair, another key id and a wrong secret key are refused", async () => {
+    const list = (signing: LocalCredentials) => outcome(clientWith(signing).send(new ListObjectsV2Command({ Bucket: bucket })));
+    expect(await list({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' })).toBe('403 InvalidAccessKeyId');
+    expect(await list(randomLocalCredentials())).toBe('403 InvalidAccessKeyId');
+    expect(await list({ accessKeyId: credentials.accessKeyId, secretAccessKey: randomLocalCredentials().secretAccessKey })).toBe('403 SignatureDoesNotMatch');
+    expect(await list(credentials)).toBe('answered');
+  });
+
+  test("a URL presigned with the stack's credentials reads its object; altered or by another key, it is refused", async () => {
+    const presigned = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/private.mp4' }), { expiresIn: 60 });
+    const read = await fetch(presigned);
+    expect(read.status).toBe(200);
+    expect(Buffer.from(await read.arrayBuffer()).equals(secret)).toBe(true);
+
+    const otherObject = presigned.replace('/private.mp4?', '/planted?');
+    const longer = presigned.replace('X-Amz-Expires=60', 'X-Amz-Expires=600');
+    const foreign = await getSignedUrl(clientWith(randomLocalCredentials()), new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/private.mp4' }));
+    const expired = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/private.mp4' }), {
+      expiresIn: 1,
+      signingDate: new Date(Date.now() - 10_000),
+    });
+    const statuses = await Promise.all([otherObject, longer, foreign, expired].map(async (url) => (await fetch(url)).status));
+    expect(statuses).toEqual([403, 403, 403, 403]);
+  });
 });

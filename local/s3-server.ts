@@ -3,8 +3,12 @@
 //   <bucket>/._S3rver_uploads/<uploadId>/{key, metadata, <partNumber>, <partNumber>.md5}
 // It also replaces s3rver's writes, which acknowledge a PUT before the file is flushed (a GET right after could
 // read a short file), with streamed writes to a temporary file that is renamed into place once complete.
+// And it answers only this machine's own processes that hold the stack's credentials: s3rver answers any Host name
+// (a DNS-rebinding page in the developer's browser could list, read and delete every user's media), lets unsigned
+// requests through and, for SigV4, checks only that the access key id is one it knows (S3RVER, in its source).
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -14,7 +18,10 @@ import authentication from 's3rver/lib/middleware/authentication.js';
 import accounts from 's3rver/lib/models/account.js';
 import S3Error from 's3rver/lib/models/error.js';
 import FilesystemStore, { type S3rverContext, type S3rverMiddleware, type S3rverObject } from 's3rver/lib/stores/filesystem.js';
+import type { LocalCredentials } from '../lambdas/contract/local-credentials';
+import { processLocalCredentials } from './credentials';
 import { PortInUseError } from './ports';
+import { checkSignatureV4, isLoopbackHost } from './stand-in-access';
 
 export interface S3Server {
   endpoint: string;
@@ -382,9 +389,28 @@ function multipartExtensions(store: MultipartFilesystemStore): S3rverMiddleware 
   };
 }
 
-/** s3rver (an S3 API on the file system) in this process, storing objects under `directory`. */
-export async function startS3Server(options: { port: number; directory: string }): Promise<S3Server> {
+/** Before anything else of s3rver: a loopback Host name, then a SigV4 signature (header or presigned URL) made with
+ * `credentials`, verified in full. Nothing of the product reaches s3rver unsigned: the handlers and the upload
+ * server use the SDK, stream tasks the presigned URLs the task API gives them, browsers only the local origin. */
+function loopbackAndSigned(credentials: LocalCredentials): S3rverMiddleware {
+  return (ctx, next) => {
+    const { req } = ctx as unknown as { req: IncomingMessage };
+    if (!isLoopbackHost(req.headers.host)) throw new S3Error('AccessDenied', 'The local S3 answers loopback host names only');
+    const check = checkSignatureV4({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers }, credentials);
+    if (!check.ok) throw new S3Error(check.code, check.message);
+    return next();
+  };
+}
+
+/** s3rver (an S3 API on the file system) in this process, storing objects under `directory`. It takes requests
+ * signed with `credentials` only (by default this process's, local/credentials.ts). */
+export async function startS3Server(options: { port: number; directory: string; credentials?: LocalCredentials }): Promise<S3Server> {
   mkdirSync(options.directory, { recursive: true });
+  const credentials = options.credentials ?? processLocalCredentials();
+  // s3rver's own check (kept: it also runs for our multipart routes) looks keys up in one registry per process:
+  // ours instead of the S3RVER pair from its source.
+  accounts.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
+  accounts.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const server = new S3rver({
     address: '127.0.0.1',
     port: options.port,
@@ -397,6 +423,7 @@ export async function startS3Server(options: { port: number; directory: string }
   server.context.store = store;
   // Our routes run just before s3rver's router (its last middleware), inside its XML encoding and error handling.
   server.middleware.splice(server.middleware.length - 1, 0, multipartExtensions(store));
+  server.middleware.unshift(loopbackAndSigned(credentials));
   try {
     const { port } = await server.run();
     return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };

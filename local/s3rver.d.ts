@@ -86,7 +86,15 @@ declare module 's3rver/lib/middleware/authentication.js' {
 }
 
 declare module 's3rver/lib/models/account.js' {
-  /** The one account s3rver knows (access key S3RVER), owner of everything it stores. */
-  const accounts: { DUMMY_ACCOUNT: { id: number; displayName: string } };
+  /** The one account s3rver knows, owner of everything it stores (access key S3RVER, unless revoked); its keys are
+   * in one registry for the whole process. */
+  const accounts: {
+    DUMMY_ACCOUNT: {
+      id: number;
+      displayName: string;
+      createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+      revokeAccessKey(accessKeyId: string): void;
+    };
+  };
   export default accounts;
 }

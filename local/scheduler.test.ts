@@ -1,7 +1,8 @@
 // The EventBridge Scheduler adapter (lambdas/adapters/scheduler/) with the real @aws-sdk/client-scheduler against the
 // local stand-in of the service, which speaks its REST API: one schedule per stream, updated in place, an at()
 // expression a minute before the transition (never in the past), the wake-up as the target's input, and the stand-in's
-// own behaviour (refusals, firing, restarts) that the local stack relies on.
+// own behaviour (refusals, firing, restarts) that the local stack relies on; and whom it answers (loopback Host names,
+// the stack's credentials).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { CreateScheduleCommand, GetScheduleCommand, ResourceNotFoundException, S
 import { localCredentials } from '../lambdas/adapters/aws-clients';
 import { atExpression, EventBridgeStreamWakeups, scheduleNameOf, wakeupTime } from '../lambdas/adapters/scheduler/eventbridge-stream-wakeups';
 import type { ScheduledWakeup } from '../lambdas/core/streams/scheduled-runs';
+import { randomLocalCredentials, type LocalCredentials } from './credentials';
 import { startLocalScheduler, type LocalScheduler, type ScheduleTarget } from './scheduler';
 
 const GROUP = 'loopcast-test-streams';
@@ -126,5 +128,43 @@ describe('EventBridgeStreamWakeups against the local Scheduler', () => {
     scheduler = await startLocalScheduler({ groups: [GROUP], targets, file });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fired).toHaveLength(1);
+  });
+});
+
+describe('whom the local Scheduler answers', () => {
+  const targets = new Map<string, ScheduleTarget>([[TARGET, async () => undefined]]);
+  let scheduler: LocalScheduler;
+  beforeAll(async () => {
+    scheduler = await startLocalScheduler({ groups: [GROUP], targets });
+  });
+  afterAll(() => scheduler.stop());
+
+  /** GetSchedule of a schedule that does not exist: ResourceNotFoundException is an answer, anything else a refusal. */
+  const get = (credentials: LocalCredentials | typeof localCredentials, host?: string) => {
+    const client = new SchedulerClient({ region: 'us-east-1', endpoint: scheduler.endpoint, credentials, maxAttempts: 1 });
+    if (host) {
+      client.middlewareStack.add(
+        (next) => async (args) => {
+          (args.request as { headers: Record<string, string> }).headers.host = host;
+          return next(args);
+        },
+        { step: 'build', name: 'foreignHost' },
+      );
+    }
+    return client.send(new GetScheduleCommand({ Name: 'stream-nobody', GroupName: GROUP })).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+  };
+
+  test("requests signed with the stack's credentials only, naming a loopback host", async () => {
+    const port = new URL(scheduler.endpoint).port;
+    expect(await get(localCredentials)).toBe('ResourceNotFoundException');
+    expect(await get(localCredentials, `localhost:${port}`)).toBe('ResourceNotFoundException');
+    expect(await get(localCredentials, `evil.example:${port}`)).toBe('AccessDeniedException');
+    expect(await get({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' })).toBe('UnrecognizedClientException');
+    expect(await get(randomLocalCredentials())).toBe('UnrecognizedClientException');
+    const unsigned = await fetch(`${scheduler.endpoint}/schedules/stream-nobody?groupName=${GROUP}`);
+    expect([unsigned.status, unsigned.headers.get('x-amzn-errortype')]).toEqual([403, 'UnrecognizedClientException']);
   });
 });

@@ -4,12 +4,18 @@
 // schedule that invokes its target, a function of the local stack named by the target's ARN, with the target's
 // input. As the service does, it refuses a time in the past and a group that does not exist, keeps schedules across
 // restarts (a file in the data folder for `npm start`; a time that passed while it was down fires at start), and
-// deletes a schedule after it fired only with ActionAfterCompletion DELETE.
+// deletes a schedule after it fired only with ActionAfterCompletion DELETE. Like DynamoDB Local and s3rver, it answers
+// loopback Host names only and requests signed with the local stack's credentials only (a schedule starts or stops a
+// stream): another user of the machine, or a DNS-rebinding page, can make none.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { instantOfWallClock } from '../lambdas/core/wall-clock';
+import type { LocalCredentials } from '../lambdas/contract/local-credentials';
+import { processLocalCredentials } from './credentials';
+import { checkSignatureV4, isLoopbackHost } from './stand-in-access';
 
 /** A schedule as the service stores it (the members Loopcast sends). */
 export interface LocalSchedule {
@@ -41,6 +47,8 @@ export interface LocalSchedulerOptions {
   region?: string;
   account?: string;
   log?: (message: string, error?: unknown) => void;
+  /** The only credentials it takes (by default this process's, local/credentials.ts). */
+  credentials?: LocalCredentials;
 }
 
 export interface LocalScheduler {
@@ -60,7 +68,7 @@ const NAME_PATTERN = /^[0-9a-zA-Z-_.]{1,64}$/;
 
 class ServiceError extends Error {
   constructor(
-    readonly type: 'ValidationException' | 'ResourceNotFoundException' | 'ConflictException',
+    readonly type: 'ValidationException' | 'ResourceNotFoundException' | 'ConflictException' | 'AccessDeniedException' | 'UnrecognizedClientException',
     readonly status: number,
     message: string,
   ) {
@@ -87,6 +95,7 @@ export async function startLocalScheduler(options: LocalSchedulerOptions): Promi
   const region = options.region ?? 'us-east-1';
   const account = options.account ?? '000000000000';
   const log = options.log ?? (() => undefined);
+  const credentials = options.credentials ?? processLocalCredentials();
   const schedules = new Map<string, LocalSchedule>();
   const timers = new Map<string, NodeJS.Timeout>();
   const calls: LocalScheduler['calls'] = [];
@@ -223,9 +232,16 @@ export async function startLocalScheduler(options: LocalSchedulerOptions): Promi
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
-      const text = Buffer.concat(chunks).toString('utf8');
+      const body = Buffer.concat(chunks);
+      const text = body.toString('utf8');
       const name = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname.split('/')[2] ?? '');
       try {
+        if (!isLoopbackHost(request.headers.host)) throw new ServiceError('AccessDeniedException', 403, 'The local Scheduler answers loopback host names only');
+        const signed = checkSignatureV4({ method: request.method ?? '', url: request.url ?? '/', headers: request.headers }, credentials, {
+          payloadHash: createHash('sha256').update(body).digest('hex'),
+          uriEscapePath: true,
+        });
+        if (!signed.ok) throw new ServiceError('UnrecognizedClientException', 403, signed.message);
         const [operation, answer] = await operations(request, text ? (JSON.parse(text) as Record<string, unknown>) : {});
         calls.push({ operation, name });
         send(response, 200, answer);

@@ -39,6 +39,8 @@ import { createBucket, createTable } from './provision';
 import { realtimeManagementFile } from './paths';
 import { publicDestinationsOnly } from '../lambdas/adapters/net/destination-policy';
 import { startS3Server } from './s3-server';
+import { dataFolderCredentials, useLocalCredentials } from './credentials';
+import { requiredLocalCredentials, type LocalCredentials } from '../lambdas/contract/local-credentials';
 import { functionDeps, functionDepsLater } from './table-access';
 
 export interface LocalPorts {
@@ -123,6 +125,8 @@ export interface LocalStack {
   /** The local EventBridge Scheduler stand-in (streams' schedule wake-ups). */
   scheduler: LocalScheduler;
   dataDir: string;
+  /** What DynamoDB Local, s3rver and the Scheduler stand-in take (standInCredentials). */
+  credentials: LocalCredentials;
   config: RuntimeConfig;
   deps: Deps;
   /** What the previous run left going and this one took over (running streams, items left encoding). */
@@ -137,8 +141,20 @@ function privateDataFolder(dataDir: string): void {
   chmodSync(dataDir, 0o700);
 }
 
+/** The credentials DynamoDB Local, s3rver and the Scheduler stand-in take (nothing else of the machine has them): the data folder's, made on
+ * its first start, when the stack starts the stand-ins itself; those of this process's environment, which their
+ * starter put there, for stand-ins started elsewhere (the test run's global setup, a benchmark). Either way this
+ * process's handlers, and the children that inherit its environment, sign with them (lambdas/adapters/aws-clients.ts). */
+function standInCredentials(options: LocalStackOptions): LocalCredentials {
+  if (options.dynamodbEndpoint || options.s3Endpoint) return requiredLocalCredentials(process.env);
+  const credentials = dataFolderCredentials(options.dataDir);
+  useLocalCredentials(credentials);
+  return credentials;
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   privateDataFolder(options.dataDir);
+  const credentials = standInCredentials(options);
   const stoppers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
@@ -153,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const dynamo = await startDynamoDbLocal({
         port: options.ports.dynamodb,
         logFile: join(logs, 'dynamodb-local.log'),
+        credentials,
         ...(options.persistent ? { dataDir: join(options.dataDir, 'dynamodb') } : {}),
       });
       stoppers.push(dynamo.stop);
@@ -161,7 +178,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     let s3Endpoint = options.s3Endpoint;
     if (!s3Endpoint) {
-      const s3 = await startS3Server({ port: options.ports.s3, directory: join(options.dataDir, 's3') });
+      const s3 = await startS3Server({ port: options.ports.s3, directory: join(options.dataDir, 's3'), credentials });
       stoppers.push(s3.stop);
       s3Endpoint = s3.endpoint;
     }
@@ -217,6 +234,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       targets: new Map([[LOCAL_SCHEDULES.targetArn, createStreamScheduleHandler(functionDepsLater(() => deps!, 'stream-schedule'))]]),
       ...(options.persistent ? { file: join(options.dataDir, 'scheduler', 'schedules.json') } : {}),
       log: (message, error) => logger.warn(message, error === undefined ? {} : { error }),
+      credentials,
     });
     stoppers.push(scheduler.stop);
     deps = createDeps(config, {
@@ -303,6 +321,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       originVerify,
       dataDir: options.dataDir,
+      credentials,
       outbox: join(options.dataDir, 'outbox'),
       streamRunner,
       scheduler,

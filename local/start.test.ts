@@ -1,11 +1,14 @@
 // `npm start` as a user runs it (bin/local.ts): the banner, a green health check, data kept across restarts,
-// a clear message for a busy port, and no orphaned java or nginx after Ctrl-C.
+// a clear message for a busy port, and no orphaned java or nginx after Ctrl-C. The stand-ins' credentials are the data
+// folder's (0600 file, the same at every start), on no process's command line.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { localCredentialsIn } from '../lambdas/contract/local-credentials';
+import { localCredentialsFile, readDataFolderCredentials, type LocalCredentials } from './credentials';
 import { repoRoot } from './paths';
 import { freePort } from './ports';
 import { alive, descendants } from '../test/helpers/processes';
@@ -53,6 +56,23 @@ async function waitForBanner(run: Started, timeoutMs = 60_000): Promise<void> {
   }
 }
 
+/** Processes of the machine (any user's: /proc/<pid>/cmdline is readable by all) whose command line holds either
+ * half of `credentials`. */
+function commandLinesWith(credentials: LocalCredentials): string[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')];
+      } catch {
+        return [];
+      }
+    })
+    .filter((line) => line.includes(credentials.accessKeyId) || line.includes(credentials.secretAccessKey));
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
 async function portsEnv(dataDir: string): Promise<Record<string, string>> {
   return {
     LOOPCAST_PORT: String(await freePort()),
@@ -71,7 +91,8 @@ test('starts everything, keeps data across restarts and leaves no process behind
   const dynamo = new DynamoDBClient({
     region: 'us-east-1',
     endpoint: `http://127.0.0.1:${env.LOOPCAST_DYNAMODB_PORT}`,
-    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    // The stack's, from its data folder once it has started (resolved at the first request, then kept).
+    credentials: async () => readDataFolderCredentials(dataDir)!,
   });
   const item = { TableName: 'loopcast-local-app', Item: { pk: { S: 'TEST' }, sk: { S: 'PERSISTED' } } };
 
@@ -88,6 +109,11 @@ test('starts everything, keeps data across restarts and leaves no process behind
 
   const children = descendants(first.child.pid!);
   expect(children.length).toBeGreaterThanOrEqual(2); // java (DynamoDB Local) and nginx
+  const credentials = readDataFolderCredentials(dataDir)!;
+  expect({ folder: mode(dataDir), file: mode(localCredentialsFile(dataDir)) }).toEqual({ folder: 0o700, file: 0o600 });
+  // Its own, not the test run's that its environment inherited.
+  expect(credentials.accessKeyId).not.toBe(localCredentialsIn(process.env)!.accessKeyId);
+  expect(commandLinesWith(credentials)).toEqual([]);
   await dynamo.send(new PutItemCommand(item));
 
   first.child.kill('SIGINT');
@@ -96,6 +122,8 @@ test('starts everything, keeps data across restarts and leaves no process behind
 
   const second = startLocal(env);
   await waitForBanner(second);
+  // The same credentials at the next start of the same folder: the first start's client still gets in.
+  expect(readDataFolderCredentials(dataDir)).toEqual(credentials);
   const kept = await dynamo.send(new GetItemCommand({ TableName: item.TableName, Key: item.Item }));
   expect(kept.Item).toEqual(item.Item);
   const secondChildren = descendants(second.child.pid!);
@@ -128,6 +156,8 @@ test('killed with -9 while a stream runs, the stack takes its children along (no
   await waitForStreamStatus(access, kim.token, streamId, 'started', 90_000);
   const [task] = streamTaskProcesses(streamId);
   expect(publishingFfmpegs(streamId)).toHaveLength(1);
+  // With a stream task and its ffmpeg running too: no process shows the stack's credentials.
+  expect(commandLinesWith(readDataFolderCredentials(dataDir)!)).toEqual([]);
   const everything = descendants(first.child.pid!);
 
   first.child.kill('SIGKILL');

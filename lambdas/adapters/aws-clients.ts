@@ -2,10 +2,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { RuntimeConfig } from './config';
+import { requiredLocalCredentials, type LocalCredentials } from '../contract/local-credentials';
 import { traced } from './observability';
 
-/** Credentials for the local stand-ins (s3rver's fixed pair; DynamoDB Local takes any). Never used in AWS. */
-export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** Credentials for the local stand-ins (DynamoDB Local, s3rver): the local stack's own, random per data folder,
+ * from this process's environment when a client first signs (lambdas/contract/local-credentials.ts). Never used in
+ * AWS. */
+export const localCredentials = async (): Promise<LocalCredentials> => requiredLocalCredentials(process.env);
 
 export function createDynamoClient(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): DynamoDBDocumentClient {
   const endpoint = config.endpoints.dynamodb;

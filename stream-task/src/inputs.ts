@@ -7,6 +7,7 @@ import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { requiredLocalCredentials } from '../../lambdas/contract/local-credentials';
 
 export interface InputFetcher {
   canFetch(source: string): boolean;
@@ -27,7 +28,9 @@ export function createS3Client(options: { region: string; endpoint?: string }): 
     // s3rver has no virtual-host buckets.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+    // The local stack's credentials, from the environment (standalone runs against it; a managed task gets
+    // presigned URLs and holds no credentials).
+    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true, credentials: async () => requiredLocalCredentials(process.env) } : {}),
   });
 }
 

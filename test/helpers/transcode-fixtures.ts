@@ -6,6 +6,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { createBucket } from '../../local/provision';
 import { outputProfileIds, type TranscodeLimits } from '../../lambdas/core/media-spec';
 import { run } from '../../lambdas/adapters/transcoder/child-process';
+import { localCredentials } from '../../lambdas/adapters/aws-clients';
 
 export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string }> {
   const endpoint = process.env.LOOPCAST_TEST_S3;
@@ -16,7 +17,7 @@ export async function createTestBucket(): Promise<{ s3: S3Client; bucket: string
     forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: localCredentials,
   });
   const bucket = `t${randomBytes(4).toString('hex')}-media`;
   await createBucket(s3, bucket);

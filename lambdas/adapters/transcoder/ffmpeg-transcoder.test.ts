@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { audioOutput, outputSettings, videoOutput, type MediaKind, type OutputSettings, type QualityChoice, type TranscodeLimits } from '../../core/media-spec';
 import { FfmpegTranscoder } from './ffmpeg-transcoder';
+import { localCredentials } from '../aws-clients';
 import {
   createTestBucket,
   ffmpeg,
@@ -544,7 +545,7 @@ describe('a busy S3', () => {
         region: 'us-east-1',
         endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
         forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        credentials: localCredentials,
       }),
       bucket,
       workDir: join(dir, 'work-busy'),
