@@ -19,7 +19,7 @@ type Catalogue = {
   streams: {
     new: string;
     card: { onAir: string; editSchedule: string; edit: string };
-    form: { create: string; cancel: string; addRestartTime: string; restartDay: string };
+    form: { create: string; cancel: string; addRestartTime: string; restartDay: string; description: string; save: string; saved: string };
     schedule: {
       title: string;
       save: string;
@@ -32,6 +32,7 @@ type Catalogue = {
       windowStart: string;
       windowStop: string;
       windowDay: string;
+      check: Record<string, string>;
     };
     history: { event: Record<string, { title: string }> };
   };
@@ -208,6 +209,28 @@ describe('stream schedules', () => {
     // Nothing left of a one-time schedule whose stop has passed.
     expect(await page.locator('[data-schedule="once"] [data-next]').count()).toBe(0);
     await screenshot(page, 'schedule-history-ru-1366');
+
+    // The schedule has run ("Once: done"): editing anything else saves, the schedule stays as it was.
+    await page.getByRole('button', { name: ru.streams.card.edit, exact: true }).click();
+    const form = page.locator('[data-editing="stream"]');
+    await form.getByLabel(ru.streams.form.description).fill('После премьеры');
+    await form.getByRole('button', { name: ru.streams.form.save, exact: true }).click();
+    await page.getByText(ru.streams.form.saved.replace('{{title}}', 'Morning show')).waitFor();
+    const edited = (await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: creator.token })).body;
+    expect(edited).toMatchObject({ description: 'После премьеры', schedule: created.body.schedule });
+    // Changed to a time that has passed: said beside the time in Russian, the field focused, nothing sent.
+    await page.getByRole('button', { name: ru.streams.card.editSchedule, exact: true }).click();
+    const past = page.locator('[data-editing="schedule"]');
+    await past.getByLabel(ru.streams.schedule.stopAt).fill(wallAt(Date.now() + 3_600_000, TIME_ZONE).slice(0, 16));
+    await past.getByRole('button', { name: ru.streams.schedule.save, exact: true }).click();
+    await past.getByRole('alert').filter({ hasText: ru.streams.schedule.check.startPassed! }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
+    expect(await past.getByLabel(ru.streams.schedule.startAt).getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'schedule-passed-ru-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'schedule-passed-ru-390');
+    expect((await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: creator.token })).body.schedule).toEqual(created.body.schedule);
     expect(problems).toEqual([]);
   }, 180_000);
 });

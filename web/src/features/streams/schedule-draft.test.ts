@@ -54,6 +54,10 @@ describe('schedule drafts', () => {
     expect(edited.windows.map((window) => window.id)).toEqual([1, 2]);
     expect(scheduleOf(edited)).toEqual(weekly);
     expect(scheduleChanged(weekly, edited)).toBe(false);
+    // As stored: the keys may come back in another order.
+    expect(scheduleChanged({ windows: weekly.windows.map(({ stop, start, day }) => ({ stop, start, day })), kind: 'weekly' }, edited)).toBe(false);
+    const once: StreamSchedule = { stopAt: '2025-06-03T12:30', kind: 'once', startAt: '2025-06-03T09:00:30' };
+    expect(scheduleChanged(once, scheduleDraftOf(once, now, 'UTC'))).toBe(false);
     expect(scheduleChanged(weekly, { ...edited, windows: changeWindow(edited.windows, 2, { stop: '03:00' }) })).toBe(true);
     expect(scheduleChanged(undefined, { ...edited, mode: 'none' })).toBe(false);
     expect(scheduleChanged(weekly, { ...edited, mode: 'none' })).toBe(true);
@@ -74,6 +78,25 @@ describe('schedule drafts', () => {
     expect(scheduleCheck(draft({ mode: 'weekly', windows: [] }))).toBe('noWindows');
     expect(scheduleCheck(draft({ mode: 'once', stopMode: 'after', durationHours: '0', durationMinutes: '45' }))).toBeUndefined();
     expect(scheduleCheck(draft({ mode: 'none', windows: [] }))).toBeUndefined();
+  });
+
+  test("a one-time time that has passed counts only in a new or changed schedule, in the stream's zone", () => {
+    // 10:17:30 UTC is 13:17:30 in Kyiv.
+    const finished: StreamSchedule = { kind: 'once', startAt: '2025-06-01T09:00', stopAt: '2025-06-01T10:00' };
+    const kept = scheduleDraftOf(finished, now, 'Europe/Kyiv');
+    const kyiv = { saved: finished, now, timeZone: 'Europe/Kyiv' };
+    expect(scheduleCheck(kept, kyiv)).toBeUndefined();
+    expect(scheduleCheck({ ...kept, stopAt: '2025-06-02T18:00' }, kyiv)).toBe('startPassed');
+    expect(scheduleCheck({ ...kept, startAt: '', stopAt: '2025-06-02T13:17' }, kyiv)).toBe('stopPassed');
+    expect(scheduleCheck({ ...kept, startAt: '', stopAt: '2025-06-02T13:18' }, kyiv)).toBeUndefined();
+    expect(scheduleCheck({ ...kept, startAt: '2025-06-02T13:18', stopMode: 'after' }, kyiv)).toBeUndefined();
+    // A new stream has nothing saved: any time that has passed counts; 13:17 in Kolkata is still ahead.
+    expect(scheduleCheck(draft({ mode: 'once', startAt: '2025-06-02T13:17' }), { saved: undefined, now, timeZone: 'Europe/Kyiv' })).toBe('startPassed');
+    expect(scheduleCheck(draft({ mode: 'once', startAt: '2025-06-02T16:00' }), { saved: undefined, now, timeZone: 'Asia/Kolkata' })).toBeUndefined();
+    // A zone being typed is the API's to judge.
+    expect(scheduleCheck(draft({ mode: 'once', startAt: '2025-06-02T13:17' }), { saved: undefined, now, timeZone: 'Europe/Ky' })).toBeUndefined();
+    // A stop not after its start, whenever.
+    expect(scheduleCheck(draft({ mode: 'once', startAt: '2025-06-03T10:00', stopMode: 'at', stopAt: '2025-06-03T10:00' }))).toBe('stopBeforeStart');
   });
 
   test("weekdays in the page's language", () => {

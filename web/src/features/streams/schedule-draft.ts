@@ -40,9 +40,6 @@ export const suggestedStart = (now: number, timeZone: string): string => {
   return new Date(Math.floor(wall / 3_600_000) * 3_600_000 + 3_600_000).toISOString().slice(0, 16);
 };
 
-/** The minimum a datetime-local input takes: the zone's current minute (the API has the last word). */
-export const earliestStart = (now: number, timeZone: string): string => wallDateTime(now, timeZone);
-
 const firstWindow = (): WindowRow => ({ id: 1, day: 'mon', start: '09:00', stop: '17:00' });
 
 /** The stream's schedule to edit; a stream without one gets the parts a creator starts from when picking a mode. */
@@ -90,21 +87,68 @@ export function scheduleOf(draft: ScheduleDraft): StreamSchedule | null {
   }
 }
 
+/** A schedule in one spelling, its keys in one order: the stored one may come back with its keys in another (DynamoDB
+ * keeps no order in a map). */
+function canonical(schedule: StreamSchedule | null | undefined): string {
+  if (!schedule) return 'null';
+  if (schedule.kind === 'weekly') return JSON.stringify({ kind: 'weekly', windows: schedule.windows.map(({ day, start, stop }) => ({ day, start, stop })) });
+  const { startAt, stopAt, durationMinutes } = schedule;
+  return JSON.stringify({ kind: 'once', startAt, stopAt, durationMinutes });
+}
+
 /** Whether saving must send the schedule: it differs from the stream's. */
-export const scheduleChanged = (saved: StreamSchedule | undefined, draft: ScheduleDraft): boolean =>
-  JSON.stringify(scheduleOf(draft)) !== JSON.stringify(saved ?? null);
+export const scheduleChanged = (saved: StreamSchedule | undefined, draft: ScheduleDraft): boolean => canonical(scheduleOf(draft)) !== canonical(saved);
 
 /** What the form itself finds wrong with a draft (streams.schedule.check.* in the catalogues). */
-export type ScheduleCheck = 'nothingScheduled' | 'durationNeedsStart' | 'noDuration' | 'noWindows';
+export type ScheduleCheck = 'nothingScheduled' | 'durationNeedsStart' | 'noDuration' | 'noWindows' | 'startPassed' | 'stopPassed' | 'stopBeforeStart';
+
+/** The part of the schedule a check is about, as the API names it in its refusals; none: the schedule as a whole. */
+export const checkPath = (check: ScheduleCheck): string | undefined =>
+  check === 'startPassed'
+    ? 'schedule.startAt'
+    : check === 'stopPassed' || check === 'stopBeforeStart'
+      ? 'schedule.stopAt'
+      : check === 'noDuration'
+        ? 'schedule.durationMinutes'
+        : undefined;
+
+/** What the times of a one-time schedule are checked against: the stream's saved schedule (only a changed schedule
+ * must lie ahead, as the API judges it), the time now and the stream's zone. */
+export interface ScheduleCheckContext {
+  saved: StreamSchedule | undefined;
+  now: number;
+  timeZone: string;
+}
+
+/** 'YYYY-MM-DDTHH:MM[:SS]' with its seconds, comparable as text. */
+const toSeconds = (value: string) => (value.length === 16 ? `${value}:00` : value);
+
+/** The zone's wall clock now to the second, or undefined for a zone Intl does not know (the API's to refuse). */
+function wallNow(now: number, timeZone: string): string | undefined {
+  try {
+    return new Date(wallClockMs(now, timeZone)).toISOString().slice(0, 19);
+  } catch {
+    return undefined;
+  }
+}
 
 /** What keeps the schedule from being sent before the API is asked: a one-time schedule with neither a start nor a
- * stop, a duration without a start or of nothing, or a timetable without windows. */
-
-export function scheduleCheck(draft: ScheduleDraft): ScheduleCheck | undefined {
+ * stop, a duration without a start or of nothing, a stop not after its start, or a timetable without windows. With
+ * `context`, also a one-time time that has passed, but only when the schedule differs from the saved one: the API
+ * keeps an unchanged schedule whose times are behind it (a finished "Once" never blocks other edits), and refuses a
+ * new or changed one that has a time already past ('schedule time passed'). */
+export function scheduleCheck(draft: ScheduleDraft, context?: ScheduleCheckContext): ScheduleCheck | undefined {
   if (draft.mode === 'once') {
     if (!draft.startAt && draft.stopMode === 'after') return 'durationNeedsStart';
     if (!draft.startAt && (draft.stopMode === 'none' || (draft.stopMode === 'at' && !draft.stopAt))) return 'nothingScheduled';
     if (draft.stopMode === 'after' && (Number(draft.durationHours) || 0) * 60 + (Number(draft.durationMinutes) || 0) <= 0) return 'noDuration';
+    const stopAt = draft.stopMode === 'at' && draft.stopAt ? toSeconds(draft.stopAt) : undefined;
+    if (draft.startAt && stopAt && stopAt <= toSeconds(draft.startAt)) return 'stopBeforeStart';
+    const now = context && scheduleChanged(context.saved, draft) ? wallNow(context.now, context.timeZone) : undefined;
+    if (now !== undefined) {
+      if (draft.startAt && toSeconds(draft.startAt) <= now) return 'startPassed';
+      if (stopAt && stopAt <= now) return 'stopPassed';
+    }
   }
   if (draft.mode === 'weekly' && draft.windows.length === 0) return 'noWindows';
   return undefined;

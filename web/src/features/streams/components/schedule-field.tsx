@@ -1,10 +1,10 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Button } from '../../../components/button/button';
 import { useI18n } from '../../../i18n/i18n-context';
 import {
   addWindow,
   changeWindow,
-  earliestStart,
+  checkPath,
   removeWindow,
   weekdayName,
   weekdays,
@@ -25,24 +25,43 @@ interface ScheduleFieldProps {
   check?: ScheduleCheck | undefined;
   /** The API's refusal and the part it names ('schedule.startAt', 'schedule.stopAt', 'schedule.windows'). */
   refusal?: Pick<FormProblem, 'key' | 'path'> | undefined;
-  now: number;
+  /** Counts the form's attempts to save: after one that the check stopped, the field it names gets the focus. */
+  attempt?: number;
 }
+
+/** A time saved with seconds (the API takes them) would not fit the input's default step of a minute, and the browser
+ * would refuse the form on its own: such a value gets a step of a second. */
+const secondsStep = (value: string) => (value.length > 16 ? 1 : undefined);
 
 const modes: ScheduleMode[] = ['none', 'once', 'weekly'];
 const stopModes: StopMode[] = ['none', 'at', 'after'];
 
 /** When the stream goes on and off air by itself: only by hand, once, or by a weekly timetable of on-air windows. */
-export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }: ScheduleFieldProps) {
+export function ScheduleField({ draft, onChange, timeZone, check, refusal, attempt = 0 }: ScheduleFieldProps) {
   const { t, language, errorText } = useI18n();
+  const checkedPath = check && checkPath(check);
   const problem: { message: string; path?: string } | undefined = check
-    ? { message: t(`streams.schedule.check.${check}`) }
+    ? { message: t(`streams.schedule.check.${check}`), ...(checkedPath ? { path: checkedPath } : {}) }
     : refusal && { message: errorText(refusal.key), ...(refusal.path ? { path: refusal.path } : {}) };
   const ids = useId();
+  const fieldset = useRef<HTMLFieldSetElement>(null);
   const invalid = (path: string) => (problem && (problem.path === undefined || problem.path === path)) || undefined;
-  const minimum = earliestStart(now, timeZone);
+  // A problem with one time shows beside that time; the others under the whole schedule.
+  const at = (path: string) => problem?.path === path || (path === 'schedule.stopAt' && problem?.path === 'schedule.durationMinutes');
+  const shownAtField = problem !== undefined && (at('schedule.startAt') || at('schedule.stopAt'));
+  const problemText = (id: string) => (
+    <p id={id} className="stream-field__error" role="alert">
+      {problem?.message}
+    </p>
+  );
+  // Where the form's own check stopped a save, as a browser does with its own checks (but in the page's words).
+  useEffect(() => {
+    if (attempt > 0 && check) fieldset.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    // Only a new attempt moves the focus, not a check that changes while typing.
+  }, [attempt]);
 
   return (
-    <fieldset className="stream-field stream-fieldset stream-schedule" aria-describedby={`${ids}-note`} data-schedule-mode={draft.mode}>
+    <fieldset ref={fieldset} className="stream-field stream-fieldset stream-schedule" aria-describedby={`${ids}-note`} data-schedule-mode={draft.mode}>
       <legend className="stream-label">{t('streams.schedule.title')}</legend>
       <div className="stream-schedule__modes" role="radiogroup" aria-label={t('streams.schedule.title')}>
         {modes.map((mode) => (
@@ -63,12 +82,13 @@ export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }
               id={`${ids}-start`}
               className="stream-input stream-schedule__when"
               type="datetime-local"
-              min={minimum}
+              step={secondsStep(draft.startAt)}
               value={draft.startAt}
               aria-invalid={invalid('schedule.startAt')}
-              aria-describedby={`${ids}-start-help`}
+              aria-describedby={at('schedule.startAt') ? `${ids}-start-error ${ids}-start-help` : `${ids}-start-help`}
               onChange={(event) => onChange({ startAt: event.target.value })}
             />
+            {at('schedule.startAt') && problemText(`${ids}-start-error`)}
             <p id={`${ids}-start-help`} className="stream-field__help">
               {t('streams.schedule.startAtHelp')}
             </p>
@@ -88,10 +108,11 @@ export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }
                 className="stream-input stream-schedule__when"
                 type="datetime-local"
                 aria-label={t('streams.schedule.stopAt')}
-                min={draft.startAt || minimum}
+                step={secondsStep(draft.stopAt)}
                 required
                 value={draft.stopAt}
                 aria-invalid={invalid('schedule.stopAt')}
+                aria-describedby={at('schedule.stopAt') ? `${ids}-stop-error` : undefined}
                 onChange={(event) => onChange({ stopAt: event.target.value })}
               />
             )}
@@ -127,6 +148,7 @@ export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }
                 </label>
               </div>
             )}
+            {at('schedule.stopAt') && problemText(`${ids}-stop-error`)}
           </fieldset>
         </div>
       )}
@@ -185,10 +207,8 @@ export function ScheduleField({ draft, onChange, timeZone, check, refusal, now }
         </>
       )}
 
-      {problem ? (
-        <p id={`${ids}-note`} className="stream-field__error" role="alert">
-          {problem.message}
-        </p>
+      {problem && !shownAtField ? (
+        problemText(`${ids}-note`)
       ) : (
         <p id={`${ids}-note`} className="stream-field__help">
           {draft.mode === 'weekly'

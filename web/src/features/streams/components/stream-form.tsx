@@ -51,13 +51,16 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const [schedule, setSchedule] = useState(() => scheduleDraftOf(stream?.schedule, Date.now(), draft.timeZone));
   const now = useNow(60_000);
   const [thumbnail, setThumbnail] = useState<ThumbnailChoice>({ kind: 'keep' });
-  const [checked, setChecked] = useState(false);
+  const [attempts, setAttempts] = useState(0);
+  const checked = attempts > 0;
   const save = useSaveStream(stream?.id);
 
   const change = (changes: Partial<StreamDraft>) => setDraft((current) => ({ ...current, ...changes }));
   const changeSchedule = (changes: Partial<ScheduleDraft>) => setSchedule((current) => ({ ...current, ...changes }));
   const destinationProblem = destinationCheck(draft.channelIds, destinationLimit);
-  const scheduleProblem = checked ? scheduleCheck(schedule) : undefined;
+  // A one-time schedule's times only matter when it changed: a finished "Once" never blocks other edits.
+  const scheduleContext = { saved: stream?.schedule, now, timeZone: draft.timeZone };
+  const scheduleProblem = checked ? scheduleCheck(schedule, scheduleContext) : undefined;
   const apiProblem = save.isError ? formProblemOf(save.error) : undefined;
   const problemAt = (field: StreamField) => (apiProblem?.field === field ? apiProblem : undefined);
 
@@ -76,9 +79,14 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setChecked(true);
+    setAttempts((count) => count + 1);
     // Videos that cannot be joined are named in the playlist field already.
-    if (destinationProblem || scheduleCheck(schedule) || (draft.playlist.on && playlistMismatch(draft.playlist.videoIds, videos))) return;
+    if (
+      destinationProblem ||
+      scheduleCheck(schedule, { ...scheduleContext, now: Date.now() }) ||
+      (draft.playlist.on && playlistMismatch(draft.playlist.videoIds, videos))
+    )
+      return;
     // A new stream sends its schedule with it; an edited one only when it changed (or its zone did: the API moves it).
     const scheduleToSave = stream ? (scheduleChanged(stream.schedule, schedule) ? scheduleOf(schedule) : undefined) : scheduleOf(schedule);
     save.mutate(
@@ -257,7 +265,14 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
         timesProblem={timesProblem && { message: errorText(timesProblem.key), ...(timesProblem.value !== undefined ? { value: timesProblem.value } : {}) }}
         timeZoneProblem={timeZoneProblem && (timeZoneProblem.key === 'invalid number' ? t('streams.form.timeZoneInvalid') : errorText(timeZoneProblem.key))}
       />
-      <ScheduleField draft={schedule} onChange={changeSchedule} timeZone={draft.timeZone} now={now} check={scheduleProblem} refusal={scheduleApiProblem} />
+      <ScheduleField
+        draft={schedule}
+        onChange={changeSchedule}
+        timeZone={draft.timeZone}
+        check={scheduleProblem}
+        refusal={scheduleApiProblem}
+        attempt={attempts}
+      />
       <div className="stream-field">
         <label className="stream-label" htmlFor={`${ids}-attention`}>
           {t('streams.form.attentionMinutes')}
