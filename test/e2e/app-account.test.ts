@@ -138,6 +138,16 @@ describe('the dashboard', () => {
       const row = page.locator(`.live-row[data-stream-id="${streamId}"]`);
       await row.locator('[data-status="started"]').waitFor();
       await page.locator('[data-realtime="open"]').waitFor();
+      // "Your plan": the streams running now follow starts and stops without a reload, as the live card does.
+      const running = page.locator('.plan-summary [data-limit="streams"] .usage-meter__value');
+      const runningNow = (used: number) =>
+        waitFor(
+          "the plan card's streams running now",
+          () => running.innerText(),
+          (text) => text === fill(texts.billing.usedOf, { used, limit: 1 }),
+          10_000,
+        );
+      await runningNow(1);
 
       // A restart just now, then another device stops the stream: the realtime event moves it to the stopped ones
       // and brings the restart into the incidents, without a reload.
@@ -148,6 +158,7 @@ describe('the dashboard', () => {
       expect((await api(e2e.stack, 'POST', `/streams/${streamId}/stop`, { token: ana.token })).status).toBe(200);
       await row.waitFor({ state: 'detached', timeout: 10_000 });
       await page.locator('.live-empty[data-next="start"]').waitFor();
+      await runningNow(0);
       await waitFor(
         'the restart among the incidents',
         () => incidents.count(),
@@ -160,6 +171,7 @@ describe('the dashboard', () => {
       await page.getByRole('button', { name: fill(texts.dashboard.live.startOne, { title: 'Lo-fi rain radio 24/7' }) }).click();
       await row.locator('[data-status="started"]').waitFor({ timeout: 60_000 });
       await row.getByText(texts.streams.verdict.healthy).waitFor({ timeout: 60_000 });
+      await runningNow(1);
 
       // Open: the Streams page with its card in view.
       await row.getByRole('link', { name: fill(texts.dashboard.live.openOne, { title: 'Lo-fi rain radio 24/7' }) }).click();
@@ -172,6 +184,7 @@ describe('the dashboard', () => {
       await page.goBack();
       await page.getByRole('button', { name: fill(texts.dashboard.live.stopOne, { title: 'Lo-fi rain radio 24/7' }) }).click();
       await row.waitFor({ state: 'detached', timeout: 15_000 });
+      await runningNow(0);
       await waitForStreamStatus(e2e.stack, ana.token, streamId, 'stopped');
       expect(problems).toEqual([]);
     }, 120_000);

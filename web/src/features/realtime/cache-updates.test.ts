@@ -45,7 +45,7 @@ describe('realtime events in the data cache', () => {
     expect(stale(client, ['subscription'])).toBe(true);
   });
 
-  test('stream.state patches the list and the stream, keeps the last error unless a new one comes, and refetches both', () => {
+  test('stream.state patches the list and the stream, keeps the last error unless a new one comes, and refetches them, the incidents and the plan usage', () => {
     const client = cache();
     client.setQueryData(['streams', 's1'], stream('s1', { lastError: 'earlier' }));
     applyRealtimeEvent(client, { type: 'stream.state', streamId: 's1', status: 'started' });
@@ -58,6 +58,8 @@ describe('realtime events in the data cache', () => {
     expect(stale(client, ['streams'])).toBe(true);
     expect(stale(client, ['streams', 's1'])).toBe(true);
     expect(stale(client, ['incidents'])).toBe(true);
+    // The plan's streams running now follow starts and stops (the dashboard's "Your plan").
+    expect(stale(client, ['subscription'])).toBe(true);
   });
 
   test('stream.heartbeat patches the health and the verdict in place without refetching', () => {

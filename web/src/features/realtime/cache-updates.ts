@@ -62,6 +62,8 @@ export function applyRealtimeEvent(client: QueryClient, event: RealtimeEvent): v
       }));
       void client.invalidateQueries({ queryKey: liveQueryKeys.streams });
       void client.invalidateQueries({ queryKey: liveQueryKeys.incidents });
+      // A start or a stop changes the plan's streams running now (the dashboard's plan card, the form's plan line).
+      void client.invalidateQueries({ queryKey: liveQueryKeys.subscription });
       return;
     case 'stream.heartbeat': {
       // A change of health may be an incident beginning or ending (the stream's history records it).

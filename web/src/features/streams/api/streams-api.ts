@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import type { Privacy, StreamView } from '@loopcast/contract/api/streams';
 import type { StreamSchedule } from '@loopcast/contract/api/streams';
 import { api, ApiError, createApiClient } from '../../../api/client';
+import { queryKeys } from '../../../api/queries';
 import { thumbnailStep, type ThumbnailChoice } from '../thumbnail';
 
 export type { HealthVerdict, Privacy, StreamHealth, StreamStatus } from '@loopcast/contract/api/streams';
@@ -44,6 +45,7 @@ export interface StreamInput {
 }
 
 export const streamsKey = ['streams'] as const;
+const subscriptionKey = queryKeys.subscription;
 export const streamKey = (id: string) => ['streams', id] as const;
 
 const streamPath = (id: string) => `/streams/${encodeURIComponent(id)}`;
@@ -183,11 +185,16 @@ export function useSavePlaylist(streamId: string) {
   });
 }
 
+/** Start or stop; the answer goes into the cache, and the plan's usage (streams running now) is asked again, as
+ * realtime's stream.state does for a start or stop made elsewhere. */
 export function useStreamAction(streamId: string, action: 'start' | 'stop') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post<Stream>(`${streamPath(streamId)}/${action}`),
-    onSuccess: (stream) => remember(queryClient, stream),
+    onSuccess: (stream) => {
+      remember(queryClient, stream);
+      void queryClient.invalidateQueries({ queryKey: subscriptionKey });
+    },
   });
 }
 
