@@ -180,9 +180,31 @@ describe('the dashboard', () => {
       await page.waitForFunction((id) => document.activeElement?.id === id, `stream-${streamId}`);
       await expect(card.isVisible()).resolves.toBe(true);
 
-      // And Stop from the dashboard.
+      // Stop asks first, here in Russian on a phone: Escape keeps it on air.
+      const ru = catalogue('ru');
+      const phonePage = await open(ana.token, 'ru', '/app/dashboard', phone);
+      await phonePage.getByRole('button', { name: fill(ru.dashboard.live.stopOne, { title: 'Lo-fi rain radio 24/7' }) }).click();
+      const question = phonePage.getByRole('dialog', { name: fill(ru.streams.stop.title, { title: 'Lo-fi rain radio 24/7' }) });
+      await question.getByText(ru.streams.stop.body).waitFor();
+      expect(await noSidewaysScroll(phonePage)).toBe(0);
+      await screenshot(phonePage, 'dashboard-stop-confirm-ru-phone');
+      await phonePage.keyboard.press('Escape');
+      await question.waitFor({ state: 'hidden' });
+      expect((await api(e2e.stack, 'GET', `/streams/${streamId}`, { token: ana.token })).body.status).toBe('started');
+      await phonePage.close();
+
+      // And Stop from the dashboard, by keyboard: the dialog opens on "Keep streaming"; Tab, Enter stops.
       await page.goBack();
-      await page.getByRole('button', { name: fill(texts.dashboard.live.stopOne, { title: 'Lo-fi rain radio 24/7' }) }).click();
+      const stopButton = page.getByRole('button', { name: fill(texts.dashboard.live.stopOne, { title: 'Lo-fi rain radio 24/7' }) });
+      await stopButton.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: fill(texts.streams.stop.title, { title: 'Lo-fi rain radio 24/7' }) });
+      await dialog.waitFor();
+      await screenshot(page, 'dashboard-stop-confirm-en-desktop');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(texts.streams.stop.keep);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(texts.streams.stop.confirm);
+      await page.keyboard.press('Enter');
       await row.waitFor({ state: 'detached', timeout: 15_000 });
       await runningNow(0);
       await waitForStreamStatus(e2e.stack, ana.token, streamId, 'stopped');

@@ -29,6 +29,7 @@ type Catalogue = {
     page: { notFoundTitle: string; allStreams: string };
     history: { uptimeTitle: string; timelineTitle: string; empty: string; event: Record<string, { title: string }> };
     card: { history: string };
+    stop: { title: string; body: string; confirm: string };
   };
 };
 const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
@@ -159,7 +160,12 @@ describe("a stream's page", () => {
     );
     await reconcileUntil(page, '.stream-event[data-kind="recovered"]', 60_000);
     await page.locator('[data-attention]').waitFor({ state: 'detached' });
+    // Stop asks first on the stream's page too (it is on air).
     await page.getByRole('button', { name: 'Stop' }).click();
+    const confirm = page.getByRole('dialog', { name: en.streams.stop.title.replace('{{title}}', 'Rain at night') });
+    await confirm.getByText(en.streams.stop.body).waitFor();
+    await screenshot(page, 'stream-page-stop-confirm-en-1366');
+    await confirm.getByRole('button', { name: en.streams.stop.confirm }).click();
     await page.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
     await page.locator('.stream-event[data-kind="stopped"]').waitFor();
 

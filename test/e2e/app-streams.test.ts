@@ -142,8 +142,9 @@ describe('Streams and Channels pages', () => {
       });
       await channelsTab.close();
 
-      // Stop, then delete the stream after confirming.
+      // Stop, confirmed in the dialog (it is on air), then delete the stream after confirming.
       await stream.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('dialog', { name: 'Stop “Lo-fi around the clock”?' }).getByRole('button', { name: 'Stop stream' }).click();
       await stream.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
       expect(await stream.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(false);
       expect(await stream.locator('video').count()).toBe(0);

@@ -357,6 +357,7 @@ describe('a stream to a YouTube channel', () => {
     await channels.close();
 
     await stream.getByRole('button', { name: 'Stop' }).click();
+    await stream.getByRole('dialog').getByRole('button', { name: 'Stop stream' }).click();
     await stream.locator('[data-status="stopped"]').waitFor({ timeout: 30_000 });
     expect(browserTab.problems).toEqual([]);
   }, 300_000);

@@ -14,6 +14,14 @@ export const verdictTone: Record<HealthVerdict, Tone> = { healthy: 'good', degra
 
 export const isRunning = (status: StreamStatus): boolean => status !== 'stopped';
 
+/**
+ * Whether stopping ends a broadcast viewers can see, so Stop asks first: live (`started`), or restarting (`pending`)
+ * after it was on air in this run (`startedAt` is set by the run's first live heartbeat and cleared by a start). A
+ * stream still starting, or waiting for its video to transcode (`encoding`), has reached nobody yet: one click stops it.
+ */
+export const isOnAir = (stream: Pick<Stream, 'status' | 'startedAt'>): boolean =>
+  stream.status === 'started' || (stream.status === 'pending' && stream.startedAt !== undefined);
+
 /** The API's refusal for editing or deleting a stream in this state (lambdas/core/streams/stream.ts); none when stopped. */
 export function lockReason(status: StreamStatus): ErrorKey | undefined {
   switch (status) {

@@ -16,6 +16,7 @@ import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useNow } from '../hooks/use-now';
 import { formatBitrate, formatDuration, isRunning, lastProblem, restartCount, streamWarning, uptimeSeconds } from '../stream-display';
 import { StreamBadges } from './stream-badges';
+import { StopStreamButton } from './stop-stream-button';
 // The badges' and the loading states' styles are the Streams page's.
 import '../streams.css';
 import './live-overview.css';
@@ -79,16 +80,16 @@ function LiveRow({ listed, listedAt }: { listed: Stream; listedAt: number }) {
       {problem && <p className="live-row__problem">{'key' in problem ? <LinkedText text={errorText(problem.key)} /> : problem.reason}</p>}
       {stop.isError && <ActionError error={stop.error} />}
       <div className="live-row__actions">
-        <Button
-          variant="red"
+        <StopStreamButton
+          stream={stream}
           size="small"
           loading={stop.isPending || stream.status === 'stopping'}
-          onClick={() => stop.mutate()}
-          aria-label={t('dashboard.live.stopOne', { title: stream.title })}
+          onStop={() => stop.mutate()}
+          label={t('dashboard.live.stopOne', { title: stream.title })}
         >
           <Icon name="stop" />
           {t('streams.card.stop')}
-        </Button>
+        </StopStreamButton>
         <Link
           className="button button--secondary button--small"
           to={localizePath(streamPagePath(stream.id), language)}

@@ -19,6 +19,7 @@ import { StreamBadges } from './stream-badges';
 import { StreamForm } from './stream-form';
 import { StreamPreviewView } from './stream-preview';
 import { StreamStats } from './stream-stats';
+import { StopStreamButton } from './stop-stream-button';
 
 /**
  * One stream: its state and figures live, its preview, and what can be done with it now. Listed on the Streams page
@@ -321,9 +322,9 @@ function StreamActions({
       )}
       <div className="stream-card__actions">
         {isRunning(stream.status) ? (
-          <Button variant="red" loading={stop.isPending || stream.status === 'stopping'} onClick={() => act(stop)}>
+          <StopStreamButton stream={stream} loading={stop.isPending || stream.status === 'stopping'} onStop={() => act(stop)}>
             {t('streams.card.stop')}
-          </Button>
+          </StopStreamButton>
         ) : noVideo ? (
           <Button onClick={onEdit}>{t('streams.card.chooseVideo')}</Button>
         ) : (
