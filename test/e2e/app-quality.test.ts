@@ -159,5 +159,14 @@ test('a Pro creator asks for 1440p at the balanced tier: the upload says so, the
   await page.locator('.video-card[data-status="ready"] [data-quality="720p30"]', { hasText: '720p · 30 fps · 3 Mbit/s' }).waitFor({ timeout: TRANSCODE_MS });
   await expect(page.locator('.video-card__facts').textContent()).resolves.toContain('1280 × 720');
   await screenshot(page, 'app-quality-changed-en');
+  // Now the lightest quality there is: no dialog that leads nowhere, the button off with the reason beside it.
+  const changeButton = card.getByRole('button', { name: `${quality.change}: full-hd` });
+  await expect(changeButton.isDisabled()).resolves.toBe(true);
+  const reason = await changeButton.getAttribute('aria-describedby');
+  await expect(page.locator(`[id="${reason}"]`).textContent()).resolves.toBe(quality.nothingLower);
+  await screenshot(page, 'app-quality-lightest-en-1360');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'app-quality-lightest-en-390');
   expect(pageErrors).toEqual([]);
 }, 300_000);

@@ -11,7 +11,7 @@ import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
 import { videosQueryKey, type VideoItem } from '../api/videos-api';
-import { ChangeQualityDialog } from './change-quality';
+import { ChangeQuality, ChangeQualityDialog } from './change-quality';
 import { QualityNotes } from './video-quality';
 
 const ru = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/ru.json'), 'utf8')) as Messages;
@@ -82,6 +82,23 @@ test('the lightest file has nothing lower to offer', () => {
   renderRu(<ChangeQualityDialog video={lightest} allowed={plans.basic.limits.outputProfiles} onClose={() => undefined} />);
   screen.getByText(ru.videos.quality.nothingLower);
   expect(screen.queryByRole('button', { name: ru.videos.quality.changeSubmit, hidden: true })).toBeNull();
+});
+
+test('on the card, the lightest file offers no dialog: the button is off, and says why beside it', () => {
+  const lightest: VideoItem = { ...video, output: { profile: '720p30', tier: 'low', frameRate: 30, videoBitrate: 3_000_000, limitedBy: [] } };
+  renderRu(<ChangeQuality video={lightest} allowed={plans.basic.limits.outputProfiles} />);
+  const button = screen.getByRole('button', { name: `${ru.videos.quality.change}: Закат` });
+  expect((button as HTMLButtonElement).disabled).toBe(true);
+  expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe(ru.videos.quality.nothingLower);
+  expect(screen.queryByRole('dialog', { hidden: true })).toBeNull();
+});
+
+test('on the card, a file with lighter choices keeps the button that opens the dialog', () => {
+  renderRu(<ChangeQuality video={video} allowed={plans.basic.limits.outputProfiles} />);
+  const button = screen.getByRole('button', { name: `${ru.videos.quality.change}: Закат` });
+  expect((button as HTMLButtonElement).disabled).toBe(false);
+  expect(button.getAttribute('aria-describedby')).toBeNull();
+  expect(screen.getByRole('dialog', { hidden: true })).toBeTruthy();
 });
 
 test('the card says why a file is below what was asked, and that a change failed', () => {

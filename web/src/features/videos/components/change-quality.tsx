@@ -78,12 +78,36 @@ export function ChangeQualityDialog({ video, allowed, onClose }: { video: VideoI
   );
 }
 
-/** "Change quality" on a ready video's card, with its dialog (mounted while open, so each opening starts afresh). */
+/**
+ * "Change quality" on a ready video's card, with its dialog (mounted while open, so each opening starts afresh). A
+ * video that already has the lightest quality the plan offers has nothing to change to: the button is off and says
+ * why beside it, rather than opening a dialog in which nothing can be done.
+ */
 export function ChangeQuality({ video, allowed }: { video: VideoItem; allowed: readonly OutputProfileId[] }) {
   const { t } = useI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const noteId = useId();
   const close = () => dialog.current?.close();
+  if (lowerChoices(video.output, allowed).length === 0) {
+    return (
+      <>
+        <p id={noteId} className="video-card__action-note" data-lightest>
+          {t('videos.quality.nothingLower')}
+        </p>
+        <Button
+          variant="transparent"
+          size="small"
+          className="video-card__change-quality"
+          aria-label={`${t('videos.quality.change')}: ${video.title}`}
+          aria-describedby={noteId}
+          disabled
+        >
+          {t('videos.quality.change')}
+        </Button>
+      </>
+    );
+  }
   return (
     <>
       <Button
