@@ -13,7 +13,14 @@ import { makeClip, uploadWithTus, waitForItem } from '../helpers/media';
 
 type Catalogue = {
   app: { pages: { streams: { title: string }; channels: { title: string } } };
-  streams: { status: Record<string, string>; verdict: Record<string, string>; new: string };
+  streams: {
+    status: Record<string, string>;
+    verdict: Record<string, string>;
+    new: string;
+    emptyTitle: string;
+    empty: Record<'needsVideo' | 'needsDestination' | 'ready' | 'addDestination' | 'create', string>;
+    form: { cancel: string };
+  };
   channels: { listTitle: string };
 };
 const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
@@ -67,8 +74,18 @@ describe('Streams and Channels pages', () => {
       const { token, videoTitle } = await creatorWithVideo('live');
       const { page, problems } = await signedInPage(token, { realtime });
 
+      // No stream yet, a video but no destination: the Streams page asks for the destination only, with its button.
+      if (realtime) {
+        await open(page, '/app/streams', en.app.pages.streams.title);
+        await page.getByText(en.streams.empty.needsDestination).waitFor();
+        expect(await page.locator('.empty-state a').allTextContents()).toEqual([en.streams.empty.addDestination]);
+        await screenshot(page, 'app-streams-empty-en');
+        await page.getByRole('link', { name: en.streams.empty.addDestination }).click();
+        await page.getByRole('heading', { level: 1, name: en.app.pages.channels.title }).waitFor();
+      } else {
+        await open(page, '/app/channels', en.app.pages.channels.title);
+      }
       // Channels: the local nginx-rtmp server as a custom RTMP destination.
-      await open(page, '/app/channels', en.app.pages.channels.title);
       if (realtime) await page.locator('.app-shell[data-realtime="open"]').waitFor();
       const streamKey = `e2e-${randomBytes(6).toString('hex')}`;
       await page.getByRole('radio', { name: 'Other server' }).check();
@@ -92,7 +109,8 @@ describe('Streams and Channels pages', () => {
       await page.getByRole('button', { name: en.streams.new }).click();
       await page.getByLabel('Title').fill('Lo-fi around the clock');
       await page.getByLabel('Video', { exact: true }).selectOption({ label: videoTitle });
-      await page.getByRole('checkbox', { name: /Local test server/ }).check();
+      // The only destination is ticked already.
+      expect(await page.getByRole('checkbox', { name: /Local test server/ }).isChecked()).toBe(true);
       expect(await page.getByLabel('Time zone').inputValue()).toBe(TIME_ZONE);
       await page.getByRole('button', { name: 'Create stream' }).click();
       const stream = card(page, 'Lo-fi around the clock');
@@ -218,6 +236,22 @@ describe('Streams and Channels pages', () => {
       token,
       body: { name: 'Мой канал', url: 'rtmp://a.rtmp.youtube.com/live2', key: 'abcd-efgh-ijkl-mnop' },
     });
+    const ru = catalogue('ru');
+    const { page, problems } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
+    // A video and a destination, no stream yet: the page says to create the first one, and its button opens the form
+    // with the one destination ticked.
+    await open(page, '/ru/app/streams', ru.app.pages.streams.title);
+    await page.getByText(ru.streams.empty.ready).waitFor();
+    await screenshot(page, 'app-streams-empty-ru-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'app-streams-empty-ru-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.locator('.empty-state').getByRole('button', { name: ru.streams.empty.create }).click();
+    expect(await page.getByRole('checkbox', { name: /Мой канал/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: ru.streams.form.cancel }).click();
+    await page.getByText(ru.streams.empty.ready).waitFor();
+
     await api(e2e.stack, 'POST', '/streams', {
       token,
       body: {
@@ -228,8 +262,6 @@ describe('Streams and Channels pages', () => {
         timeZone: 'Europe/Moscow',
       },
     });
-    const ru = catalogue('ru');
-    const { page, problems } = await signedInPage(token, { locale: 'ru-RU', realtime: false });
     await open(page, '/ru/app/channels', ru.app.pages.channels.title);
     await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
     await page.getByText('••••mnop').waitFor();

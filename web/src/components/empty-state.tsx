@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import { Icon, type IconName } from './icon';
 
-export function EmptyState({ icon, title, body }: { icon: IconName; title: string; body: string }) {
+/** A page with nothing to show yet: what will be here, and (as `children`) the buttons that get there. */
+export function EmptyState({ icon, title, body, children }: { icon: IconName; title: string; body: string; children?: ReactNode }) {
   return (
     <div className="empty-state">
       <span className="feature__icon feature__icon--large">
@@ -8,6 +10,7 @@ export function EmptyState({ icon, title, body }: { icon: IconName; title: strin
       </span>
       <h2 className="empty-state__title">{title}</h2>
       <p className="empty-state__body">{body}</p>
+      {children && <div className="empty-state__actions">{children}</div>}
     </div>
   );
 }

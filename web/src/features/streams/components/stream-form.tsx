@@ -56,6 +56,13 @@ export function StreamForm({ stream, onDone }: { stream?: Stream; onDone: () => 
   const save = useSaveStream(stream?.id);
 
   const change = (changes: Partial<StreamDraft>) => setDraft((current) => ({ ...current, ...changes }));
+  // A new stream with exactly one destination to go to has it ticked (once: unticking it stays unticked).
+  const onlyDestination = !stream && channels.data?.length === 1 && channels.data[0]?.youtube?.status !== 'revoked' ? channels.data[0]!.id : undefined;
+  const [defaulted, setDefaulted] = useState(false);
+  if (onlyDestination && !defaulted) {
+    setDefaulted(true);
+    if (draft.channelIds.length === 0) change({ channelIds: [onlyDestination] });
+  }
   const changeSchedule = (changes: Partial<ScheduleDraft>) => setSchedule((current) => ({ ...current, ...changes }));
   const destinationProblem = destinationCheck(draft.channelIds, destinationLimit);
   // A one-time schedule's times only matter when it changed: a finished "Once" never blocks other edits.

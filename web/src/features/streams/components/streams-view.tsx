@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/button/button';
+import { Link, useSearchParams } from 'react-router';
+import { Button, buttonClasses } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state';
 import { useI18n } from '../../../i18n/i18n-context';
+import { localizePath } from '../../../i18n/languages';
+import { useStreamChannels, useVideoCounts } from '../api/stream-sources';
 import { useStreamList } from '../api/streams-api';
 import { useLiveRefresh } from '../hooks/use-live-refresh';
 import { useStreamAnchor } from '../hooks/use-stream-anchor';
@@ -35,18 +37,53 @@ export function StreamsView() {
           <StreamForm onDone={() => setCreating(false)} />
         </section>
       )}
-      <StreamList hideEmptyState={creating} />
+      <StreamList hideEmptyState={creating} onCreate={() => setCreating(true)} />
     </>
   );
 }
 
-function StreamList({ hideEmptyState }: { hideEmptyState: boolean }) {
+/**
+ * No stream yet: what is still missing for the first one, with the button to it (a video on the Videos page, a
+ * destination on the Channels page), or, with both there, the button that opens the form. Videos count once
+ * uploaded, as on the dashboard (the form offers them once ready).
+ */
+function NoStreams({ onCreate }: { onCreate: () => void }) {
+  const { t, language } = useI18n();
+  const videos = useVideoCounts();
+  const channels = useStreamChannels();
+  if (!videos.data || !channels.data) return <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
+  const needsVideo = videos.data.uploaded === 0;
+  const needsDestination = channels.data.length === 0;
+  const body = needsVideo
+    ? needsDestination
+      ? t('streams.emptyBody')
+      : t('streams.empty.needsVideo')
+    : needsDestination
+      ? t('streams.empty.needsDestination')
+      : t('streams.empty.ready');
+  return (
+    <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={body}>
+      {needsVideo && (
+        <Link className={buttonClasses({ variant: 'primary' })} to={localizePath('/app/videos', language)}>
+          {t('streams.form.uploadVideo')}
+        </Link>
+      )}
+      {needsDestination && (
+        <Link className={buttonClasses({ variant: needsVideo ? 'secondary' : 'primary' })} to={localizePath('/app/channels', language)}>
+          {t('streams.empty.addDestination')}
+        </Link>
+      )}
+      {!needsVideo && !needsDestination && <Button onClick={onCreate}>{t('streams.empty.create')}</Button>}
+    </EmptyState>
+  );
+}
+
+function StreamList({ hideEmptyState, onCreate }: { hideEmptyState: boolean; onCreate: () => void }) {
   const { t } = useI18n();
   const list = useStreamList();
   useStreamAnchor(list.data !== undefined);
   if (list.data) {
-    if (list.data.streams.length === 0)
-      return hideEmptyState ? null : <EmptyState icon="broadcast" title={t('streams.emptyTitle')} body={t('streams.emptyBody')} />;
+    if (list.data.streams.length === 0) return hideEmptyState ? null : <NoStreams onCreate={onCreate} />;
     return (
       <ul className="stream-list" aria-label={t('streams.listLabel')}>
         {list.data.streams.map((stream) => (
