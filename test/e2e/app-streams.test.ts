@@ -21,7 +21,7 @@ type Catalogue = {
     empty: Record<'needsVideo' | 'needsDestination' | 'ready' | 'addDestination' | 'create', string>;
     form: { cancel: string };
   };
-  channels: { listTitle: string };
+  channels: { listTitle: string; rtmp: { keyHelp: string } };
 };
 const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
 const en = catalogue('en');
@@ -263,6 +263,8 @@ describe('Streams and Channels pages', () => {
       },
     });
     await open(page, '/ru/app/channels', ru.app.pages.channels.title);
+    // What the page will show of a key, as the API shows it: its last four characters only from 12 characters on.
+    await page.getByText(ru.channels.rtmp.keyHelp.replace('{{min}}', '12')).waitFor();
     await page.getByRole('heading', { level: 2, name: ru.channels.listTitle }).waitFor();
     await page.getByText('••••mnop').waitFor();
     await screenshot(page, 'app-channels-ru');

@@ -8,6 +8,7 @@ import { fieldRefusals } from '../api/error-key';
 import { useFieldProblem } from '../hooks/use-field-problem';
 import { destinationPresetIds, presetById } from '@loopcast/contract/destination-presets';
 import { platformName } from '../../../lib/platform-text';
+import { KEY_HINT_MIN_LENGTH } from '../key-hint';
 import { choosePreset, editServerUrl, emptyRtmpDraft } from '../rtmp-presets';
 import { FieldNote } from './field-note';
 import { PlatformNotes } from './platform-notes';
@@ -103,7 +104,7 @@ export function AddRtmpChannelForm() {
           value={draft.key}
           onChange={(event) => setDraft({ ...draft, key: event.target.value })}
         />
-        <FieldNote id={`${ids}-key-help`} {...problem('key', refused.key)} help={t('channels.rtmp.keyHelp')} />
+        <FieldNote id={`${ids}-key-help`} {...problem('key', refused.key)} help={t('channels.rtmp.keyHelp', { min: KEY_HINT_MIN_LENGTH })} />
       </div>
       {adding.isError && Object.keys(refused).length === 0 && (
         <p className="dest-field__error" role="alert">
