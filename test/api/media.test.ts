@@ -2,7 +2,9 @@
 // the item is registered against the plan's limits, transcoded by real ffmpeg, pushed over realtime, shown with its
 // thumbnail, renamed and deleted with every object.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DetailedError } from 'tus-js-client';
+import { usageKey } from '../../lambdas/adapters/dynamo/keys';
 import type { LocalStack } from '../../local/stack';
 import { api, signedInUser } from '../helpers/accounts';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
@@ -195,6 +197,49 @@ describe('media library', () => {
     const expired = await upload(Buffer.from('late'), login.body.token).catch(refusal);
     expect(expired).toMatchObject({ status: 402, body: { error: 'no active subscription' } });
   }, 120_000);
+
+  // Security re-check of audit M6: each transcode was checked against the storage left when its upload finished,
+  // so uploads finishing together each fit alone and together passed the plan. The outputs now count only if they fit.
+  test('transcodes that each fit alone but not together: the one that completes last fails with storage limit and stores nothing', async () => {
+    const user = await signedInUser(stack, 'together');
+    const clip = await makeClip({ seconds: 2 });
+    transcodes.hold(user.userId);
+    try {
+      const uploaded = await Promise.all([upload(clip.bytes, user.token), upload(clip.bytes, user.token)]);
+      // Both checks already passed. The transcoder takes one job at a time, the other waits behind the held one;
+      // what the first stores once it completes tells how much room both need.
+      const ended = await Promise.race(uploaded.map((videoId) => transcodes.ended(videoId)));
+      const first = ended.job.videoId;
+      const second = uploaded.find((videoId) => videoId !== first)!;
+      if (ended.type !== 'completed' || ended.result.kind !== 'video') throw new Error(`the first transcode ${ended.type}`);
+      const outputs = ended.result.sizeBytes + ended.result.thumbnailBytes;
+      const { limits, usage } = (await api(stack, 'GET', '/subscription', { token: user.token })).body;
+      expect(usage.storageBytes).toBe(2 * clip.bytes.length);
+      // Each completion replaces its source by its outputs. Other files take the plan but room for one and a half
+      // of those growths: room for the first, not for both.
+      const growth = outputs - clip.bytes.length;
+      const takenByOthers = limits.storageBytes - usage.storageBytes - Math.floor(1.5 * growth);
+      await stack.deps.db.send(
+        new UpdateCommand({
+          TableName: stack.config.tables.app,
+          Key: usageKey(user.userId),
+          UpdateExpression: 'ADD storageBytes :n',
+          ExpressionAttributeValues: { ':n': takenByOthers },
+        }),
+      );
+      await transcodes.release(user.userId);
+
+      expect(await waitForItem(stack, user.token, first)).toMatchObject({ status: 'ready' });
+      expect(await waitForItem(stack, user.token, second)).toMatchObject({ status: 'failed', error: { key: 'storage limit' } });
+      const after = (await api(stack, 'GET', '/subscription', { token: user.token })).body.usage;
+      // The first's outputs replace its source; the second's source stays counted until deleted, its outputs never.
+      expect(after.storageBytes).toBe(takenByOthers + outputs + clip.bytes.length);
+      expect(after.storageBytes).toBeLessThanOrEqual(limits.storageBytes);
+      expect((await objectsOf(user.userId)).filter((key) => key.startsWith(`media/${user.userId}/${second}/`))).toEqual([]);
+    } finally {
+      await transcodes.release(user.userId);
+    }
+  });
 
   test('uploads without a valid session get the uploader authentication error', async () => {
     const refused = await upload(Buffer.from('anything'), 'not-a-session-token').catch(refusal);

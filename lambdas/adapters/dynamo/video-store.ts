@@ -111,19 +111,23 @@ export class DynamoVideoStore implements VideoStore {
     changes: Partial<Video>,
     usage: UsageChange = {},
     removed: readonly (keyof Video)[] = [],
-  ): Promise<boolean> {
+  ): Promise<boolean | 'storage limit'> {
     const update = {
       TableName: this.table,
       Key: videoKey(userId, videoId),
       ...itemUpdate(changes, removed, { expression: '#status = :encoding', names: { '#status': 'status' }, values: { ':encoding': 'encoding' } }),
     };
-    const storage = usage.storedBytesDelta
+    const delta = usage.storedBytesDelta ?? 0;
+    const limited = usage.storageLimit !== undefined && delta > 0;
+    const storage = delta
       ? {
           Update: {
             TableName: this.table,
             Key: usageKey(userId),
             UpdateExpression: 'ADD storageBytes :delta',
-            ExpressionAttributeValues: { ':delta': usage.storedBytesDelta },
+            // DynamoDB conditions cannot add: "count + delta <= limit" is "count <= limit - delta".
+            ...(limited ? { ConditionExpression: 'storageBytes <= :mostBefore' } : {}),
+            ExpressionAttributeValues: { ':delta': delta, ...(limited ? { ':mostBefore': usage.storageLimit! - delta } : {}) },
           },
         }
       : undefined;
@@ -150,6 +154,7 @@ export class DynamoVideoStore implements VideoStore {
         if (error instanceof ConditionalCheckFailedException) return false;
         if (!(error instanceof TransactionCanceledException)) throw error;
         if (conditionFailedAt(error, 0)) return false;
+        if (limited && conditionFailedAt(error, 1)) return 'storage limit';
         if (!withRefund || !conditionFailedAt(error, usageItems.length)) throw error;
       }
     }

@@ -145,6 +145,10 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     const { result } = update;
     // What is stored from now on: the stream-ready file and its thumbnail (what it was made from is removed below).
     const outputs = result.sizeBytes + (result.kind === 'video' ? result.thumbnailBytes : 0);
+    const storedBytesDelta = outputs - video.storedBytes;
+    // The check before encoding saw the storage as it was then: items transcoded at the same time each fit alone.
+    // Binding is this write, which counts the outputs only while they fit.
+    const storageLimit = storedBytesDelta > 0 ? (await context.entitlement(userId)).limits.storageBytes : undefined;
     const changed = await context.videos.updateWhileEncoding(
       userId,
       videoId,
@@ -160,9 +164,14 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
         storedBytes: outputs,
         updatedAt: now,
       },
-      { storedBytesDelta: outputs - video.storedBytes },
+      { storedBytesDelta, ...(storageLimit === undefined ? {} : { storageLimit }) },
       ['replacing'],
     );
+    if (changed === 'storage limit') {
+      if (video.replacing) return restoreAfterFailedChange(context, video, video.replacing, 'storage limit');
+      await context.objects.remove([result.outputKey, ...(result.kind === 'video' ? [result.thumbnailKey] : [])]);
+      return failTranscode(context, video, 'storage limit');
+    }
     if (!changed) return;
     // The new file replaces what it was made from: the original upload, or the file a quality change lowered.
     await context.objects.remove(video.replacing ? replacedKeys(video.replacing) : video.stagingKeys);
@@ -171,18 +180,23 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
     await restoreAfterFailedChange(context, video, video.replacing, update.error);
     return;
   } else {
-    // The file could not be made stream-ready: it does not use up one of the cycle's uploads. Its bytes stay
-    // counted until it is deleted, as they stay stored.
-    const changed = await context.videos.updateWhileEncoding(
-      userId,
-      videoId,
-      { status: 'failed', error: update.error, updatedAt: now },
-      video.uploadCycle ? { refundUploadOf: video.uploadCycle } : undefined,
-    );
-    if (!changed) return;
-    await context.realtime.publish(userId, { type: 'video.state', videoId, status: 'failed', error: update.error });
+    return failTranscode(context, video, update.error);
   }
   await streamsGoOn(context, userId, videoId);
+}
+
+/** The file could not be made stream-ready: it does not use up one of the cycle's uploads. Its bytes stay counted
+ * until it is deleted, as they stay stored. */
+async function failTranscode(context: LibraryContext, video: Video, error: TranscodeErrorKey): Promise<void> {
+  const changed = await context.videos.updateWhileEncoding(
+    video.userId,
+    video.id,
+    { status: 'failed', error, updatedAt: context.now().toISOString() },
+    video.uploadCycle ? { refundUploadOf: video.uploadCycle } : undefined,
+  );
+  if (!changed) return;
+  await context.realtime.publish(video.userId, { type: 'video.state', videoId: video.id, status: 'failed', error });
+  await streamsGoOn(context, video.userId, video.id);
 }
 
 /** Updates of an earlier revision's job (a late MediaConvert event after a quality change began) change nothing. */

@@ -15,6 +15,8 @@ export type RegisterOutcome = 'registered' | 'already registered' | 'storage lim
 
 export interface UsageChange {
   storedBytesDelta?: number;
+  /** The plan's storage: a positive delta that would take the count above it is not written ('storage limit'). */
+  storageLimit?: number;
   /** The cycle whose upload count goes down by one (a failed transcode does not use up an upload). */
   refundUploadOf?: string;
 }
@@ -27,8 +29,15 @@ export interface VideoStore {
   list(userId: string): Promise<Video[]>;
   /** Applies changes while the item is still `encoding` (progress, completion, failure); false when it is not
    * (already final, deleted): transcoder updates may repeat and race. In the same write, `usage` moves the storage
-   * count and gives the upload back to the cycle named (only while that cycle is still the counted one). */
-  updateWhileEncoding(userId: string, videoId: string, changes: Partial<Video>, usage?: UsageChange, removed?: readonly (keyof Video)[]): Promise<boolean>;
+   * count and gives the upload back to the cycle named (only while that cycle is still the counted one);
+   * 'storage limit' when the move would pass `usage.storageLimit` (nothing is written). */
+  updateWhileEncoding(
+    userId: string,
+    videoId: string,
+    changes: Partial<Video>,
+    usage?: UsageChange,
+    removed?: readonly (keyof Video)[],
+  ): Promise<boolean | 'storage limit'>;
   /** Applies changes (and removes attributes) while the item is `ready` at `revision`; false when it is not (a
    * quality change raced another one, or a delete). */
   updateWhileReady(userId: string, videoId: string, revision: number, changes: Partial<Video>, removed?: readonly (keyof Video)[]): Promise<boolean>;
