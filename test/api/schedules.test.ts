@@ -4,6 +4,7 @@
 // arrives. A one-time start 30 s ahead and its stop, a weekly window, a start the plan refuses at that moment (the
 // reason on the stream, in its history, by e-mail in the creator's language), and the API's rules.
 import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { wallClockMs, weekdayOfWall } from '../../lambdas/core/wall-clock';
 import type { LocalStack } from '../../local/stack';
@@ -248,6 +249,19 @@ describe('schedule rules', () => {
     expect(stored.schedule).toBeUndefined();
     expect(scheduleOf(streamId)).toBeUndefined();
   });
+
+  test('a one-time schedule whose times have passed is saved again unchanged, as the editor sends it back', async () => {
+    const startAt = wallAt(Date.now() + 2_000, 'UTC');
+    const stopAt = wallAt(Date.now() + 3_000, 'UTC');
+    const streamId = (await createStream(ida, { timeZone: 'UTC', schedule: { kind: 'once', startAt, stopAt } })).body.id as string;
+    await sleep(4_000);
+    const { schedule } = (await api(stack, 'GET', `/streams/${streamId}`, { token: ida.token })).body;
+    expect(schedule).toEqual({ kind: 'once', startAt, stopAt });
+    // The same schedule, whatever the order of its keys (the store answers them in its own); a changed one is checked.
+    for (const same of [schedule, { stopAt, startAt, kind: 'once' }]) expect((await put(streamId, same)).status).toBe(200);
+    expect((await put(streamId, { kind: 'once', startAt, stopAt: wallAt(Date.now() + 600_000, 'UTC') })).body.error).toBe('schedule time passed');
+    await api(stack, 'POST', `/streams/${streamId}/stop`, { token: ida.token });
+  }, 60_000);
 
   test("a stream's wake-up follows its schedule, its time zone and its deletion; another user's stream is not found", async () => {
     const streamId = (await createStream(ida, { timeZone: 'UTC' })).body.id as string;

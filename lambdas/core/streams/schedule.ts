@@ -168,6 +168,15 @@ export function isDue(schedule: StreamSchedule, timeZone: string, transition: Tr
  * A new or changed schedule must still have something to do: a one-time start or stop that has passed is refused
  * ('schedule time passed'), so a creator never saves a schedule that silently does nothing.
  */
+/** The schedule as text that does not depend on the order of its keys: the store answers them in its own. */
+const canonical = (schedule: StreamSchedule | undefined): string =>
+  JSON.stringify(schedule ?? null, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value,
+  );
+
+/** Whether two schedules say the same (a stored one and one the editor sends back unchanged). */
+export const sameSchedule = (a: StreamSchedule | undefined, b: StreamSchedule | undefined): boolean => canonical(a) === canonical(b);
+
 export function assertScheduleAhead(schedule: StreamSchedule, timeZone: string, now: Date): void {
   if (schedule.kind !== 'once') return;
   for (const transition of transitionsAround(schedule, timeZone, now.getTime(), 0)) {

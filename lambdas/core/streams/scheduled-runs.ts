@@ -3,7 +3,16 @@
 // When it comes, the transition is applied through the very start and stop the API uses (plan limits are checked
 // then, at the moment the stream actually starts), and the next one is set. Nothing polls the streams. docs/streams.md, Schedules.
 import { AppError, type ErrorKey } from '../errors';
-import { assertScheduleAhead, isDue, nextTransition, normalizeSchedule, type ScheduledAction, type StreamSchedule, type Transition } from './schedule';
+import {
+  assertScheduleAhead,
+  isDue,
+  nextTransition,
+  normalizeSchedule,
+  sameSchedule,
+  type ScheduledAction,
+  type StreamSchedule,
+  type Transition,
+} from './schedule';
 import { publishState, startStream, stopStream, type StreamsContext } from './streams';
 import { runningStatuses, type Stream } from './stream';
 
@@ -36,8 +45,6 @@ export interface SchedulingContext extends StreamsContext {
   wakeups: StreamWakeups;
 }
 
-const scheduleKey = (stream: Pick<Stream, 'schedule' | 'timeZone'>) => JSON.stringify([stream.schedule ?? null, stream.timeZone]);
-
 /**
  * Sets the stream's wake-up to its schedule's first transition after `after`, or removes it. A schedule changed while
  * this ran (the creator saved one as a wake-up re-armed) is read again, so the last wake-up set is always the current
@@ -50,7 +57,7 @@ export async function armNextTransition(context: SchedulingContext, userId: stri
     if (next) await context.wakeups.arm({ userId, streamId, action: next.action, at: next.at.toISOString() });
     else await context.wakeups.disarm(streamId);
     const again = await context.streams.get(userId, streamId);
-    if (again && scheduleKey(again) === scheduleKey(stream)) return next;
+    if (again && again.timeZone === stream.timeZone && sameSchedule(again.schedule, stream.schedule)) return next;
     stream = again;
   }
   if (!stream) await context.wakeups.disarm(streamId);
@@ -70,7 +77,7 @@ export async function setStreamSchedule(context: SchedulingContext, userId: stri
   const stream = await context.streams.get(userId, streamId);
   if (!stream) throw new AppError('stream not found');
   const schedule = input ? normalizeSchedule(input) : undefined;
-  if (schedule && JSON.stringify(schedule) !== JSON.stringify(stream.schedule)) assertScheduleAhead(schedule, stream.timeZone, context.now());
+  if (schedule && !sameSchedule(schedule, stream.schedule)) assertScheduleAhead(schedule, stream.timeZone, context.now());
   if (!(await context.schedules.setSchedule(userId, streamId, schedule, context.now()))) throw new AppError('stream not found');
   await armNextTransition(context, userId, streamId, context.now());
   const { schedule: _old, ...rest } = stream;
