@@ -91,8 +91,19 @@ export interface UploadHooks {
   /** The user a Bearer token belongs to, or undefined when it is not a valid session. */
   authenticate(bearerToken: string): Promise<{ userId: string } | undefined>;
   /** Before an upload is created: throw an AppError ('video upload limit', 'storage limit', 'no active
-   * subscription', ...) to refuse it; the client receives it as `{ error, message }`. */
-  authorizeCreation(request: { userId: string; uploadLength: number; metadata: UploadMetadata }): Promise<void>;
+   * subscription', ...) to refuse it; the client receives it as `{ error, message }`. A final upload names the
+   * partial uploads it `joining`; `expiresAt` is when the upload expires unfinished. */
+  authorizeCreation(request: {
+    userId: string;
+    uploadId: string;
+    uploadLength: number;
+    metadata: UploadMetadata;
+    expiresAt: Date;
+    joining?: string[];
+  }): Promise<void>;
+  /** Uploads that ended without expiring: finished (whether or not the product kept them), joined into a final
+   * upload, or terminated by their client. For hooks that hold something per unfinished upload. */
+  uploadsEnded?(userId: string, uploadIds: string[]): Promise<void>;
   /** Once the last byte is stored, before the client's last PATCH is answered. When it throws, that PATCH gets
    * the error but the object stays complete, and a client resuming later finds the upload done: make it
    * reliable (and idempotent, for a second caller with the same upload). */
@@ -269,7 +280,13 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
     onUploadCreate: async (request, upload) => {
       const metadata = parseMetadata(upload.metadata);
       // A partial upload is checked against the plan for its own size now; the final upload for the whole.
-      await hooks.authorizeCreation({ userId: ownerOf(request), uploadLength: upload.size ?? 0, metadata });
+      await hooks.authorizeCreation({
+        userId: ownerOf(request),
+        uploadId: uploadIdOf(upload.id),
+        uploadLength: upload.size ?? 0,
+        metadata,
+        expiresAt: new Date(Date.now() + expirationMs),
+      });
       return { metadata: partialRequests.has(request) ? { ...metadata, [PARTIAL_MARK]: 'partial' } : metadata };
     },
     onUploadFinish: async (request, upload) => {
@@ -288,6 +305,8 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       } catch (error) {
         metrics.finished('failed');
         throw error;
+      } finally {
+        await hooks.uploadsEnded?.(ownerOf(request), [uploadIdOf(upload.id)]);
       }
       metrics.finished('completed');
       return {};
@@ -302,6 +321,11 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   // in partial uploads counts once, when its final upload is created (createFinal).
   tus.on(EVENTS.POST_CREATE, (request) => {
     if (!partialRequests.has(request)) metrics.started();
+  });
+  // Still answered after a failure here: the upload's room is then held until it expires.
+  tus.on(EVENTS.POST_TERMINATE, (request, _response, id) => {
+    const userId = owners.get(request);
+    if (userId) hooks.uploadsEnded?.(userId, [uploadIdOf(id)]).catch((error: unknown) => logger.warn('terminated upload not released', { error }));
   });
 
   /** Locks every partial (in a fixed order, so two finals naming the same partials cannot deadlock). */
@@ -341,9 +365,11 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       });
       const size = partials.reduce((sum, partial) => sum + partial.size!, 0);
       if (size > (options.maxUploadBytes ?? MAX_UPLOAD_BYTES)) throw new AppError('payload too large');
-      await hooks.authorizeCreation({ userId, uploadLength: size, metadata });
-
       const final = new Upload({ id: uploadKey(userId, Uid.rand()), size, offset: 0, metadata });
+      const joining = partialKeys.map(uploadIdOf);
+      const expiresAt = new Date(Date.now() + expirationMs);
+      await hooks.authorizeCreation({ userId, uploadId: uploadIdOf(final.id), uploadLength: size, metadata, expiresAt, joining });
+
       metrics.started();
       await store.concatenate(
         final,
@@ -364,6 +390,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       }
       metrics.finished('completed');
       await Promise.all(partialKeys.map((key) => store.discard(key)));
+      await hooks.uploadsEnded?.(userId, joining);
       const location = `${UPLOADS_PATH}/${uploadIdOf(final.id)}`;
       return new Response(null, { status: 201, headers: { location, 'tus-resumable': '1.0.0', 'upload-offset': String(size) } });
     } finally {

@@ -2,6 +2,7 @@
 // reports back into it.
 import type { Deps } from './deps';
 import { DynamoStreamLinks } from '../adapters/dynamo/stream-links';
+import { DynamoStagingStore } from '../adapters/dynamo/staging-store';
 import { DynamoUsageStore } from '../adapters/dynamo/usage-store';
 import { DynamoVideoStore } from '../adapters/dynamo/video-store';
 import { S3MediaObjects } from '../adapters/s3/media-objects';
@@ -56,6 +57,7 @@ export const libraryContext = perDeps((deps): LibraryContext => {
   const usage = new DynamoUsageStore(deps.db, table);
   return {
     videos: new DynamoVideoStore(deps.db, table),
+    staging: new DynamoStagingStore(deps.db, table),
     storageUsed: async (userId) => (await usage.usage(userId, '')).storageBytes,
     objects: new S3MediaObjects(deps.s3, deps.config.buckets.media),
     transcoder: transcoderOf(deps),

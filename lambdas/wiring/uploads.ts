@@ -19,11 +19,19 @@ export function uploadHooks(deps: Deps): UploadHooks {
       const session = await authenticateSession(token, deps);
       return session ? { userId: session.userId } : undefined;
     },
-    async authorizeCreation({ userId, uploadLength, metadata }) {
+    async authorizeCreation({ userId, uploadId, uploadLength, metadata, expiresAt, joining }) {
       const context = libraryContext(deps);
       const entitlement = await context.entitlement(userId);
       const usage = await usageStore.usage(userId, entitlement.cycleStart);
-      await library.authorizeUpload({ entitlement: async () => entitlement }, userId, uploadLength, usage, qualityOf(metadata));
+      const quality = qualityOf(metadata);
+      await library.authorizeUpload(
+        { ...context, entitlement: async () => entitlement },
+        { userId, uploadId, uploadLength, expiresAt, ...(joining ? { joining } : {}), ...(quality ? { quality } : {}) },
+        usage,
+      );
+    },
+    async uploadsEnded(userId, uploadIds) {
+      await libraryContext(deps).staging.release(userId, uploadIds);
     },
     async onUploadFinished(upload) {
       const quality = qualityOf(upload.metadata);

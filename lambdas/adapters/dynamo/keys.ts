@@ -11,6 +11,8 @@
 //   USER#<userId>          BILLING             the payment provider's customer; gsi1: CUSTOMER#<customerId> / USER
 //   USER#<userId>          PAYMENT#<invoiceId> a payment received
 //   USER#<userId>          USAGE               storage, running streams, uploads this cycle
+//   USER#<userId>          STAGED#<uploadId>   an unfinished upload's declared length, counted against storage
+//                                              until it ends (expires with the upload)
 //   BILLING_EVENT#<id>     EVENT               a provider webhook event already applied (expires after 60 days)
 //   USER#<userId>          VIDEO#<videoId>     a media library item (video or audio)
 //   USER#<userId>          STREAM#<streamId>   a stream
@@ -46,6 +48,7 @@ export const billingAccountKey = (userId: string) => ({ pk: userPartition(userId
 export const customerIndexKey = (customerId: string) => `${index.customer}${customerId}`;
 export const paymentKey = (userId: string, invoiceId: string) => ({ pk: userPartition(userId), sk: `PAYMENT#${invoiceId}` });
 export const usageKey = (userId: string) => ({ pk: userPartition(userId), sk: 'USAGE' });
+export const stagedUploadKey = (userId: string, uploadId: string) => ({ pk: userPartition(userId), sk: `STAGED#${uploadId}` });
 export const billingEventKey = (eventId: string) => ({ pk: `${item.billingEvent}${eventId}`, sk: 'EVENT' });
 export const noticeKey = (userId: string, notice: string) => ({ pk: userPartition(userId), sk: `NOTICE#${notice}` });
 export const videoKey = (userId: string, videoId: string) => ({ pk: userPartition(userId), sk: `VIDEO#${videoId}` });

@@ -5,7 +5,7 @@ import type { RealtimePublisher } from '../../contract/realtime-events';
 import type { Entitlement } from '../billing/entitlement';
 import { AppError } from '../errors';
 import { defaultQuality, outputKeys, type MediaKind, type QualityChoice } from '../media-spec';
-import type { MediaObjects, StreamLinks, TranscodeStarter, VideoStore } from './ports';
+import type { MediaObjects, StagingReservations, StreamLinks, TranscodeStarter, VideoStore } from './ports';
 import {
   assertModifiable,
   legacyOutput,
@@ -22,6 +22,8 @@ import { resumeWaiting, type StreamsContext } from '../streams/streams';
 
 export interface LibraryContext {
   videos: VideoStore;
+  /** What unfinished uploads hold of the plan's storage. */
+  staging: StagingReservations;
   /** Bytes the user stores now (the usage counter). */
   storageUsed: (userId: string) => Promise<number>;
   objects: MediaObjects;
@@ -41,19 +43,40 @@ function assertProfileIncluded(entitlement: Entitlement, quality: QualityChoice 
   }
 }
 
-/** Checked before an upload starts (fast refusal); the binding check is at registration. */
+export interface UploadRequest {
+  userId: string;
+  uploadId: string;
+  uploadLength: number;
+  /** When the upload expires unfinished (the upload server's expiry). */
+  expiresAt: Date;
+  /** A final upload: the partial uploads it joins, which already hold its bytes. */
+  joining?: readonly string[];
+  quality?: QualityChoice;
+}
+
+/**
+ * Before an upload is created. An upload holds its declared length against the plan's storage from now until it
+ * ends (`staging.release`) or expires, beside what is stored and the user's other unfinished uploads, so uploads
+ * left unfinished or partial uploads never joined cannot keep more than the plan. Registration, when the last byte
+ * arrives, counts the item itself, and the outputs count when the transcode completes (applyTranscodeUpdate).
+ */
 export async function authorizeUpload(
-  context: Pick<LibraryContext, 'entitlement'>,
-  userId: string,
-  uploadLength: number,
+  context: Pick<LibraryContext, 'entitlement' | 'staging' | 'now'>,
+  request: UploadRequest,
   usage: { storageBytes: number; uploadsThisCycle: number },
-  quality?: QualityChoice,
 ): Promise<void> {
+  const { userId, uploadLength } = request;
   const entitlement = await context.entitlement(userId);
   if (!entitlement.active) throw new AppError(entitlement.blockedBy ?? 'no active subscription');
-  assertProfileIncluded(entitlement, quality);
+  assertProfileIncluded(entitlement, request.quality);
   if (usage.uploadsThisCycle >= entitlement.limits.uploadsPerCycle) throw new AppError('video upload limit');
-  if (usage.storageBytes + uploadLength > entitlement.limits.storageBytes) throw new AppError('storage limit');
+  const now = context.now();
+  const staged = await context.staging.stagedBytes(userId, now, request.joining);
+  if (usage.storageBytes + staged + uploadLength > entitlement.limits.storageBytes) throw new AppError('storage limit');
+  // A final upload is registered as it is created; its partials hold its room until then.
+  if (request.joining) return;
+  const options = { storageLimit: entitlement.limits.storageBytes, expiresAt: request.expiresAt, now };
+  if (!(await context.staging.reserve(userId, request.uploadId, uploadLength, options))) throw new AppError('storage limit');
 }
 
 export interface FinishedUpload {

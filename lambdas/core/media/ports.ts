@@ -21,6 +21,17 @@ export interface UsageChange {
   refundUploadOf?: string;
 }
 
+/** What unfinished uploads will store, counted against the plan's storage from their creation until they end. */
+export interface StagingReservations {
+  /** The declared lengths of the user's unfinished uploads (expired ones hold nothing), but those named. */
+  stagedBytes(userId: string, now: Date, excluding?: readonly string[]): Promise<number>;
+  /** Holds `bytes` for the upload until `expiresAt` or its release; false when they do not fit beside what is stored
+   * and the other unfinished uploads. Reservations made at the same time cannot both take the last room. */
+  reserve(userId: string, uploadId: string, bytes: number, options: { storageLimit: number; expiresAt: Date; now: Date }): Promise<boolean>;
+  /** The uploads ended (finished, joined into another, terminated): they hold nothing any more. */
+  release(userId: string, uploadIds: readonly string[]): Promise<void>;
+}
+
 export interface VideoStore {
   /** Writes the new item and counts it against storage and the cycle's uploads in one transaction, so limits
    * hold under concurrency and a retried registration changes nothing. */
