@@ -14,6 +14,7 @@ import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { startTestStack } from '../test/helpers/stack';
 import { randomLocalCredentials, type LocalCredentials } from './credentials';
 import type { LocalStack } from './stack';
+import { sendingHost } from '../test/helpers/foreign-host';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -162,16 +163,7 @@ test("s3rver refuses another host name, anonymous requests and s3rver's constant
   expect((await fetch(bucketUrl)).status).toBe(403);
   expect((await fetch(`${bucketUrl}/planted`, { method: 'PUT', body: 'x' })).status).toBe(403);
   const s3 = (credentials: LocalCredentials, host?: string) => {
-    const client = new S3Client({ region: 'us-east-1', endpoint: stack.urls.s3, forcePathStyle: true, credentials, maxAttempts: 1 });
-    if (host) {
-      client.middlewareStack.add(
-        (next) => async (args) => {
-          (args.request as { headers: Record<string, string> }).headers.host = host;
-          return next(args);
-        },
-        { step: 'build', name: 'foreignHost' },
-      );
-    }
+    const client = sendingHost(new S3Client({ region: 'us-east-1', endpoint: stack.urls.s3, forcePathStyle: true, credentials, maxAttempts: 1 }), host);
     return client.send(new ListBucketsCommand({})).then(
       () => 'answered',
       (error: Error) => error.name,

@@ -12,6 +12,7 @@ import { atExpression, EventBridgeStreamWakeups, scheduleNameOf, wakeupTime } fr
 import type { ScheduledWakeup } from '../lambdas/core/streams/scheduled-runs';
 import { randomLocalCredentials, type LocalCredentials } from './credentials';
 import { startLocalScheduler, type LocalScheduler, type ScheduleTarget } from './scheduler';
+import { sendingHost } from '../test/helpers/foreign-host';
 
 const GROUP = 'loopcast-test-streams';
 const TARGET = 'arn:aws:lambda:us-east-1:000000000000:function:loopcast-test-stream-schedule';
@@ -141,16 +142,7 @@ describe('whom the local Scheduler answers', () => {
 
   /** GetSchedule of a schedule that does not exist: ResourceNotFoundException is an answer, anything else a refusal. */
   const get = (credentials: LocalCredentials | typeof localCredentials, host?: string) => {
-    const client = new SchedulerClient({ region: 'us-east-1', endpoint: scheduler.endpoint, credentials, maxAttempts: 1 });
-    if (host) {
-      client.middlewareStack.add(
-        (next) => async (args) => {
-          (args.request as { headers: Record<string, string> }).headers.host = host;
-          return next(args);
-        },
-        { step: 'build', name: 'foreignHost' },
-      );
-    }
+    const client = sendingHost(new SchedulerClient({ region: 'us-east-1', endpoint: scheduler.endpoint, credentials, maxAttempts: 1 }), host);
     return client.send(new GetScheduleCommand({ Name: 'stream-nobody', GroupName: GROUP })).then(
       () => 'answered',
       (error: Error) => error.name,

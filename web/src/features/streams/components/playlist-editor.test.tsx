@@ -14,6 +14,7 @@ import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
 import type { Stream } from '../api/streams-api';
+import { readyVideo } from '../test-fixtures';
 
 // jsdom has no TextEncoder, which React Router (the refusal's links) needs as its modules load.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
@@ -21,17 +22,7 @@ const { MemoryRouter } = await import('react-router');
 const { PlaylistEditor } = await import('./playlist-editor');
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../../../i18n/locales/en.json'), 'utf8')) as Messages;
-const video = (id: string, title: string) => ({
-  id,
-  kind: 'video',
-  title,
-  fileName: `${id}.mp4`,
-  status: 'ready',
-  progress: 100,
-  sizeBytes: 1,
-  hasThumbnail: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
+const video = readyVideo;
 const running = (revision: number) =>
   ({
     id: 's1',

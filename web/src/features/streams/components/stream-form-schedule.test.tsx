@@ -13,6 +13,7 @@ import type { Messages } from '../../../i18n/catalogue';
 import { I18nProvider } from '../../../i18n/i18n-context';
 import { languageByCode } from '../../../i18n/languages';
 import type { Stream } from '../api/streams-api';
+import { readyVideo } from '../test-fixtures';
 
 // jsdom has no TextEncoder, which React Router needs as its modules load.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
@@ -24,17 +25,7 @@ const catalogue = (code: string) => JSON.parse(readFileSync(join(import.meta.dir
 const en = catalogue('en');
 const ru = catalogue('ru');
 
-const video = (id: string, title: string) => ({
-  id,
-  kind: 'video',
-  title,
-  fileName: `${id}.mp4`,
-  status: 'ready',
-  progress: 100,
-  sizeBytes: 1,
-  hasThumbnail: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
+const video = readyVideo;
 
 /** Stopped on time yesterday: the card reads "Once: done". */
 const finished = {
