@@ -20,6 +20,7 @@ type Catalogue = {
     emptyTitle: string;
     empty: Record<'needsVideo' | 'needsDestination' | 'ready' | 'addDestination' | 'create', string>;
     form: { cancel: string };
+    card: { lockedLive: string };
   };
   channels: { listTitle: string; rtmp: { keyHelp: string } };
 };
@@ -123,7 +124,7 @@ describe('Streams and Channels pages', () => {
       await stream.locator('[data-status="started"]').waitFor({ timeout: 60_000 });
       expect(await stream.locator('[data-status]').textContent()).toContain(en.streams.status.started);
       expect(await stream.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(true);
-      await stream.getByText(errorCatalogue['stream started'].message).waitFor();
+      await stream.getByText(en.streams.card.lockedLive).waitFor();
 
       // The preview plays: the <video>'s time moves on.
       const video = stream.locator('video');

@@ -364,7 +364,8 @@ function StreamActions({
       </div>
       {locked && (
         <p id={noteId} className="stream-card__lock">
-          {errorText(locked)}
+          {/* Live, the playlist and schedule still change: the note says so rather than "cannot modify". */}
+          {locked === 'stream started' ? t('streams.card.lockedLive') : errorText(locked)}
         </p>
       )}
     </div>
