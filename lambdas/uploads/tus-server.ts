@@ -306,7 +306,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
         metrics.finished('failed');
         throw error;
       } finally {
-        await hooks.uploadsEnded?.(ownerOf(request), [uploadIdOf(upload.id)]);
+        await uploadsEnded(ownerOf(request), [uploadIdOf(upload.id)]);
       }
       metrics.finished('completed');
       return {};
@@ -322,11 +322,19 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
   tus.on(EVENTS.POST_CREATE, (request) => {
     if (!partialRequests.has(request)) metrics.started();
   });
-  // Still answered after a failure here: the upload's room is then held until it expires.
   tus.on(EVENTS.POST_TERMINATE, (request, _response, id) => {
     const userId = owners.get(request);
-    if (userId) hooks.uploadsEnded?.(userId, [uploadIdOf(id)]).catch((error: unknown) => logger.warn('terminated upload not released', { error }));
+    if (userId) void uploadsEnded(userId, [uploadIdOf(id)]);
   });
+
+  /** Never fails the request that ended the uploads: what a hook still holds for them lapses when they expire. */
+  async function uploadsEnded(userId: string, uploadIds: string[]): Promise<void> {
+    try {
+      await hooks.uploadsEnded?.(userId, uploadIds);
+    } catch (error) {
+      logger.warn('ended uploads not released', { uploadIds, error: error as Error });
+    }
+  }
 
   /** Locks every partial (in a fixed order, so two finals naming the same partials cannot deadlock). */
   async function lockAll(ids: string[], signal: AbortSignal): Promise<Lock[]> {
@@ -390,7 +398,7 @@ export function createUploadServer(options: UploadServerOptions): UploadServer {
       }
       metrics.finished('completed');
       await Promise.all(partialKeys.map((key) => store.discard(key)));
-      await hooks.uploadsEnded?.(userId, joining);
+      await uploadsEnded(userId, joining);
       const location = `${UPLOADS_PATH}/${uploadIdOf(final.id)}`;
       return new Response(null, { status: 201, headers: { location, 'tus-resumable': '1.0.0', 'upload-offset': String(size) } });
     } finally {
