@@ -105,7 +105,7 @@ describe('Streams and Channels pages', () => {
       if (realtime) await screenshot(page, 'app-channels-en');
 
       // Streams: create.
-      await page.getByRole('link', { name: en.app.pages.streams.title }).click();
+      await page.getByRole('link', { name: en.app.pages.streams.title, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: en.app.pages.streams.title }).waitFor();
       await page.getByRole('button', { name: en.streams.new }).click();
       await page.getByLabel('Title').fill('Lo-fi around the clock');

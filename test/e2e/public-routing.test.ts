@@ -13,7 +13,7 @@ type Catalogue = {
   cookie: { accept: string };
   notFound: { title: string };
   auth: { login: { title: string } };
-  app: { pages: { streams: { title: string }; videos: { title: string } } };
+  app: { navLabel: string; pages: { streams: { title: string }; videos: { title: string } } };
 };
 const catalogue = (code: LanguageCode) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../web/src/i18n/locales', `${code}.json`), 'utf8')) as Catalogue;
@@ -152,7 +152,11 @@ describe('app shell', () => {
     await page.goto(`${e2e.stack.urls.web}/ru/app/auth/register`);
     await page.waitForURL((url) => url.pathname === '/ru/app/streams');
     await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.streams.title, exact: true }).waitFor();
-    await page.getByRole('link', { name: catalogue('ru').app.pages.videos.title }).click();
+    // The app's own menu: the Streams page may also offer "Upload a video" (Загрузить видео).
+    await page
+      .getByRole('navigation', { name: catalogue('ru').app.navLabel })
+      .getByRole('link', { name: catalogue('ru').app.pages.videos.title, exact: true })
+      .click();
     await page.waitForURL((url) => url.pathname === '/ru/app/videos');
     await page.getByRole('heading', { level: 1, name: catalogue('ru').app.pages.videos.title, exact: true }).waitFor();
     await screenshot(page, 'public-app-shell-ru');
@@ -195,7 +199,10 @@ describe('failures', () => {
       route.fulfill({ contentType: 'text/javascript', body: 'export default function Broken() { throw new Error("boom"); }' }),
     );
     await page.goto(`${e2e.stack.urls.web}/app/streams`);
-    await page.getByRole('link', { name: catalogue('en').app.pages.videos.title }).click();
+    await page
+      .getByRole('navigation', { name: catalogue('en').app.navLabel })
+      .getByRole('link', { name: catalogue('en').app.pages.videos.title, exact: true })
+      .click();
     await page.getByText('Get lost? How? Why? ahhhh.....').waitFor();
     await page.getByRole('heading', { level: 1, name: '404', exact: true }).waitFor();
     const background = await page.locator('.error-screen').evaluate((e) => getComputedStyle(e).backgroundColor);
