@@ -26,8 +26,7 @@ export function assertPortFree(port: number, what: string, envVar?: string): Pro
   });
 }
 
-/** A port the kernel says is free right now (for tests and for children that need an explicit port). */
-export function freePort(): Promise<number> {
+function probePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -37,6 +36,23 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Ports this process handed out already. The kernel may offer a port again as soon as its probe closed, and two
+ * servers started at once (two nginx test destinations) then bound the same one: the second's clients reached the
+ * first, with the other's certificate. */
+const handedOut = new Set<number>();
+
+/** A port the kernel says is free right now, and not handed out before by this process (for tests and for children
+ * that need an explicit port). */
+export async function freePort(): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await probePort();
+    if (!handedOut.has(port) || attempt === 50) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /** Polls until something accepts TCP connections on the port, or fails after the timeout. */
