@@ -45,4 +45,11 @@ describe('staged uploads', () => {
     expect(outcomes.filter(Boolean)).toHaveLength(3);
     expect(await store.stagedBytes(user, now)).toBe(90);
   });
+
+  test('a burst of reservations that all fit all succeed (the web app creates up to 12 partial uploads at once)', async () => {
+    const user = randomUUID();
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => store.reserve(user, `u${i}`, 8, options)));
+    expect(outcomes.every(Boolean)).toBe(true);
+    expect(await store.stagedBytes(user, now)).toBe(96);
+  });
 });

@@ -9,6 +9,11 @@ import { transactWrite } from './transactions';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+// The web app creates up to 3 files x 4 partial uploads at once: each round lets one of them through, so a dozen
+// rounds with a jittered wait between them let every one of a burst through instead of failing the last ones.
+const RESERVE_ATTEMPTS = 16;
+const jitteredWait = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+
 export class DynamoStagingStore implements StagingReservations {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -33,12 +38,14 @@ export class DynamoStagingStore implements StagingReservations {
 
   async reserve(userId: string, uploadId: string, bytes: number, options: { storageLimit: number; expiresAt: Date; now: Date }): Promise<boolean> {
     // Optimistic: the usage item's `stagingVersion` moves with every reservation, and the write is conditional on
-    // the version and the stored bytes read, so two uploads created at once cannot both take the last room.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const [{ Item: usage }, staged] = await Promise.all([
-        this.db.send(new GetCommand({ TableName: this.table, Key: usageKey(userId), ConsistentRead: true })),
-        this.stagedBytes(userId, options.now),
-      ]);
+    // the version and the stored bytes read, so two uploads created at once cannot both take the last room. The
+    // usage item is read before the reservations, never beside them: a reservation committed between the two reads
+    // then moves the version past the one read (and the write fails), whereas read in the other order, or at once,
+    // the version could already count a reservation that the query had not seen (CI saw 4 of 8 take 3 rooms).
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      if (attempt > 0) await jitteredWait(attempt);
+      const { Item: usage } = await this.db.send(new GetCommand({ TableName: this.table, Key: usageKey(userId), ConsistentRead: true }));
+      const staged = await this.stagedBytes(userId, options.now);
       const stored = Number(usage?.storageBytes ?? 0);
       if (stored + staged + bytes > options.storageLimit) return false;
       const version = Number(usage?.stagingVersion ?? 0);
