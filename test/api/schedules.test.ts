@@ -265,7 +265,10 @@ describe('schedule rules', () => {
 
   test("a stream's wake-up follows its schedule, its time zone and its deletion; another user's stream is not found", async () => {
     const streamId = (await createStream(ida, { timeZone: 'UTC' })).body.id as string;
-    const set = await put(streamId, { kind: 'weekly', windows: [{ day: 'sat', start: '10:00', stop: '11:00' }] });
+    // A window two days from now, in UTC and in Kolkata, so its start is the next transition whenever this runs (set
+    // inside an open window, a schedule's next transition is that window's stop).
+    const day = weekdayOfWall(wallClockMs(Date.now() + 2 * 86_400_000, 'UTC'));
+    const set = await put(streamId, { kind: 'weekly', windows: [{ day, start: '10:00', stop: '11:00' }] });
     expect(set.status).toBe(200);
     const utcStart = set.body.nextStartAt as string;
     expect(JSON.parse(scheduleOf(streamId)!.Target.Input!).at).toBe(utcStart);

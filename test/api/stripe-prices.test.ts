@@ -12,6 +12,11 @@ import { priceCatalog } from '../../lambdas/core/billing/price-catalog';
 import { repoRoot } from '../../local/paths';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { clientFor } from '../fakes/stripe/test-client';
+import { jest } from '@jest/globals';
+
+// Each run of the tool is a fresh Node process compiling TypeScript with tsx: 1-2 s on an idle machine, up to ten
+// times that while the rest of the suite loads both cores, and some tests run it five times.
+jest.setTimeout(120_000);
 
 const execFileAsync = promisify(execFile);
 
