@@ -1,8 +1,9 @@
 // npm run bench:ws [-- --quick] — delivery latency of realtime events on the local stack: N browsers (WebSocket
 // clients) of one user, R broadcasts through the same publisher the handlers use; prints p50/p99 from publish to
 // receipt, for each N (BENCH_WS_CONNECTIONS, "200,2000" by default, "200" quick; BENCH_WS_ROUNDS, 20), and
-// records them in bench/results/ws.jsonl.
+// records them in bench/results/ws.jsonl. Then the publisher's CPU for one PostToConnection (bench/post-cost.ts).
 import { api, signedInUser } from '../test/helpers/accounts';
+import { postCost } from './post-cost';
 import { percentile, startEphemeralStack } from './ephemeral-stack';
 import { figure, goalText, quick, recordResults, type Figure } from './results';
 
@@ -11,8 +12,8 @@ const ROUNDS = Number(process.env.BENCH_WS_ROUNDS ?? 20);
 /** Connections opened at once while setting up (each asks GET /ws for a token first). */
 const OPENING_AT_ONCE = 50;
 
-const stack = await startEphemeralStack();
 const figures: Record<string, Figure> = {};
+const stack = await startEphemeralStack();
 try {
   const user = await signedInUser(stack, 'bench');
   let latencies: number[] = [];
@@ -59,8 +60,16 @@ try {
     console.log(
       `  whole broadcast (last connection served)  p50 ${percentile(rounds, 50).toFixed(1)} ms   worst ${lastServed.value} ms ${goalText(lastServed)}`,
     );
+    // The first broadcast also opens the publisher's keep-alive sockets and runs its code cold, as a fresh Lambda's does.
+    console.log(`  each broadcast in turn (ms): ${roundTimes.map((time) => time.toFixed(0)).join(' ')}`);
+    figures[`first broadcast at ${connections}`] = figure(Number(roundTimes[0]!.toFixed(1)), 'ms');
   }
   for (const socket of sockets) socket.close();
+  // After the latencies, whose first broadcast is then as cold as a fresh Lambda's.
+  const perPost = await postCost();
+  figures['publisher CPU per post, SDK send'] = figure(perPost.sdkSend, 'us');
+  figures['publisher CPU per post, poster'] = figure(perPost.poster, 'us');
+  console.log(`publisher CPU per PostToConnection: client.send ${perPost.sdkSend} us, ConnectionPoster ${perPost.poster} us`);
   recordResults('ws', figures, { rounds: ROUNDS });
 } finally {
   await stack.stop();

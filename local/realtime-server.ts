@@ -1,9 +1,10 @@
 // The local stand-in for API Gateway's WebSocket API: a `ws` server that runs the same $connect authorizer and
 // connection handlers as AWS, and serves the WebSocket management API's wire protocol
-// (POST/GET/DELETE /@connections/{id}) so the same ManagementApiPublisher delivers events locally. In AWS the
-// management API is IAM-signed; here it listens on its own loopback port, below a random path per start, and the
-// browsers' WebSocket port answers nothing but WebSocket upgrades (security audit L6).
-import { randomBytes, randomUUID } from 'node:crypto';
+// (POST/GET/DELETE /@connections/{id}) so the same ManagementApiPublisher delivers events locally. As in AWS, the
+// management API takes only requests signed (SigV4, for execute-api) with the stack's credentials, as the other
+// stand-ins do (stand-in-access.ts); it also listens on its own loopback port, below a random path per start, and
+// the browsers' WebSocket port answers nothing but WebSocket upgrades (security audit L6).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
@@ -13,7 +14,9 @@ import { createRealtimeAuthorizer } from '../lambdas/realtime/authorizer';
 import { createConnectionsHandler, type WebSocketEvent } from '../lambdas/realtime/connections';
 import { closeAfterResponse, readBody } from './api-gateway';
 import { PortInUseError } from './ports';
+import { checkSignatureV4, isLoopbackHost } from './stand-in-access';
 import { functionDepsLater } from './table-access';
+import type { LocalCredentials } from '../lambdas/contract/local-credentials';
 
 export interface RealtimeServer {
   /** What browsers connect to (ws://...). */
@@ -51,7 +54,8 @@ function refuse(socket: Socket, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-export async function startRealtimeServer(options: { port: number; deps: () => Deps }): Promise<RealtimeServer> {
+/** `credentials`: the only ones the management API takes (the stack's, local/credentials.ts). */
+export async function startRealtimeServer(options: { port: number; deps: () => Deps; credentials: LocalCredentials }): Promise<RealtimeServer> {
   const authorizer = createRealtimeAuthorizer(functionDepsLater(options.deps, 'realtime-authorizer'));
   const connectionsHandler = createConnectionsHandler(functionDepsLater(options.deps, 'realtime-connections'));
   const connections = new Map<string, WebSocket>();
@@ -60,26 +64,28 @@ export async function startRealtimeServer(options: { port: number; deps: () => D
   // Publishers know it from the stack's config; nothing else does.
   const managementPath = `/${randomBytes(24).toString('base64url')}`;
 
+  const answer = (response: ServerResponse, status: number, errorType: string, message: string): void =>
+    void response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': errorType }).end(JSON.stringify({ message }));
+
   async function management(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = request.url ?? '';
     const match = url.startsWith(`${managementPath}/`) ? /^\/@connections\/([^/?]+)/.exec(url.slice(managementPath.length)) : null;
-    const connectionId = match ? decodeURIComponent(match[1]!) : '';
-    const socket = connections.get(connectionId);
-    if (!match) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
-      return;
+    if (!match) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+    const body = request.method === 'POST' ? await readBody(request, 128 * 1024) : Buffer.alloc(0);
+    if (!body) {
+      closeAfterResponse(request, response);
+      return answer(response, 413, 'PayloadTooLargeException', 'Payload too large');
     }
-    if (!socket) {
-      response.writeHead(410, { 'content-type': 'application/json', 'x-amzn-errortype': 'GoneException' }).end('{"message":"Gone"}');
-      return;
-    }
+    const signed = isLoopbackHost(request.headers.host)
+      ? checkSignatureV4({ method: request.method ?? '', url, headers: request.headers }, options.credentials, {
+          payloadHash: createHash('sha256').update(body).digest('hex'),
+          uriEscapePath: true,
+        })
+      : ({ ok: false, message: 'The local management API answers loopback host names only' } as const);
+    if (!signed.ok) return answer(response, 403, 'ForbiddenException', signed.message);
+    const socket = connections.get(decodeURIComponent(match[1]!));
+    if (!socket) return answer(response, 410, 'GoneException', 'Gone');
     if (request.method === 'POST') {
-      const body = await readBody(request, 128 * 1024);
-      if (!body) {
-        closeAfterResponse(request, response);
-        response.writeHead(413, { 'content-type': 'application/json', 'x-amzn-errortype': 'PayloadTooLargeException' }).end('{"message":"Payload too large"}');
-        return;
-      }
       socket.send(body.toString('utf8'));
       response.writeHead(200).end();
     } else if (request.method === 'DELETE') {

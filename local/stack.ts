@@ -141,7 +141,7 @@ function privateDataFolder(dataDir: string): void {
   chmodSync(dataDir, 0o700);
 }
 
-/** The credentials DynamoDB Local, s3rver and the Scheduler stand-in take (nothing else of the machine has them): the data folder's, made on
+/** The credentials DynamoDB Local, s3rver, the Scheduler stand-in and the realtime management API take (nothing else of the machine has them): the data folder's, made on
  * its first start, when the stack starts the stand-ins itself; those of this process's environment, which their
  * starter put there, for stand-ins started elsewhere (the test run's global setup, a benchmark). Either way this
  * process's handlers, and the children that inherit its environment, sign with them (lambdas/adapters/aws-clients.ts). */
@@ -187,6 +187,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     let deps: Deps | undefined;
     const realtime = await startRealtimeServer({
       port: options.ports.realtime,
+      credentials,
       deps: () => {
         if (!deps) throw new Error('the local stack is still starting');
         return deps;

@@ -4,7 +4,7 @@
 // itself checks only that a SigV4 request names a known access key id, and lets unsigned requests through; the
 // Scheduler stand-in checked nothing. Signature Version 4 (Authorization header or presigned query), verified in full:
 // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LocalCredentials } from '../lambdas/contract/local-credentials';
 
@@ -86,6 +86,20 @@ function amzTime(value: string): number {
 }
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+
+/** Signing keys by secret, day, region and service, as AWS's signers keep them: deriving one costs four HMACs per
+ * request, and a KeyObject makes the request's own HMAC several times cheaper than a Buffer key (Node 24). */
+const signingKeys = new Map<string, KeyObject>();
+function signingKey(secretAccessKey: string, day: string, region: string, service: string): KeyObject {
+  const id = [secretAccessKey, day, region, service].join('\n');
+  let key = signingKeys.get(id);
+  if (!key) {
+    if (signingKeys.size >= 16) signingKeys.clear();
+    key = createSecretKey(hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, day), region), service), 'aws4_request'));
+    signingKeys.set(id, key);
+  }
+  return key;
+}
 const sha256Hex = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
 
 /**
@@ -190,8 +204,9 @@ export function checkSignatureV4(request: SignedRequest, credentials: LocalCrede
   const canonicalPath = options.uriEscapePath ? escapedPath(path) : path;
   const canonicalRequest = [request.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaderList, payloadHash].join('\n');
   const stringToSign = [ALGORITHM, amzDate, `${day}/${region}/${service}/aws4_request`, sha256Hex(canonicalRequest)].join('\n');
-  const signingKey = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), service), 'aws4_request');
-  const expected = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
+  const expected = createHmac('sha256', signingKey(credentials.secretAccessKey, day, region, service))
+    .update(stringToSign, 'utf8')
+    .digest('hex');
   if (!sameText(signature, expected)) {
     return refuse('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
   }

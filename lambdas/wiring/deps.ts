@@ -26,6 +26,7 @@ import type { Mailer } from '../core/accounts/ports';
 import { createDynamoClient, createS3Client, localCredentials } from '../adapters/aws-clients';
 import { ConnectionsStore } from '../adapters/dynamo/connections-store';
 import { ManagementApiPublisher, POSTS_IN_FLIGHT } from '../adapters/realtime/management-api-publisher';
+import { ConnectionPoster } from '../adapters/realtime/connection-poster';
 import { secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { ManagementApiConnectionCloser } from '../adapters/realtime/connection-closer';
@@ -92,9 +93,8 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     new ApiGatewayManagementApiClient({
       region: config.region,
       endpoint: config.realtime.managementUrl,
-      // One PostToConnection per connection: the middleware stack resolved once per command class, not per call,
-      // and a keep-alive socket for each request a publish has in flight.
-      cacheMiddleware: true,
+      // A keep-alive socket for each PostToConnection a publish has in flight (connection-poster.ts sends them
+      // through this client's handler, signer settings and retry strategy).
       requestHandler: {
         httpAgent: new HttpAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
         httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: POSTS_IN_FLIGHT }),
@@ -112,7 +112,7 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
     destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),
     realtime: new ManagementApiPublisher(
-      management,
+      new ConnectionPoster(management, config.realtime.managementUrl),
       connections,
       () => deps.now(),
       (seconds) => secondsMetric(metricNames.realtimeBroadcastSeconds, seconds),

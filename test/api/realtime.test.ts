@@ -9,6 +9,7 @@ import { supportContext } from '../../lambdas/wiring/support';
 import { suspendUser } from '../../lambdas/core/support/support';
 import { api, mailsTo, signedInUser, strongPassword, tokenOf } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
+import { requiredLocalCredentials } from '../../lambdas/contract/local-credentials';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -172,7 +173,7 @@ describe('realtime access ends with the session', () => {
     expect(await refusedAtConnect(spare)).toBe('refused');
   });
 
-  test("the browsers' port answers WebSocket upgrades only: the management API is elsewhere, below a random path", async () => {
+  test("the browsers' port answers WebSocket upgrades only: the management API is elsewhere, below a random path, and signed", async () => {
     const user = await signedInUser(stack, 'management');
     const tab = await connect(user.token);
     const store = new ConnectionsStore(stack.deps.db, stack.config.tables.app);
@@ -189,6 +190,22 @@ describe('realtime access ends with the session', () => {
     expect(management.port).not.toBe(new URL(browserPort).port);
     const guessed = await fetch(`${management.origin}/@connections/${encodeURIComponent(connectionId!)}`, { method: 'DELETE' });
     expect(guessed.status).toBe(404);
+    // With the path, as in AWS: only requests signed with the stack's credentials (the publisher's and the closer's).
+    const atPath = `${stack.config.realtime.managementUrl}/@connections/${encodeURIComponent(connectionId!)}`;
+    const unsigned = await fetch(atPath, { method: 'POST', body: '{"forged":true}' });
+    expect({ status: unsigned.status, type: unsigned.headers.get('x-amzn-errortype') }).toEqual({ status: 403, type: 'ForbiddenException' });
+    const forged = await fetch(atPath, {
+      method: 'POST',
+      body: '{"forged":true}',
+      headers: {
+        'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d{3}/g, ''),
+        authorization: `AWS4-HMAC-SHA256 Credential=${requiredLocalCredentials(process.env).accessKeyId}/20261128/us-east-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+      },
+    });
+    expect({ status: forged.status, message: ((await forged.json()) as { message: string }).message }).toMatchObject({
+      status: 403,
+      message: expect.stringMatching(/signature/i),
+    });
     expect(tab.socket.readyState).toBe(WebSocket.OPEN);
     expect(tab.received).toEqual([]);
     tab.socket.close();

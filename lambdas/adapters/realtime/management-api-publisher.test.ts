@@ -1,10 +1,11 @@
 // The publisher against a small HTTP server speaking the management API's wire format (POST /@connections/{id},
-// 410 GoneException), with the real ApiGatewayManagementApiClient: how many requests a broadcast has in flight,
-// and what a gone connection leaves.
+// 410 GoneException), through the real ApiGatewayManagementApiClient's parts (connection-poster.ts): how many
+// requests a broadcast has in flight, and what a gone connection leaves.
 import { Agent, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { ConnectionsStore } from '../dynamo/connections-store';
+import { ConnectionPoster } from './connection-poster';
 import { ManagementApiPublisher, POSTS_IN_FLIGHT } from './management-api-publisher';
 
 const CONNECTIONS = 3 * POSTS_IN_FLIGHT + 7;
@@ -39,9 +40,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test(`a broadcast to ${CONNECTIONS} connections reaches every one with at most ${POSTS_IN_FLIGHT} requests in flight, and drops the gone ones`, async () => {
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new ApiGatewayManagementApiClient({
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     // Sockets enough for every request at once: only the publisher bounds how many are in flight.
     requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }) },
@@ -50,7 +52,7 @@ test(`a broadcast to ${CONNECTIONS} connections reaches every one with at most $
   const connections = { ofUser: async () => ids, remove: async (id: string) => void removed.push(id) } as unknown as ConnectionsStore;
   const broadcasts: number[] = [];
   const publisher = new ManagementApiPublisher(
-    client,
+    new ConnectionPoster(client, endpoint),
     connections,
     () => new Date(),
     (seconds) => broadcasts.push(seconds),
@@ -81,7 +83,7 @@ test('a publish to a user without connections posts nothing and records no broad
   const broadcasts: number[] = [];
   const connections = { ofUser: async () => [], remove: async () => undefined } as unknown as ConnectionsStore;
   const publisher = new ManagementApiPublisher(
-    client,
+    new ConnectionPoster(client, 'http://127.0.0.1:9'),
     connections,
     () => new Date(),
     (seconds) => broadcasts.push(seconds),

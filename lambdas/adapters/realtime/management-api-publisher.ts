@@ -1,7 +1,7 @@
-import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { RealtimeEvent, RealtimePublisher } from '../../contract/realtime-events';
 import { logger } from '../logger';
 import type { ConnectionsStore } from '../dynamo/connections-store';
+import type { ConnectionPoster } from './connection-poster';
 
 /** PostToConnection requests in flight at once, per publish (and the client's sockets: deps.ts). Enough to hide
  * each request's round trip; a bounded number, so a broadcast to thousands of connections sends them in order
@@ -10,15 +10,15 @@ import type { ConnectionsStore } from '../dynamo/connections-store';
 export const POSTS_IN_FLIGHT = 64;
 
 /**
- * Pushes events through API Gateway's WebSocket management API (PostToConnection) to every connection of the
- * user. The local realtime server speaks the same wire protocol, so this one implementation serves both.
+ * Pushes events through API Gateway's WebSocket management API (PostToConnection, connection-poster.ts) to every
+ * connection of the user. The local realtime server speaks the same wire protocol, so this one implementation serves both.
  * A connection that is gone (410) is removed; a failure on one connection never blocks the others. Each broadcast's
  * duration goes to `recordBroadcast` (the RealtimeBroadcastSeconds metric: deps.ts).
  */
 export class ManagementApiPublisher implements RealtimePublisher {
   constructor(
-    private readonly client: ApiGatewayManagementApiClient,
-    private readonly connections: ConnectionsStore,
+    private readonly poster: Pick<ConnectionPoster, 'post'>,
+    private readonly connections: Pick<ConnectionsStore, 'ofUser' | 'remove'>,
     private readonly now: () => Date,
     private readonly recordBroadcast: (seconds: number) => void,
   ) {}
@@ -36,15 +36,11 @@ export class ManagementApiPublisher implements RealtimePublisher {
     return ids.length;
   }
 
-  private async post(ConnectionId: string, data: Uint8Array): Promise<void> {
+  private async post(connectionId: string, data: Uint8Array): Promise<void> {
     try {
-      await this.client.send(new PostToConnectionCommand({ ConnectionId, Data: data }));
+      if ((await this.poster.post(connectionId, data)) === 'gone') await this.connections.remove(connectionId);
     } catch (error) {
-      if (error instanceof GoneException || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410) {
-        await this.connections.remove(ConnectionId);
-      } else {
-        logger.warn('realtime delivery failed', { connectionId: ConnectionId, error: error as Error });
-      }
+      logger.warn('realtime delivery failed', { connectionId, error: error as Error });
     }
   }
 }
