@@ -27,8 +27,14 @@ export interface NginxRtmp {
   stop(): Promise<void>;
 }
 
-function config(dir: string, rtmpPort: number, hlsPort: number, tls: { rtmpsPort: number; certFile: string; keyFile: string }): string {
+function config(dir: string, rtmpPort: number, hlsPort: number, tls: { rtmpsPort: number; certFile: string; keyFile: string }, hls: boolean): string {
   const temp = join(dir, 'tmp');
+  const hlsOutput = hls
+    ? `hls on;
+      hls_path ${join(dir, 'hls')};
+      hls_fragment 2s;
+      hls_playlist_length 12s;`
+    : 'hls off;';
   return `load_module ${RTMP_MODULE};
 load_module ${STREAM_MODULE};
 daemon off;
@@ -43,10 +49,7 @@ rtmp {
     application ${RTMP_APPLICATION} {
       live on;
       record off;
-      hls on;
-      hls_path ${join(dir, 'hls')};
-      hls_fragment 2s;
-      hls_playlist_length 12s;
+      ${hlsOutput}
     }
   }
 }
@@ -78,8 +81,17 @@ http {
 `;
 }
 
-/** `rtmpsPort`: a free one unless given (tests that need no RTMPS leave it out). */
-export async function startNginxRtmp(options: { dir: string; rtmpPort: number; rtmpsPort?: number; hlsPort: number; logFile: string }): Promise<NginxRtmp> {
+/** `rtmpsPort`: a free one unless given (tests that need no RTMPS leave it out). `hls: false`: no HLS preview of
+ * what arrives, a destination that only ingests, as a platform's does from our side (benchmarks that count what
+ * the machine's cores hold: muxing every stream to HLS costs nginx as much CPU as the loop costs ffmpeg). */
+export async function startNginxRtmp(options: {
+  dir: string;
+  rtmpPort: number;
+  rtmpsPort?: number;
+  hlsPort: number;
+  logFile: string;
+  hls?: boolean;
+}): Promise<NginxRtmp> {
   if (!existsSync(RTMP_MODULE)) throw new Error(`nginx's RTMP module is missing (${RTMP_MODULE}): apt-get install libnginx-mod-rtmp`);
   if (!existsSync(STREAM_MODULE))
     throw new Error(`nginx's stream module is missing (${STREAM_MODULE}), the RTMPS test destination needs it: apt-get install libnginx-mod-stream`);
@@ -91,7 +103,7 @@ export async function startNginxRtmp(options: { dir: string; rtmpPort: number; r
   const ca = await createTestCa(join(options.dir, 'tls'), 'Loopcast local test CA');
   const server = await ca.issue('rtmps', { ip: [RTMPS_HOST] });
   const configFile = join(options.dir, 'nginx.conf');
-  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort, { rtmpsPort, ...server }));
+  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort, { rtmpsPort, ...server }, options.hls ?? true));
   const proc = new ManagedProcess({
     name: 'nginx-rtmp',
     command: 'nginx',

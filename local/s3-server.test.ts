@@ -12,6 +12,7 @@ import {
   CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   ListPartsCommand,
@@ -110,7 +111,7 @@ test('ListParts lists each part with its size and ETag, page by page; completion
   expect(second.Parts?.map((p) => p.PartNumber)).toEqual([3]);
   expect(second.IsTruncated).toBe(false);
 
-  await s3.send(
+  const completed = await s3.send(
     new CompleteMultipartUploadCommand({
       Bucket: bucket,
       Key: key,
@@ -119,6 +120,12 @@ test('ListParts lists each part with its size and ETag, page by page; completion
     }),
   );
   expect(await storedSha256(key)).toBe(sha256(Buffer.concat(bodies)));
+  // S3's ETag of a multipart object: the MD5 of the parts' MD5s, then the number of parts.
+  const partsMd5 = createHash('md5')
+    .update(Buffer.concat(etags.map((etag) => Buffer.from(etag.replaceAll('"', ''), 'hex'))))
+    .digest('hex');
+  expect(completed.ETag).toBe(`"${partsMd5}-${bodies.length}"`);
+  expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag).toBe(`"${partsMd5}-${bodies.length}"`);
   expect(existsSync(uploadDir(uploadId))).toBe(false);
 });
 

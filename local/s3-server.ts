@@ -186,7 +186,8 @@ class MultipartFilesystemStore extends FilesystemStore {
   }
 
   /** CompleteMultipartUpload with S3's checks: parts ascending, present with matching ETags, all but the last
-   * at least 5 MiB; the parts are then streamed one after the other into the object. */
+   * at least 5 MiB; the parts are then streamed one after the other into the object, whose ETag is S3's for a
+   * multipart object (`<MD5 of the parts' MD5s>-<parts>`). */
   override async putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]): Promise<{ size: number; md5: string }> {
     const upload = await this.getUpload(bucket, uploadId);
     if (!upload) throw noSuchUpload(uploadId);
@@ -216,9 +217,17 @@ class MultipartFilesystemStore extends FilesystemStore {
     const objectPath = this.getResourcePath(bucket, upload.key, 'object');
     await mkdir(dirname(objectPath), { recursive: true });
     const partPaths = parts.map((part) => join(uploadDir, String(part.number)));
-    const result = await writeFileAtomically(async function* concatenate() {
+    const temporary = temporaryName(objectPath);
+    await pipeline(async function* concatenate() {
       for (const path of partPaths) yield* createReadStream(path);
-    }, objectPath);
+    }, createWriteStream(temporary)).catch(async (error: unknown) => {
+      await rm(temporary, { force: true });
+      throw error;
+    });
+    await rename(temporary, objectPath);
+    // S3's ETag of a multipart object: the MD5 of the parts' MD5s, and how many parts (no hash of the whole object).
+    const partMd5s = parts.map((part) => Buffer.from(stored.get(part.number)!.etag.replaceAll('"', ''), 'hex'));
+    const result = { size: parts.reduce((sum, part) => sum + stored.get(part.number)!.size, 0), md5: `${createHash('md5').update(Buffer.concat(partMd5s)).digest('hex')}-${parts.length}` };
     await this.putMetadata(bucket, upload.key, { 'content-type': 'binary/octet-stream', ...headers }, result.md5);
     this.forgetParts(bucket, uploadId);
     await rm(uploadDir, { recursive: true, force: true });

@@ -57,10 +57,6 @@ export function copyRanges(sources: { id: string; size: number }[]): CopyRange[]
   return ranges;
 }
 
-async function* concatenate(...sources: Readable[]): AsyncGenerator<Buffer> {
-  for (const source of sources) yield* source;
-}
-
 export class StagingS3Store extends S3Store {
   private readonly lastSeen = new Map<string, UploadState>();
 
@@ -91,15 +87,30 @@ export class StagingS3Store extends S3Store {
     const { metadata } = state;
     const nextPartNumber = (state.parts.at(-1)?.PartNumber ?? 0) + 1;
 
-    const incompletePart = state.incompletePartSize === undefined ? undefined : await this.downloadIncompletePart(id);
     let source = src;
-    if (incompletePart) {
-      // The leftover is on local disk now: it goes in front of the new bytes.
-      await this.deleteIncompletePart(id);
-      source = Readable.from(concatenate(incompletePart.createReader({ cleanUpOnEnd: true }), src));
+    // What the leftover holds by its size, and what was read of it.
+    let leftoverSize = 0;
+    let leftover = 0;
+    if (state.incompletePartSize !== undefined) {
+      // The leftover goes in front of the new bytes, read straight from S3 (the base class first copies it to a
+      // temporary file): S3 answers at disk speed, so it is read whole before the client's bytes are waited for,
+      // and it is deleted once read, before a new leftover can be written under the same key.
+      const body = await this.getIncompletePart(id);
+      if (body) {
+        leftoverSize = state.incompletePartSize;
+        source = Readable.from(
+          (async function* leftoverThenRequest(store: StagingS3Store) {
+            for await (const chunk of body as AsyncIterable<Buffer>) {
+              leftover += chunk.length;
+              yield chunk;
+            }
+            await store.deleteIncompletePart(id);
+            yield* src;
+          })(this),
+        );
+      }
     }
-    const leftover = incompletePart?.size ?? 0;
-    const bytesUploaded = await this.uploadParts(metadata, source, nextPartNumber, offset - leftover);
+    const bytesUploaded = await this.uploadParts(metadata, source, nextPartNumber, offset - leftoverSize);
     const newOffset = offset + bytesUploaded - leftover;
 
     if (metadata.file.size === newOffset) {
