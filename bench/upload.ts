@@ -79,6 +79,16 @@ async function runUploadServerChild(config: UploadConfig): Promise<void> {
     });
   });
   http.keepAliveTimeout = 65_000;
+  // What the process's memory is made of when its RSS is highest, sampled: the parent resets and asks for it.
+  let atPeak = process.memoryUsage();
+  setInterval(() => {
+    const now = process.memoryUsage();
+    if (now.rss > atPeak.rss) atPeak = now;
+  }, 100).unref();
+  process.on('message', (message) => {
+    if (message === 'reset-memory') atPeak = process.memoryUsage();
+    else if (message === 'memory') process.send!({ memory: atPeak });
+  });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   process.send!({ port: (http.address() as AddressInfo).port, prefix: mount.prefix });
   process.on('disconnect', () => process.exit(0));
@@ -194,6 +204,7 @@ interface PairResult {
 interface Rig {
   s3: S3Client;
   bucket: string;
+  server: ChildProcess;
   serverPid: number;
   processes: Record<string, number>;
   source: string;
@@ -209,6 +220,7 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
   const { Upload: MultipartUpload } = await import('@aws-sdk/lib-storage');
   console.log(`\n${label}: ${gib(size)} GiB (${size} bytes); load average ${load()}`);
   resetPeak(rig.serverPid);
+  rig.server.send('reset-memory');
   let cpuUsed = cpuMeter(rig.processes);
   let started = performance.now();
   const url = await tusUpload(
@@ -224,6 +236,19 @@ async function runPair(rig: Rig, label: string, size: number, tusEndpoint: strin
   const tusSeconds = (performance.now() - started) / 1000;
   console.log(`  CPU, tus: ${cpuLine(cpuUsed(), tusSeconds)}`);
   const serverPeak = residentSet(rig.serverPid).peak;
+  const memory = await new Promise<NodeJS.MemoryUsage>((resolve) => {
+    const answer = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('memory' in message)) return;
+      rig.server.off('message', answer);
+      resolve((message as { memory: NodeJS.MemoryUsage }).memory);
+    };
+    rig.server.on('message', answer);
+    rig.server.send('memory');
+  });
+  console.log(
+    `  upload server at its highest sampled RSS (${mb(memory.rss)} MB): V8 heap ${mb(memory.heapUsed)} MB used of ${mb(memory.heapTotal)} MB, ` +
+      `external ${mb(memory.external)} MB (array buffers ${mb(memory.arrayBuffers)} MB), the rest (code, stacks, allocator) ${mb(memory.rss - memory.heapTotal - memory.external)} MB`,
+  );
   const tusKey = `uploads/bench/${url.slice(url.lastIndexOf('/') + 1)}`;
   const tusExact = (await storedSha256(rig.s3, rig.bucket, tusKey)) === rig.digests.get(size);
   const staged = await rig.s3.send(new ListObjectsV2Command({ Bucket: rig.bucket, Prefix: 'uploads/bench/' }));
@@ -345,6 +370,7 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
     const rig: Rig = {
       s3,
       bucket: config.buckets.media,
+      server: server.child,
       serverPid,
       processes: { 'upload server': serverPid, s3rver: s3Child.child.pid!, 'DynamoDB Local': dynamo.pid },
       source,
