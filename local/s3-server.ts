@@ -227,7 +227,10 @@ class MultipartFilesystemStore extends FilesystemStore {
     await rename(temporary, objectPath);
     // S3's ETag of a multipart object: the MD5 of the parts' MD5s, and how many parts (no hash of the whole object).
     const partMd5s = parts.map((part) => Buffer.from(stored.get(part.number)!.etag.replaceAll('"', ''), 'hex'));
-    const result = { size: parts.reduce((sum, part) => sum + stored.get(part.number)!.size, 0), md5: `${createHash('md5').update(Buffer.concat(partMd5s)).digest('hex')}-${parts.length}` };
+    const result = {
+      size: parts.reduce((sum, part) => sum + stored.get(part.number)!.size, 0),
+      md5: `${createHash('md5').update(Buffer.concat(partMd5s)).digest('hex')}-${parts.length}`,
+    };
     await this.putMetadata(bucket, upload.key, { 'content-type': 'binary/octet-stream', ...headers }, result.md5);
     this.forgetParts(bucket, uploadId);
     await rm(uploadDir, { recursive: true, force: true });
