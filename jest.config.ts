@@ -35,6 +35,7 @@ const config: Config = {
   // Three test files at a time on CI's two cores: about a third of the suite's time is real-time waiting (long runs,
   // schedules, playlists, outages) that leaves a core mostly idle, so a third worker fills it.
   maxWorkers: 3,
+  testSequencer: '<rootDir>/test/helpers/longest-first-sequencer.cjs',
   projects: [
     project('cdk', ['lib']),
     project('lambdas', ['lambdas', 'test/api', 'test/fakes']),
