@@ -54,7 +54,8 @@ test('the external lifecycle runs a stream: live at nginx-rtmp, then Stop leaves
   expect((await api(stack, 'POST', `/streams/${streamId}/start`, { token: ext.token })).status).toBe(200);
   await liveWithOneTask();
   const player = new RtmpPlayer(`${stack.urls.rtmp}/${ext.key}`);
-  await sleep(4000);
+  await player.receiving();
+  await sleep(3000);
   const figures = player.snapshot;
   await player.stop();
   expect(figures.video.packets).toBeGreaterThan(0);

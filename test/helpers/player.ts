@@ -4,6 +4,7 @@
 // arrival (the player's buffer drains). Used by the long-run API tests and `npm run bench:soak`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { waitFor } from './wait';
 
 export interface TrackFigures {
   packets: number;
@@ -55,6 +56,17 @@ export class RtmpPlayer {
   /** The figures so far (a copy). */
   get snapshot(): PlayerFigures {
     return structuredClone(this.figures);
+  }
+
+  /** Resolves once video and audio have both arrived: a new player needs its own process, the RTMP handshake and a
+   * key frame first, seconds when the machine is busy. */
+  async receiving(timeoutMs = 30_000): Promise<void> {
+    await waitFor(
+      'media at a new player',
+      () => this.snapshot,
+      ({ video, audio }) => video.packets > 0 && audio.packets > 0,
+      timeoutMs,
+    );
   }
 
   stop(): Promise<number | null> {
