@@ -228,10 +228,11 @@ test('refusals show translated, with what to do: a file that is not video or aud
   await expect(refused.getByRole('button', { name: texts.videos.upload.retry }).count()).resolves.toBe(0);
   await screenshot(page, 'app-videos-refused-ua');
 
-  // A session that ended meanwhile: the upload endpoint's 401.
+  // A session that ended meanwhile: the upload endpoint's 401. The clip is made first: any API call the page makes
+  // after the logout ends its session and opens the login page, so the file is chosen at once.
+  const other = await makeClip({ seconds: 1, name: 'signed-out.mp4' });
   e2e.stack.deps.now = () => new Date();
   await api(e2e.stack, 'POST', '/logout', { token: user.token });
-  const other = await makeClip({ seconds: 1, name: 'signed-out.mp4' });
   await chooseFiles(page, other.path);
   await page.locator('.upload-row[data-state="failed"]', { hasText: 'signed-out.mp4' }).getByText(texts.errors['uploader token error']).waitFor();
 }, 60_000);

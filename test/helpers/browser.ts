@@ -1,8 +1,9 @@
 // Debian's Chromium driven by playwright-core (no browser download), headless, with the flags this machine's
 // closed network needs; the browser and local stack of an e2e file, signed-in contexts and page errors.
 // Screenshots go to test-results/screenshots/ (kept as CI artifacts), or to LOOPCAST_SCREENSHOT_DIR when set.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { repoRoot } from '../../local/paths';
 import type { LocalStack } from '../../local/stack';
@@ -11,11 +12,29 @@ import { startTestStack, type TestStackOptions } from './stack';
 
 export const screenshotDir = process.env.LOOPCAST_SCREENSHOT_DIR || join(repoRoot, 'test-results', 'screenshots');
 
+/**
+ * Chromium features the suite turns off, besides those Playwright turns off. Headless Chromium opens a window per
+ * context, and each window preloads its omnibox's WebUI popup in a renderer of its own: measured, 2-3 s of CPU per
+ * context against 1 s for the rest of it (one context per test: about a third of the whole suite's CPU went there).
+ */
+const suiteDisabledFeatures = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+/** Playwright's own `--disable-features` list. Chromium keeps only the last `--disable-features` switch, so the
+ * suite's must repeat Playwright's; it is read from the installed playwright-core, so an upgrade changes both. */
+function playwrightDisabledFeatures(): string[] {
+  const bundle = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'lib', 'coreBundle.js');
+  const list = /\bdisabledFeatures = \[([^\]]*)\]/.exec(readFileSync(bundle, 'utf8'))?.[1];
+  const features = [...(list ?? '').matchAll(/"(\w+)"/g)].map((match) => match[1]!);
+  if (features.length === 0) throw new Error(`Playwright's disabled Chromium features were not found in ${bundle}: update test/helpers/browser.ts`);
+  return features;
+}
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
+      `--disable-features=${[...playwrightDisabledFeatures(), ...suiteDisabledFeatures].join(',')}`,
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',
@@ -34,7 +53,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** An e2e file's Chromium, with contexts that close after the test that opened them. */
+/** An e2e file's Chromium, with contexts that close after the test that opened them and that prefer reduced motion
+ * unless a test asks otherwise. */
 export interface BrowserTests {
   readonly browser: Browser;
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
@@ -101,7 +121,9 @@ export function browserTests(hooks: { start?: () => Promise<unknown>; stop?: () 
       return browser;
     },
     async newContext(options) {
-      const context = await tests.browser.newContext(options);
+      // The app honours prefers-reduced-motion (web/src/styles/app.css); without it, every spinner and pulsing badge
+      // repaints 60 times a second in software (one spinner: 12 % of a core), for as long as a test's page is open.
+      const context = await tests.browser.newContext({ reducedMotion: 'reduce', ...options });
       contexts.push(context);
       return context;
     },
