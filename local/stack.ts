@@ -10,6 +10,7 @@ import type { GoogleSettings } from '../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../lambdas/adapters/telegram/bot-api';
 import type { RuntimeConfig } from '../lambdas/adapters/config';
 import type { DataPlane } from '../lambdas/contract/data-planes';
+import type { ScryptCost } from '../lambdas/core/accounts/passwords';
 import { appTable } from '../lambdas/contract/tables';
 import { mediaBucket } from '../lambdas/contract/buckets';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -109,6 +110,8 @@ export interface LocalStackOptions {
   dataPlane?: DataPlane;
   /** RTMP destinations on the public internet only, as in AWS (locally any server may be named by default). */
   publicDestinationsOnly?: boolean;
+  /** The cost of new password hashes; PASSWORD_COST unless the test suite asks for less (test/helpers/stack.ts). */
+  passwordCost?: ScryptCost;
 }
 
 export interface LocalStack {
@@ -238,28 +241,32 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       credentials,
     });
     stoppers.push(scheduler.stop);
-    deps = createDeps(config, {
-      mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
-      signingKey: async () => signingKey,
-      paymentProvider: async () => (options.stripe ? new StripeProvider(options.stripe) : undefined),
-      makeTranscoder: (onUpdate) => {
-        const transcoder = new FfmpegTranscoder({ s3: deps!.s3, bucket: config.buckets.media, onUpdate, workDir: join(options.dataDir, 'transcode') });
-        transcoders.push(transcoder);
-        return transcoder;
+    deps = createDeps(
+      config,
+      {
+        mailer: new OutboxMailer(join(options.dataDir, 'outbox'), options.mailLog ?? (() => undefined)),
+        signingKey: async () => signingKey,
+        paymentProvider: async () => (options.stripe ? new StripeProvider(options.stripe) : undefined),
+        makeTranscoder: (onUpdate) => {
+          const transcoder = new FfmpegTranscoder({ s3: deps!.s3, bucket: config.buckets.media, onUpdate, workDir: join(options.dataDir, 'transcode') });
+          transcoders.push(transcoder);
+          return transcoder;
+        },
+        secrets: localSecretBox(readFileSync(keyFile)),
+        streamRunner,
+        streamWakeups: new EventBridgeStreamWakeups({
+          scheduler: new SchedulerClient({ region: config.region, endpoint: scheduler.endpoint, credentials: localCredentials }),
+          groupName: LOCAL_SCHEDULES.group,
+          targetArn: LOCAL_SCHEDULES.targetArn,
+          roleArn: LOCAL_SCHEDULES.roleArn,
+        }),
+        google: async () => options.google,
+        telegram: async () => options.telegram,
+        originVerify: async () => [originVerify],
+        ...(options.publicDestinationsOnly ? { destinations: publicDestinationsOnly() } : {}),
       },
-      secrets: localSecretBox(readFileSync(keyFile)),
-      streamRunner,
-      streamWakeups: new EventBridgeStreamWakeups({
-        scheduler: new SchedulerClient({ region: config.region, endpoint: scheduler.endpoint, credentials: localCredentials }),
-        groupName: LOCAL_SCHEDULES.group,
-        targetArn: LOCAL_SCHEDULES.targetArn,
-        roleArn: LOCAL_SCHEDULES.roleArn,
-      }),
-      google: async () => options.google,
-      telegram: async () => options.telegram,
-      originVerify: async () => [originVerify],
-      ...(options.publicDestinationsOnly ? { destinations: publicDestinationsOnly() } : {}),
-    });
+      options.passwordCost ? { passwordCost: options.passwordCost } : {},
+    );
     stoppers.push(async () => {
       await Promise.all(transcoders.map((t) => t.close()));
     });

@@ -14,6 +14,7 @@ export const accountsContext = perDeps((deps): AccountsContext => ({
   connections: deps.connections,
   signingKey: deps.signingKey,
   now: clockOf(deps),
+  passwordCost: deps.passwordCost,
   get publicUrl() {
     return deps.config.publicUrl;
   },

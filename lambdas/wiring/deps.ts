@@ -31,6 +31,7 @@ import { secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { ManagementApiConnectionCloser } from '../adapters/realtime/connection-closer';
 import type { OpenConnections } from '../core/accounts/ports';
+import { PASSWORD_COST, type ScryptCost } from '../core/accounts/passwords';
 import { configFromEnv, type RuntimeConfig } from '../adapters/config';
 import { SesMailer } from '../adapters/mail/ses-mailer';
 import { traced } from '../adapters/observability';
@@ -77,6 +78,8 @@ export interface Deps {
   localPreviews?: { idFor(streamKey: string): string };
   /** The current time; tests move it to check expiry without waiting (contexts read it at call time: per-deps.ts). */
   now: () => Date;
+  /** The cost of new password hashes: PASSWORD_COST everywhere but in the test suite's stacks. */
+  passwordCost: ScryptCost;
 }
 
 /** The adapters that differ between AWS and the local stack. Without `originVerify` no request is believed to come
@@ -87,7 +90,11 @@ export type EnvironmentAdapters = Pick<
 > &
   Partial<Pick<Deps, 'originVerify' | 'destinations' | 'streamWakeups'>>;
 
-export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters, overrides: Partial<Pick<Deps, 'db' | 's3' | 'now'>> = {}): Deps {
+export function createDeps(
+  config: RuntimeConfig,
+  adapters: EnvironmentAdapters,
+  overrides: Partial<Pick<Deps, 'db' | 's3' | 'now' | 'passwordCost'>> = {},
+): Deps {
   const db = overrides.db ?? createDynamoClient(config);
   const management = traced(
     new ApiGatewayManagementApiClient({
@@ -108,6 +115,7 @@ export function createDeps(config: RuntimeConfig, adapters: EnvironmentAdapters,
     db,
     s3: overrides.s3 ?? createS3Client(config),
     now: overrides.now ?? (() => new Date()),
+    passwordCost: overrides.passwordCost ?? PASSWORD_COST,
     ...adapters,
     originVerify: adapters.originVerify ?? noOriginVerify,
     destinations: adapters.destinations ?? (config.stage === 'local' ? anyDestination : publicDestinationsOnly()),

@@ -8,6 +8,7 @@ import type { StripeSettings } from '../../lambdas/adapters/stripe/stripe-provid
 import type { GoogleSettings } from '../../lambdas/adapters/google/youtube';
 import type { TelegramSettings } from '../../lambdas/adapters/telegram/bot-api';
 import type { DataPlane } from '../../lambdas/contract/data-planes';
+import type { ScryptCost } from '../../lambdas/core/accounts/passwords';
 import { appTable } from '../../lambdas/contract/tables';
 import { webBuildDir } from '../../local/paths';
 import { freePort } from '../../local/ports';
@@ -28,6 +29,12 @@ export interface TestStackOptions {
   /** RTMP destinations on the public internet only, as in AWS. */
   publicDestinationsOnly?: boolean;
 }
+
+/** The test stacks hash passwords at 1/32 of the product's scrypt cost (1 MiB, a few ms): nearly every test signs a
+ * user up, and at the product's cost (32 MiB, 100-200 ms each) test/api/account.test.ts spent 69 CPU-s where it now
+ * spends 49. The code is the product's; a stored hash names its cost, and lambdas/core/accounts/passwords.test.ts
+ * checks the product's. */
+const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
 
@@ -58,5 +65,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Lo
     ...(options.telegram ? { telegram: options.telegram } : {}),
     ...(options.dataPlane ? { dataPlane: options.dataPlane } : {}),
     ...(options.publicDestinationsOnly ? { publicDestinationsOnly: true } : {}),
+    passwordCost: TEST_PASSWORD_COST,
   });
 }

@@ -7,7 +7,7 @@ import type { LanguageCode } from '../languages';
 import { checkNotDisposable, normalizeEmail } from './email-address';
 import { issueDeviceToken, trustedDevice } from './devices';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
-import { checkPasswordPolicy, DECOY_HASH, hashPassword, verifyPassword } from './passwords';
+import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword, type ScryptCost } from './passwords';
 import type { AccountsStore, Mailer, OpenConnections, RateLimiter, Session, User } from './ports';
 import { enforce, withinLimit } from './rate-limits';
 import { CONFIRMATION_TTL_SECONDS, hashToken, newToken, PASSWORD_RESET_TTL_SECONDS, SESSION_TTL_SECONDS } from './tokens';
@@ -22,6 +22,8 @@ export interface AccountsContext {
   signingKey: () => Promise<string>;
   now: () => Date;
   publicUrl: string;
+  /** The cost new password hashes are made with (PASSWORD_COST but in the test suite's stacks). */
+  passwordCost: ScryptCost;
 }
 
 /** Who is asking, for rate limits and the session record. */
@@ -100,7 +102,7 @@ export async function register(context: AccountsContext, input: Registration, cl
     displayName: input.displayName.trim(),
     language: input.language,
     status: 'pending',
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, context.passwordCost),
     createdAt: now,
     termsAcceptedAt: now,
   };
@@ -163,7 +165,7 @@ export async function signIn(context: AccountsContext, rawEmail: string, passwor
     context.now(),
   );
   const user = await context.store.userByEmail(email);
-  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
+  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? decoyHash(context.passwordCost));
   // Only someone who knows the password learns more than "wrong e-mail or password".
   if (!user || !passwordMatches || user.status === 'terminated') throw new AppError('invalid credentials');
   if (user.status === 'pending') throw new AppError('email not confirmed');
@@ -217,7 +219,7 @@ export async function resetPassword(context: AccountsContext, token: string, pas
   if (!(await context.store.takeEmailToken(tokenHash, 'reset'))) throw new AppError('invalid token');
   // Following a reset link also proves the address, so a pending account becomes active.
   const changes = {
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, context.passwordCost),
     passwordChangedAt: context.now().toISOString(),
     ...(user.status === 'pending' ? { status: 'active' as const, confirmedAt: context.now().toISOString() } : {}),
   };

@@ -1,7 +1,11 @@
 import { AppError } from '../errors';
-import { checkPasswordPolicy, DECOY_HASH, hashPassword, verifyPassword } from './passwords';
+import { checkPasswordPolicy, decoyHash, hashPassword, PASSWORD_COST, verifyPassword } from './passwords';
 
 describe('passwords', () => {
+  test("the product's cost: OWASP's scrypt floor (N=2^15, r=8, p=1)", () => {
+    expect(PASSWORD_COST).toEqual({ N: 32768, r: 8, p: 1 });
+  });
+
   test('a hash verifies its password only, and never contains it', async () => {
     const hash = await hashPassword('correct horse battery staple');
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
@@ -21,12 +25,23 @@ describe('passwords', () => {
     expect(await verifyPassword('x', 'bcrypt$1$2$3$salt$key')).toBe(false);
   });
 
-  test('the decoy an unknown e-mail is verified against costs what a real hash costs, and matches nothing', async () => {
+  test('a hash names its cost, and verifies whatever the cost now is', async () => {
+    const cheap = { N: 1024, r: 8, p: 1 };
+    const hash = await hashPassword('correct horse battery staple', cheap);
+    expect(hash).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword('correct horse battery staple', hash)).toBe(true);
+    expect(await verifyPassword('correct horse battery stapl', hash)).toBe(false);
+  });
+
+  test.each([
+    ["the product's cost", PASSWORD_COST],
+    ['a cheaper cost', { N: 1024, r: 8, p: 1 }],
+  ])('the decoy an unknown e-mail is verified against costs what a real hash costs (%s), and matches nothing', async (_, cost) => {
     // The same scheme, parameters, salt length and key length as a real hash: the same scrypt work and comparison.
     const shape = (hash: string) => hash.split('$').map((field, i) => (i < 4 ? field : Buffer.from(field, 'base64').length));
-    expect(shape(DECOY_HASH)).toEqual(shape(await hashPassword('correct horse battery staple')));
-    expect(await verifyPassword('', DECOY_HASH)).toBe(false);
-    expect(await verifyPassword('correct horse battery staple', DECOY_HASH)).toBe(false);
+    expect(shape(decoyHash(cost))).toEqual(shape(await hashPassword('correct horse battery staple', cost)));
+    expect(await verifyPassword('', decoyHash(cost))).toBe(false);
+    expect(await verifyPassword('correct horse battery staple', decoyHash(cost))).toBe(false);
   });
 
   test.each([

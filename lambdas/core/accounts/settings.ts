@@ -126,7 +126,10 @@ export async function changePassword(
   if (input.currentPassword === input.newPassword) throw new AppError('same password');
   await checkPasswordPolicy(input.newPassword, user.email);
   // passwordChangedAt: reset links sent before now stop working (accounts.ts, as after a reset).
-  await context.store.updateUser(user.id, { passwordHash: await hashPassword(input.newPassword), passwordChangedAt: context.now().toISOString() });
+  await context.store.updateUser(user.id, {
+    passwordHash: await hashPassword(input.newPassword, context.passwordCost),
+    passwordChangedAt: context.now().toISOString(),
+  });
   const sessionsEnded = await context.store.deleteSessionsOf(user.id, caller.sessionId);
   await context.connections.closeAllBut(user.id, caller.sessionId);
   await context.mailer.send(passwordChangedEmail(user, context.publicUrl));
