@@ -1,6 +1,9 @@
 import { AppError } from '../errors';
 import { checkPasswordPolicy, decoyHash, hashPassword, PASSWORD_COST, verifyPassword } from './passwords';
 
+/** A cost below the product's, as the test stacks use. */
+const CHEAP = { N: 1024, r: 8, p: 1 };
+
 describe('passwords', () => {
   test("the product's cost: OWASP's scrypt floor (N=2^15, r=8, p=1)", () => {
     expect(PASSWORD_COST).toEqual({ N: 32768, r: 8, p: 1 });
@@ -26,8 +29,7 @@ describe('passwords', () => {
   });
 
   test('a hash names its cost, and verifies whatever the cost now is', async () => {
-    const cheap = { N: 1024, r: 8, p: 1 };
-    const hash = await hashPassword('correct horse battery staple', cheap);
+    const hash = await hashPassword('correct horse battery staple', CHEAP);
     expect(hash).toMatch(/^scrypt\$1024\$8\$1\$/);
     expect(await verifyPassword('correct horse battery staple', hash)).toBe(true);
     expect(await verifyPassword('correct horse battery stapl', hash)).toBe(false);
@@ -35,7 +37,7 @@ describe('passwords', () => {
 
   test.each([
     ["the product's cost", PASSWORD_COST],
-    ['a cheaper cost', { N: 1024, r: 8, p: 1 }],
+    ['a cheaper cost', CHEAP],
   ])('the decoy an unknown e-mail is verified against costs what a real hash costs (%s), and matches nothing', async (_, cost) => {
     // The same scheme, parameters, salt length and key length as a real hash: the same scrypt work and comparison.
     const shape = (hash: string) => hash.split('$').map((field, i) => (i < 4 ? field : Buffer.from(field, 'base64').length));
