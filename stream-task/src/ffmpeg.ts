@@ -44,8 +44,16 @@ const escapeToken = (text: string, specials: string) => text.replace(new RegExp(
 /** Tee slave names use ffmpeg's token syntax: backslash escapes, quotes, and `|` between slaves. */
 const escapeTeeUrl = (url: string) => escapeToken(url, '|[]');
 
-/** The protocol options that make the TLS layer verify the server, as `key=value` pairs. */
-const tlsOptions = (trust: TlsTrust): [string, string][] => [['tls_verify', '1'], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])];
+/** The options of the protocols a destination's URL opens, as `key=value` pairs:
+ * - `tcp_nodelay` (the rtmp protocol's, for rtmps:// too): without it, Nagle's algorithm holds each small message of
+ *   the RTMP handshake (connect, createStream, publish) until the server's delayed ACK, some 40 ms a round, 150 ms
+ *   from spawn to the first packet at a local server (bench:start). Media messages are large; what it costs is a few
+ *   more small TCP segments for audio, as librtmp (OBS) has always sent them;
+ * - for rtmps://, the TLS layer's verification of the server. */
+const protocolOptions = (url: string, trust: TlsTrust): [string, string][] => [
+  ['tcp_nodelay', '1'],
+  ...(isRtmps(url) ? [['tls_verify', '1'] as [string, string], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])] : []),
+];
 
 export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}): string[] {
   if (!destinations.length) throw new Error('at least one destination is needed');
@@ -58,10 +66,10 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
   args.push('-c', 'copy', '-rw_timeout', RW_TIMEOUT_US);
   if (destinations.length === 1) {
     const url = destinations[0]!.url;
-    // Output options before the URL reach the protocols it opens (rtmps -> tls). Only for rtmps: an option no
-    // protocol takes fails the output.
-    const tls = isRtmps(url) ? tlsOptions(trust).flatMap(([key, value]) => [`-${key}`, value]) : [];
-    return [...args, ...tls, '-flvflags', 'no_duration_filesize', '-f', 'flv', url];
+    // Output options before the URL reach the protocols it opens (rtmp -> tcp, rtmps -> tls -> tcp). The TLS ones
+    // only for rtmps: an option no protocol takes fails the output.
+    const protocol = protocolOptions(url, trust).flatMap(([key, value]) => [`-${key}`, value]);
+    return [...args, ...protocol, '-flvflags', 'no_duration_filesize', '-f', 'flv', url];
   }
   // The tee muxer has no codec tag table, so ffmpeg would pass the MP4 tags (avc1, mp4a) on and each FLV slave
   // would refuse them; 7 and 10 are FLV's tags for H.264 and AAC. onfail=ignore: a failing destination is
@@ -79,10 +87,10 @@ export const TEE_QUEUE_PACKETS = 360;
  * The options of one tee destination, as the slave's `[...]` list reads them (before the tee's own escaping).
  * The fifo muxer's: a full queue drops packets rather than blocking ffmpeg (the supervisor then restarts the run
  * without that destination, see teeQueueFull). No attempt_recovery: a failing destination is still dropped by the
- * tee, reported, and retried by the supervisor with its backoff. The slave's other options (flvflags, and an RTMPS
- * destination's TLS verification) are not the tee's: it hands them to the fifo as the `format_opts` the fifo opens
- * its output and writes its header with, so the TLS layer under rtmps gets them (a global -tls_verify would be
- * ignored by the tee, and a `format_opts` of our own in fifo_options replaced by the tee). The fifo's option list
+ * tee, reported, and retried by the supervisor with its backoff. The slave's other options (flvflags and the
+ * protocol options) are not the tee's: it hands them to the fifo as the `format_opts` the fifo opens its output and
+ * writes its header with, so the protocols under the URL get them (a global -tls_verify would be ignored by the
+ * tee, and a `format_opts` of our own in fifo_options replaced by the tee). The fifo's option list
  * is a value of the slave's, so it is escaped for it; a value ends at an unescaped ':' or ']'.
  */
 function teeSlaveOptions(url: string, trust: TlsTrust): string {
@@ -91,7 +99,7 @@ function teeSlaveOptions(url: string, trust: TlsTrust): string {
     ['f', 'flv'],
     ['onfail', 'ignore'],
     ['flvflags', 'no_duration_filesize'],
-    ...(isRtmps(url) ? tlsOptions(trust) : []),
+    ...protocolOptions(url, trust),
     ['use_fifo', '1'],
     ['fifo_options', fifoOptions],
   ];

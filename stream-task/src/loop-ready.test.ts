@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { audioCutoff, loopReadyVideo, loopTimeline } from './loop-ready';
+import { audioCutoff, endsInterval, loopReadyVideo, loopTimeline, PAST_ANY_END, timelineOf, timelineReachesEnd } from './loop-ready';
+import { probeMedia } from './media';
 
 const run = promisify(execFile);
 let dir: string;
@@ -15,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A 2 s 30 fps clip whose AAC audio has `audioSamples` samples (the encoder adds its priming frame). */
-async function clip(name: string, audioSamples: number): Promise<string> {
+/** A 30 fps clip (2 s GOPs) whose AAC audio has `audioSamples` samples (the encoder adds its priming frame). */
+async function clip(name: string, audioSamples: number, seconds = 2): Promise<string> {
   const path = join(dir, name);
   await run('ffmpeg', [
     '-v',
@@ -24,11 +25,11 @@ async function clip(name: string, audioSamples: number): Promise<string> {
     '-f',
     'lavfi',
     '-i',
-    'testsrc2=size=320x180:rate=30:duration=2',
+    `testsrc2=size=320x180:rate=30:duration=${seconds}`,
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=440:sample_rate=44100:duration=3',
+    `sine=frequency=440:sample_rate=44100:duration=${seconds + 1}`,
     '-filter_complex',
     `[1:a]atrim=end_sample=${audioSamples}[a]`,
     '-map',
@@ -73,9 +74,9 @@ const regressions = (dts: number[]) => dts.filter((value, i) => i > 0 && value <
 test('audio as long as the picture repeats a timestamp at every seam; the remuxed file loops with none, the picture untouched', async () => {
   const padded = await clip('padded.mp4', 88_200);
   expect(regressions((await loopedTimestamps(padded, 4)).audio)).toBe(3);
-  const timeline = (await loopTimeline(padded, 2))!;
+  const timeline = (await probeMedia(padded, undefined, { timeline: true })).timeline!;
   expect(audioCutoff(timeline)).toBeCloseTo(2 - 0.02322 - 0.02322 - 0.001, 3);
-  const ready = await loopReadyVideo(padded, 2, dir);
+  const ready = await loopReadyVideo(padded, timeline, dir);
   expect(ready).toBe(join(dir, 'loop-ready.mp4'));
   const looped = await loopedTimestamps(ready, 4);
   expect(regressions(looped.audio)).toBe(0);
@@ -87,6 +88,59 @@ test('audio as long as the picture repeats a timestamp at every seam; the remuxe
 
 test('a file whose audio frames end inside the picture is used as it is', async () => {
   const inside = await clip('inside.mp4', 86_016);
-  expect(await loopReadyVideo(inside, 2, dir)).toBe(inside);
+  expect(await loopReadyVideo(inside, (await probeMedia(inside, undefined, { timeline: true })).timeline, dir)).toBe(inside);
   expect(regressions((await loopedTimestamps(inside, 4)).audio)).toBe(0);
+});
+
+/** The timeline one ffprobe reads without knowing the file's length: its tail from past any end. */
+async function timelineFromPastTheEnd(path: string) {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-read_intervals',
+    endsInterval(PAST_ANY_END),
+    '-show_entries',
+    'packet=codec_type,pts_time,duration_time',
+    '-of',
+    'json',
+    path,
+  ]);
+  return timelineOf((JSON.parse(stdout) as { packets: [] }).packets, 0);
+}
+
+test("one ffprobe reads an MP4's two ends; an FLV, which cannot seek past its end, gets the same timeline from a second", async () => {
+  const mp4 = await clip('eight-seconds.mp4', 8 * 44_100, 8);
+  const known = (await loopTimeline(mp4, 8))!;
+  expect(timelineReachesEnd(known, 8)).toBe(true);
+  expect(await timelineFromPastTheEnd(mp4)).toEqual(known);
+  expect((await probeMedia(mp4, undefined, { timeline: true })).timeline).toEqual(known);
+
+  const flv = join(dir, 'eight-seconds.flv');
+  await run('ffmpeg', ['-v', 'error', '-i', mp4, '-c', 'copy', '-y', flv]);
+  const headOnly = (await timelineFromPastTheEnd(flv))!;
+  expect(timelineReachesEnd(headOnly, 8)).toBe(false);
+  const probed = await probeMedia(flv, undefined, { timeline: true });
+  expect(probed.timeline).toEqual(await loopTimeline(flv, probed.durationUs / 1e6));
+  expect(timelineReachesEnd(probed.timeline!, probed.durationUs / 1e6)).toBe(true);
+});
+
+test('a file without sound has no timeline to fix', async () => {
+  const silent = join(dir, 'silent.mp4');
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x180:rate=30:duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-y',
+    silent,
+  ]);
+  const probed = await probeMedia(silent, undefined, { timeline: true });
+  expect(probed.timeline).toBeUndefined();
+  expect(await loopReadyVideo(silent, probed.timeline, dir)).toBe(silent);
 });

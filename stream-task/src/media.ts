@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { FfmpegInputs } from './ffmpeg';
 import type { Soundtrack } from './feeder';
 import { fetchInput, type InputFetcher } from './inputs';
-import { loopReadyVideo } from './loop-ready';
+import { endsInterval, loopReadyVideo, loopTimeline, PAST_ANY_END, timelineOf, timelineReachesEnd, type FileTimeline, type ProbedPacket } from './loop-ready';
 import { PlaylistRuntime, type PlaylistEvents, type StreamProfile } from './playlist';
 import { preparePlaylist, prepareSoundtrack, type PlaylistSpec } from './playlist-media';
 import { loopPosition } from './preview';
@@ -49,6 +49,8 @@ export interface ProbedMedia {
   durationUs: number;
   bitRate?: number;
   streams: ProbedStream[];
+  /** When asked for: the packets at the file's two ends (undefined without both picture and sound). */
+  timeline?: FileTimeline;
 }
 
 const FLV_VIDEO_CODECS = ['h264'];
@@ -61,20 +63,34 @@ const positive = (value: unknown): number | undefined => {
   return Number.isFinite(number) && number > 0 ? number : undefined;
 };
 
-export async function probeMedia(path: string, signal?: AbortSignal): Promise<ProbedMedia> {
+/** What the file holds, from one ffprobe. With `timeline`, the same ffprobe reads its packets at both ends too (one
+ * process fewer before a stream starts: each costs some 130 ms of loading ffmpeg's libraries); a container that
+ * cannot seek past its end (FLV) gets a second ffprobe that knows the length. */
+export async function probeMedia(path: string, signal?: AbortSignal, options: { timeline?: boolean } = {}): Promise<ProbedMedia> {
+  const entries = 'format=duration,bit_rate,start_time:stream=codec_type,codec_name,bit_rate';
   const { stdout } = await run(
     'ffprobe',
-    ['-v', 'error', '-print_format', 'json', '-show_entries', 'format=duration,bit_rate:stream=codec_type,codec_name,bit_rate', path],
-    { signal, maxBuffer: 1024 * 1024 },
+    [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      ...(options.timeline
+        ? ['-read_intervals', endsInterval(PAST_ANY_END), '-show_entries', `${entries}:packet=codec_type,pts_time,duration_time`]
+        : ['-show_entries', entries]),
+      path,
+    ],
+    { signal, maxBuffer: 16 * 1024 * 1024 },
   ).catch((error: Error & { stderr?: string }) => {
     throw new Error(`ffprobe cannot read ${path}: ${(error.stderr || error.message).trim()}`);
   });
   const json = JSON.parse(stdout) as {
-    format?: { duration?: string; bit_rate?: string };
+    format?: { duration?: string; bit_rate?: string; start_time?: string };
     streams?: { codec_type?: string; codec_name?: string; bit_rate?: string }[];
+    packets?: ProbedPacket[];
   };
   const bitRate = positive(json.format?.bit_rate);
-  return {
+  const probed: ProbedMedia = {
     durationUs: Math.round((positive(json.format?.duration) ?? 0) * 1e6),
     ...(bitRate ? { bitRate } : {}),
     streams: (json.streams ?? []).map((s) => {
@@ -82,6 +98,12 @@ export async function probeMedia(path: string, signal?: AbortSignal): Promise<Pr
       return { codecType: s.codec_type ?? '', codecName: s.codec_name ?? '', ...(streamBitRate ? { bitRate: streamBitRate } : {}) };
     }),
   };
+  if (!options.timeline) return probed;
+  const seconds = probed.durationUs / 1e6;
+  let timeline = timelineOf(json.packets ?? [], Number(json.format?.start_time ?? 0));
+  const withBoth = ['video', 'audio'].every((type) => probed.streams.some((s) => s.codecType === type));
+  if (withBoth && seconds > 0 && !(timeline && timelineReachesEnd(timeline, seconds))) timeline = await loopTimeline(path, seconds, signal);
+  return { ...probed, ...(timeline ? { timeline } : {}) };
 }
 
 /** Loop length and bitrate of what we will send, or an Error saying why it cannot be streamed by copy. */
@@ -111,10 +133,10 @@ export async function prepareMedia(
     fetchInput(fetchers, sources.video, join(workDir, 'video'), signal),
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
   ]);
-  const [video, audio] = await Promise.all([probeMedia(videoPath, signal), audioPath ? probeMedia(audioPath, signal) : undefined]);
-  const described = describeInputs(video, audio);
   // With a separate audio track the video's own sound is not sent, so its length does not matter.
-  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.durationUs / 1e6, workDir, signal);
+  const [video, audio] = await Promise.all([probeMedia(videoPath, signal, { timeline: !audioPath }), audioPath ? probeMedia(audioPath, signal) : undefined]);
+  const described = describeInputs(video, audio);
+  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.timeline, workDir, signal);
   return { files: { videoPath: loopPath, ...(audioPath ? { audioPath } : {}) }, ...described };
 }
 
