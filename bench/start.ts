@@ -101,13 +101,14 @@ interface ApiStart {
   total: number;
   /** When the API answered the POST (it launches the lifecycle before answering). */
   apiAnswer: number;
-  phases: { lifecycle: number; taskStart: number; inputs: number; handshake: number; rtmp: number };
+  phases: { lifecycle: number; taskStart: number; download: number; probes: number; handshake: number; rtmp: number };
 }
 
 const PHASES: Record<keyof ApiStart['phases'], string> = {
   lifecycle: 'request to task process (API, lifecycle, PrepareTask, RunTask, process spawn)',
   taskStart: 'task process to lease (Node start, the lease request)',
-  inputs: 'lease to inputs ready (download from S3, probes)',
+  download: 'lease to inputs on the disk (the download from S3)',
+  probes: 'inputs on the disk to inputs ready (ffprobe, a remux if the sound needs one)',
   handshake: 'inputs to ffmpeg spawned (destination handshake probe)',
   rtmp: "ffmpeg spawned to the player's first packet (input open, RTMP publish, first keyframe)",
 };
@@ -137,7 +138,8 @@ async function creatorsStart(stack: LocalStack, source: string): Promise<ApiStar
       phases: {
         lifecycle: processStart - startedAt,
         taskStart: at('leased') - processStart,
-        inputs: at('inputsReady') - at('leased'),
+        download: at('inputsFetched') - at('leased'),
+        probes: at('inputsReady') - at('inputsFetched'),
         handshake: at('ffmpegSpawned') - at('inputsReady'),
         rtmp: mediaAt - at('ffmpegSpawned'),
       },

@@ -1,9 +1,18 @@
 // What crosses the boundary between Loopcast and a stream task, defined once: the spec of what it streams, the
 // heartbeat it reports, its run lease, and the task API it talks to in managed mode (lambdas/http/stream-tasks.ts
 // serves it; stream-task/src/task-api.ts calls it). docs/stream-task.md and docs/streams.md describe them.
-import { z } from 'zod';
+// Zod's mini build (the same schemas as functions, not methods): the stream task loads this module at every start,
+// and the whole of Zod was a third of the task's start (docs/stream-task.md).
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 
-const source = z.string().min(1).max(4096);
+// Messages in English, as the full Zod gives them (the mini build has none of its own: "Invalid input" for all).
+z.config(en());
+
+/** A string of `min` to `max` characters. */
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const id = text(1, 64);
+const source = text(1, 4096);
 
 /** More items than any plan allows (lambdas/core/plans.ts, playlistItems): a bound on what a spec may carry. */
 export const PLAYLIST_MAX_ITEMS = 500;
@@ -15,52 +24,47 @@ export type PlaylistApply = (typeof playlistApplyModes)[number];
 /** A playlist (docs/playlists.md): library videos played one after another, in order or shuffled for every pass. */
 export const taskPlaylistSchema = z.object({
   /** Counts the stream's playlist edits: the task reports the newest it has, and gets newer ones. */
-  revision: z.number().int().min(0),
+  revision: z.int().check(z.minimum(0)),
   shuffle: z.boolean(),
   /** The video's id, and its source (fetched like `video`). An item may appear more than once. */
-  items: z
-    .array(z.object({ id: z.string().min(1).max(64), url: source }))
-    .min(1)
-    .max(PLAYLIST_MAX_ITEMS),
+  items: z.array(z.object({ id, url: source })).check(z.minLength(1), z.maxLength(PLAYLIST_MAX_ITEMS)),
 });
 
 export type TaskPlaylist = z.output<typeof taskPlaylistSchema>;
 
 export const streamTaskSpecSchema = z.object({
-  streamId: z.string().min(1).max(64),
+  streamId: id,
   /** `s3://bucket/key`, an `https://` (or locally `http://`) URL such as a presigned S3 URL, or a local path. */
   video: source,
   /** A separate audio track, fetched like the video; the video's own audio is then not used. */
-  audio: source.optional(),
+  audio: z.optional(source),
   /** Several videos instead of one (`video` is then the first item's source and not used). */
-  playlist: taskPlaylistSchema.optional(),
+  playlist: z.optional(taskPlaylistSchema),
   destinations: z
     .array(
       z.object({
-        id: z.string().min(1).max(64),
+        id,
         /** Full publish URL including the stream key, e.g. rtmp://a.rtmp.youtube.com/live2/<key>. */
         url: z
           .string()
-          .max(2048)
-          .regex(/^rtmps?:\/\/[^/\s]+\/\S+$/i, 'must be an rtmp:// or rtmps:// URL with an application and stream key'),
+          .check(z.maxLength(2048), z.regex(/^rtmps?:\/\/[^/\s]+\/\S+$/i, 'must be an rtmp:// or rtmps:// URL with an application and stream key')),
       }),
     )
-    .min(1),
+    .check(z.minLength(1)),
   /** "HH:MM" in timeZone. */
-  restartTimes: z.array(z.string()).default([]),
-  timeZone: z.string().default('UTC'),
+  restartTimes: z._default(z.array(z.string()), []),
+  timeZone: z._default(z.string(), 'UTC'),
 });
 
 export type StreamTaskSpec = z.output<typeof streamTaskSpecSchema>;
 export type StreamTaskSpecInput = z.input<typeof streamTaskSpecSchema>;
 
-const count = z.number().int().min(0).max(1e12);
-const rate = z.number().min(0).max(1e9);
-const text = z.string().max(2000);
+const count = z.int().check(z.minimum(0), z.maximum(1e12));
+const rate = z.number().check(z.minimum(0), z.maximum(1e9));
 
 /** A heartbeat of the stream task (stream-task/src/heartbeat.ts makes it), as it reaches the task API. */
 export const heartbeatSchema = z.object({
-  streamId: z.string().min(1).max(64),
+  streamId: id,
   desired: z.enum(['running', 'stopped']),
   actual: z.enum(['starting', 'started', 'restarting', 'stopping', 'stopped', 'failed']),
   since: z.iso.datetime(),
@@ -71,12 +75,12 @@ export const heartbeatSchema = z.object({
   loops: count,
   restarts: count,
   scheduledRestarts: count,
-  nextRestartAt: z.iso.datetime().optional(),
-  lastError: text.optional(),
-  destinations: z.array(z.object({ id: z.string().min(1).max(64), state: z.enum(['ok', 'failed']) })).max(50),
+  nextRestartAt: z.optional(z.iso.datetime()),
+  lastError: z.optional(text(0, 2000)),
+  destinations: z.array(z.object({ id, state: z.enum(['ok', 'failed']) })).check(z.maxLength(50)),
   /** A playlist's task: the newest revision it has (playing, or waiting for its moment), the one playing, and the
    * item playing. */
-  playlist: z.object({ revision: count, applied: count, videoId: z.string().min(1).max(64) }).optional(),
+  playlist: z.optional(z.object({ revision: count, applied: count, videoId: id })),
   at: z.iso.datetime(),
 });
 
@@ -105,16 +109,16 @@ export const TASK_API = {
 
 /** Who is asking: the run the token was minted for and the instance that holds (or asks for) its lease. */
 export const taskCallerSchema = z.object({
-  userId: z.string().min(1).max(64),
-  streamId: z.string().min(1).max(64),
+  userId: id,
+  streamId: id,
   /** The ECS task ARN in AWS, the local runner's task id locally. */
-  instanceId: z.string().min(1).max(256),
+  instanceId: text(1, 256),
 });
 
 export type TaskCaller = z.output<typeof taskCallerSchema>;
 
 export const leaseRequestSchema = taskCallerSchema;
-export const heartbeatRequestSchema = taskCallerSchema.extend({ heartbeat: heartbeatSchema });
+export const heartbeatRequestSchema = z.extend(taskCallerSchema, { heartbeat: heartbeatSchema });
 
 /** The answer to a lease request: what to stream (stream keys opened, media as short-lived URLs) and how often to
  * renew. */

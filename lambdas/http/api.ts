@@ -33,7 +33,8 @@ export interface ApiResponse {
 /** 64 KiB is far above any JSON body the API takes; larger bodies are refused with 413 before parsing. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-type Schema = z.ZodType;
+/** Zod's classic schemas or its mini ones (lambdas/contract/stream-task.ts): handler.ts parses with `z.parse`. */
+type Schema = z.core.$ZodType;
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;
 type InferQuery<S> = S extends Schema ? z.infer<S> : Record<string, string>;
 

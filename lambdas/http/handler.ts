@@ -68,7 +68,7 @@ function parseJsonBody(event: APIGatewayProxyEventV2, implementation: RouteImple
   const raw = decodeBody(event);
   if (Buffer.byteLength(raw) > (implementation.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) throw new AppError('payload too large');
   if (!implementation.body) return undefined;
-  if (raw.trim() === '') return implementation.body.parse({});
+  if (raw.trim() === '') return z.parse(implementation.body, {});
   const contentType = event.headers['content-type'] ?? '';
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) throw new AppError('unsupported media type');
   let parsed: unknown;
@@ -77,7 +77,7 @@ function parseJsonBody(event: APIGatewayProxyEventV2, implementation: RouteImple
   } catch {
     throw new AppError('malformed json');
   }
-  return implementation.body.parse(parsed);
+  return z.parse(implementation.body, parsed);
 }
 
 function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {
@@ -181,7 +181,7 @@ export function createHttpHandler(options: HttpGroupOptions): HttpHandler {
         ? decodeBody(event)
         : parseJsonBody(event, implementation);
     const rawQuery = event.queryStringParameters ?? {};
-    const query = implementation.query ? implementation.query.parse(rawQuery) : rawQuery;
+    const query = implementation.query ? z.parse(implementation.query, rawQuery) : rawQuery;
     const response = await implementation.handle(
       {
         body,

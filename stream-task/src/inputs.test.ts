@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { createS3Client, fetchInput, LocalFileFetcher, parseS3Source, S3InputFetcher } from './inputs';
 
 const endpoint = process.env.LOOPCAST_TEST_S3;
-const s3 = createS3Client({ region: 'us-east-1', ...(endpoint ? { endpoint } : {}) });
+const s3Options = { region: 'us-east-1', endpoint };
+const s3 = await createS3Client(s3Options);
+const s3Fetcher = new S3InputFetcher(s3Options);
 const bucket = `stream-task-${randomBytes(4).toString('hex')}`;
 const body = randomBytes(3 * 1024 * 1024 + 17);
 let dir: string;
@@ -19,21 +21,22 @@ beforeAll(async () => {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4', Body: body }));
 });
 
-afterAll(() => {
+afterAll(async () => {
   s3.destroy();
+  await s3Fetcher.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('input fetching', () => {
   test('s3:// sources are downloaded once into the given folder, byte for byte', async () => {
-    const path = await fetchInput([new S3InputFetcher(s3), new LocalFileFetcher()], `s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'video'));
+    const path = await fetchInput([s3Fetcher, new LocalFileFetcher()], `s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'video'));
     expect(path).toBe(join(dir, 'video', 'stream.mp4'));
     expect(readFileSync(path).equals(body)).toBe(true);
     expect(readdirSync(join(dir, 'video'))).toEqual(['stream.mp4']);
   });
 
   test('a missing object is a clear error and leaves no partial file', async () => {
-    await expect(new S3InputFetcher(s3).fetch(`s3://${bucket}/media/u1/none/stream.mp4`, join(dir, 'missing'))).rejects.toThrow(
+    await expect(s3Fetcher.fetch(`s3://${bucket}/media/u1/none/stream.mp4`, join(dir, 'missing'))).rejects.toThrow(
       `cannot fetch s3://${bucket}/media/u1/none/stream.mp4: no such object`,
     );
     expect(readdirSync(join(dir, 'missing'))).toEqual([]);
@@ -41,7 +44,7 @@ describe('input fetching', () => {
 
   test('an aborted download stops and leaves no partial file', async () => {
     const abort = new AbortController();
-    const fetching = new S3InputFetcher(s3).fetch(`s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'aborted'), abort.signal);
+    const fetching = s3Fetcher.fetch(`s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'aborted'), abort.signal);
     abort.abort();
     await expect(fetching).rejects.toThrow(/^cannot fetch/);
     expect(existsSync(join(dir, 'aborted', 'stream.mp4'))).toBe(false);
@@ -51,7 +54,7 @@ describe('input fetching', () => {
   test('local paths and file:// URLs are used in place; other schemes are refused', async () => {
     const file = join(dir, 'local.mp4');
     writeFileSync(file, 'x');
-    const fetchers = [new S3InputFetcher(s3), new LocalFileFetcher()];
+    const fetchers = [s3Fetcher, new LocalFileFetcher()];
     await expect(fetchInput(fetchers, file, join(dir, 'unused'))).resolves.toBe(file);
     await expect(fetchInput(fetchers, `file://${file}`, join(dir, 'unused'))).resolves.toBe(file);
     await expect(fetchInput(fetchers, join(dir, 'nope.mp4'), join(dir, 'unused'))).rejects.toThrow('no such file');

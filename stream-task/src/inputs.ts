@@ -1,7 +1,7 @@
 // Inputs are fetched once to local disk before streaming: ffmpeg then loops a local file, so a 24/7 stream does
 // not depend on S3 for every loop. Sources are short-lived HTTPS URLs (managed mode: presigned by the task API),
 // `s3://bucket/key` (standalone mode with S3 credentials), or local paths (tests, self-hosting).
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -20,8 +20,21 @@ export function parseS3Source(source: string): { bucket: string; key: string } |
   return match ? { bucket: match[1]!, key: match[2]! } : undefined;
 }
 
+export interface S3ClientOptions {
+  region: string;
+  /** The local stand-in's (s3rver); AWS without it. */
+  endpoint?: string | undefined;
+}
+
+/** The AWS SDK's S3 client, loaded when first asked for: only standalone tasks fetch s3:// sources (a managed task
+ * gets presigned URLs), and loading the SDK was a third of the task's start (docs/stream-task.md). The bundle keeps
+ * it in a chunk of its own (stream-task/bundle.ts). */
+// A CommonJS package: its exports are the import's `default` both in Node and in the bundle (whose chunk names none).
+const s3Sdk = async () => (await import('@aws-sdk/client-s3')).default;
+
 /** S3 client for the task: the local stand-in (s3rver) when an endpoint is given, AWS otherwise. */
-export function createS3Client(options: { region: string; endpoint?: string }): S3Client {
+export async function createS3Client(options: S3ClientOptions): Promise<S3Client> {
+  const { S3Client } = await s3Sdk();
   return new S3Client({
     region: options.region,
     // Without these, SDK v3 adds aws-chunked checksum trailers s3rver does not understand; path style because
@@ -34,8 +47,11 @@ export function createS3Client(options: { region: string; endpoint?: string }): 
   });
 }
 
+/** `s3://bucket/key` sources, with a client made on the first one. */
 export class S3InputFetcher implements InputFetcher {
-  constructor(private readonly client: S3Client) {}
+  private client: Promise<S3Client> | undefined;
+
+  constructor(private readonly options: S3ClientOptions) {}
 
   canFetch(source: string): boolean {
     return parseS3Source(source) !== undefined;
@@ -48,7 +64,9 @@ export class S3InputFetcher implements InputFetcher {
         dir,
         basename(key),
         async () => {
-          const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+          this.client ??= createS3Client(this.options);
+          const [client, { GetObjectCommand }] = await Promise.all([this.client, s3Sdk()]);
+          const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
           if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
           return object.Body;
         },
@@ -57,6 +75,11 @@ export class S3InputFetcher implements InputFetcher {
     } catch (error) {
       throw new Error(`cannot fetch ${source}: ${(error as Error).name === 'NoSuchKey' ? 'no such object' : (error as Error).message}`);
     }
+  }
+
+  /** Closes the client's connections, if one was made. */
+  async destroy(): Promise<void> {
+    (await this.client?.catch(() => undefined))?.destroy();
   }
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { LEASE_LOST_EXIT_CODE } from '../../lambdas/contract/stream-lifecycle';
 import { redactSecrets } from './ffmpeg';
 import { JsonLinesHeartbeatSink, type HeartbeatSink } from './heartbeat';
-import { createS3Client, HttpInputFetcher, LocalFileFetcher, S3InputFetcher } from './inputs';
+import { HttpInputFetcher, LocalFileFetcher, S3InputFetcher } from './inputs';
 import { streamTaskLog } from './log';
 import { playingPosition, prepareMedia } from './media';
 import { PlaylistEdits } from './playlist-edits';
@@ -44,8 +44,8 @@ async function main(): Promise<number> {
   const workBase = process.env.LOOPCAST_WORK_DIR ?? tmpdir();
   await mkdir(workBase, { recursive: true });
   const workDir = await mkdtemp(join(workBase, 'loopcast-stream-'));
-  const s3 = createS3Client({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
-  const fetchers = [new HttpInputFetcher(), new S3InputFetcher(s3), new LocalFileFetcher()];
+  const s3 = new S3InputFetcher({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: process.env.LOOPCAST_S3_ENDPOINT });
+  const fetchers = [new HttpInputFetcher(), s3, new LocalFileFetcher()];
   const playlistEdits = new PlaylistEdits(fetchers, workDir, log);
   const previews =
     managed &&
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
     prepare: async (signal) => {
-      const media = await prepareMedia(spec, fetchers, workDir, signal);
+      const media = await prepareMedia(spec, fetchers, workDir, signal, { onFetched: () => startup.mark('inputsFetched') });
       startup.mark('inputsReady');
       playlistEdits.ready(media.playlist);
       previews?.ready(playingPosition(media, Date.now()));
@@ -108,7 +108,7 @@ async function main(): Promise<number> {
   } finally {
     lease?.close();
     previews?.close();
-    s3.destroy();
+    await s3.destroy();
     await rm(workDir, { recursive: true, force: true });
   }
 }

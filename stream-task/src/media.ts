@@ -120,19 +120,22 @@ export function describeInputs(video: ProbedMedia, audio?: ProbedMedia): { loopD
   return { loopDurationUs: video.durationUs, inputBitrateKbps: Math.round((streamBits || video.bitRate || 0) / 1000) };
 }
 
-/** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run. */
+/** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run.
+ * `onFetched`: a single video's inputs are on the disk (a playlist's are fetched and probed item by item). */
 export async function prepareMedia(
   sources: { video: string; audio?: string; playlist?: PlaylistSpec },
   fetchers: readonly InputFetcher[],
   workDir: string,
   signal?: AbortSignal,
-  playlistOptions: { random?: () => number; events?: PlaylistEvents } = {},
+  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void } = {},
 ): Promise<PreparedMedia> {
+  const { onFetched, ...playlistOptions } = options;
   if (sources.playlist) return preparePlaylistMedia({ ...sources, playlist: sources.playlist }, fetchers, workDir, signal, playlistOptions);
   const [videoPath, audioPath] = await Promise.all([
     fetchInput(fetchers, sources.video, join(workDir, 'video'), signal),
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
   ]);
+  onFetched?.();
   // With a separate audio track the video's own sound is not sent, so its length does not matter.
   const [video, audio] = await Promise.all([probeMedia(videoPath, signal, { timeline: !audioPath }), audioPath ? probeMedia(audioPath, signal) : undefined]);
   const described = describeInputs(video, audio);

@@ -3,7 +3,7 @@
 // split "Start" to first media into the API, the lifecycle, the task's own steps and the RTMP connection.
 
 /** The steps, in the order they happen. */
-export type StartupStep = 'leased' | 'inputsReady' | 'ffmpegSpawned' | 'mediaFlowing';
+export type StartupStep = 'leased' | 'inputsFetched' | 'inputsReady' | 'ffmpegSpawned' | 'mediaFlowing';
 
 export class StartupTimeline {
   private readonly reached = new Map<StartupStep, number>();

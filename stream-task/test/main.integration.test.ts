@@ -14,7 +14,7 @@ import { localStreamTaskCommand } from '../src/local-child';
 import type { StreamTaskSpecInput } from '../../lambdas/contract/stream-task';
 import { childPids, dtsProfile, makeTestVideo, processAlive, readPackets, removeDir, RtmpDestination, tempDir, until } from './integration';
 
-const s3 = createS3Client({ region: 'us-east-1', endpoint: process.env.LOOPCAST_TEST_S3! });
+const s3 = await createS3Client({ region: 'us-east-1', endpoint: process.env.LOOPCAST_TEST_S3! });
 const bucket = `stream-task-main-${randomBytes(4).toString('hex')}`;
 let dir: string;
 let destination: RtmpDestination;
