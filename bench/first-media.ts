@@ -3,10 +3,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { loopAudioSamples } from '../lambdas/core/media-spec';
 
 const run = promisify(execFile);
 
-/** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC; 10 s. */
+const SECONDS = 10;
+const FRAME_RATE = 30;
+
+/** The stream-ready format the transcode produces: H.264 High, constant 6 Mbit/s, closed 2 s GOP, AAC-LC ending
+ * just inside the picture (loopAudioSamples: a copy loop is seamless, no remux before streaming); 10 s. */
 export async function makeStreamReadySource(path: string): Promise<string> {
   await run(
     'ffmpeg',
@@ -18,13 +23,15 @@ export async function makeStreamReadySource(path: string): Promise<string> {
       '-f',
       'lavfi',
       '-i',
-      'testsrc2=size=1920x1080:rate=30,noise=alls=12:allf=t',
+      `testsrc2=size=1920x1080:rate=${FRAME_RATE},noise=alls=12:allf=t`,
       '-f',
       'lavfi',
       '-i',
       'sine=frequency=440:sample_rate=44100',
+      '-af',
+      `atrim=end_sample=${loopAudioSamples(SECONDS * FRAME_RATE, FRAME_RATE)}`,
       '-t',
-      '10',
+      String(SECONDS),
       '-c:v',
       'libx264',
       '-preset',
@@ -55,7 +62,6 @@ export async function makeStreamReadySource(path: string): Promise<string> {
       '128k',
       '-ac',
       '2',
-      '-shortest',
       '-movflags',
       '+faststart',
       path,
