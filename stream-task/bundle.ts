@@ -89,11 +89,10 @@ export function localStreamTaskBundle(): Promise<string> {
     if (await localBundleStale()) {
       const { files, inputs } = await bundle(LOCAL_OUT_DIR, { minify: false });
       const unique = `${process.pid}-${Date.now()}`;
-      const main = files.filter((file) => file.path === LOCAL_STREAM_TASK_BUNDLE);
+      const isMain = (file: OutputFile) => file.path === LOCAL_STREAM_TASK_BUNDLE;
       const manifest: Manifest = { inputs, outputs: files.map((file) => relative(LOCAL_OUT_DIR, file.path)) };
       const writes = [
-        ...files.filter((file) => file.path !== LOCAL_STREAM_TASK_BUNDLE).map((file) => ({ path: file.path, contents: file.contents })),
-        ...main.map((file) => ({ path: file.path, contents: file.contents })),
+        ...[...files.filter((file) => !isMain(file)), ...files.filter(isMain)].map((file) => ({ path: file.path, contents: file.contents })),
         { path: localManifestFile, contents: JSON.stringify(manifest) },
       ];
       for (const { path, contents } of writes) {

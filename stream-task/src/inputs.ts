@@ -28,8 +28,8 @@ export interface S3ClientOptions {
 
 /** The AWS SDK's S3 client, loaded when first asked for: only standalone tasks fetch s3:// sources (a managed task
  * gets presigned URLs), and loading the SDK was a third of the task's start (docs/stream-task.md). The bundle keeps
- * it in a chunk of its own (stream-task/bundle.ts). */
-// A CommonJS package: its exports are the import's `default` both in Node and in the bundle (whose chunk names none).
+ * it in a chunk of its own (stream-task/bundle.ts). A CommonJS package: its exports are the import's `default`, in
+ * Node and in the bundle alike (whose chunk names none). */
 const s3Sdk = async () => (await import('@aws-sdk/client-s3')).default;
 
 /** S3 client for the task: the local stand-in (s3rver) when an endpoint is given, AWS otherwise. */
