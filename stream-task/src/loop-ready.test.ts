@@ -16,41 +16,31 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A 30 fps clip (2 s GOPs) whose AAC audio has `audioSamples` samples (the encoder adds its priming frame). */
-async function clip(name: string, audioSamples: number, seconds = 2): Promise<string> {
+/** A 30 fps clip (2 s GOPs) whose AAC audio has `audioSamples` samples (the encoder adds its priming frame), or no
+ * audio at all. */
+async function clip(name: string, audioSamples: number | 'silent', seconds = 2): Promise<string> {
   const path = join(dir, name);
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=320x180:rate=30:duration=${seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:sample_rate=44100:duration=${seconds + 1}`,
-    '-filter_complex',
-    `[1:a]atrim=end_sample=${audioSamples}[a]`,
-    '-map',
-    '0:v',
-    '-map',
-    '[a]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-bf',
-    '2',
-    '-g',
-    '60',
-    '-c:a',
-    'aac',
-    '-ar',
-    '44100',
-    '-y',
-    path,
-  ]);
+  const sound =
+    audioSamples === 'silent'
+      ? ['-map', '0:v']
+      : [
+          '-f',
+          'lavfi',
+          '-i',
+          `sine=frequency=440:sample_rate=44100:duration=${seconds + 1}`,
+          '-filter_complex',
+          `[1:a]atrim=end_sample=${audioSamples}[a]`,
+          '-map',
+          '0:v',
+          '-map',
+          '[a]',
+          '-c:a',
+          'aac',
+          '-ar',
+          '44100',
+        ];
+  const picture = ['-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '2', '-g', '60'];
+  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=30:duration=${seconds}`, ...sound, ...picture, '-y', path]);
   return path;
 }
 
@@ -125,21 +115,7 @@ test("one ffprobe reads an MP4's two ends; an FLV, which cannot seek past its en
 });
 
 test('a file without sound has no timeline to fix', async () => {
-  const silent = join(dir, 'silent.mp4');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=320x180:rate=30:duration=2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-y',
-    silent,
-  ]);
+  const silent = await clip('silent.mp4', 'silent');
   const probed = await probeMedia(silent, undefined, { timeline: true });
   expect(probed.timeline).toBeUndefined();
   expect(await loopReadyVideo(silent, probed.timeline, dir)).toBe(silent);
