@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestStorage, MiB, startTestOrigin, testHooks, tokens, tusHeaders, type TestOrigin, type TestStorage } from '../helpers/upload-server';
 
-const EXPIRATION_MS = 1_000;
+// Long enough that creating the upload and sending its first MiB fit well inside it on a loaded 2-core CI runner
+// (one second did not: the first PATCH once arrived after the expiry and got 410).
+const EXPIRATION_MS = 5_000;
 let storage: TestStorage;
 let origin: TestOrigin;
 
