@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quick, RESULTS_DIR } from './results';
 
-const BENCHES = ['upload', 'ws', 'stream', 'start', 'cold-start', 'web'] as const;
+const BENCHES = ['upload', 'ws', 'stream', 'wire', 'start', 'cold-start', 'web'] as const;
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const chosen = only.length ? BENCHES.filter((bench) => only.includes(bench)) : BENCHES;
 

@@ -27,7 +27,14 @@ export interface NginxRtmp {
   stop(): Promise<void>;
 }
 
-function config(dir: string, rtmpPort: number, hlsPort: number, tls: { rtmpsPort: number; certFile: string; keyFile: string }, hls: boolean): string {
+function config(
+  dir: string,
+  rtmpPort: number,
+  hlsPort: number,
+  tls: { rtmpsPort: number; certFile: string; keyFile: string },
+  hls: boolean,
+  chunkSize: number,
+): string {
   const temp = join(dir, 'tmp');
   const hlsOutput = hls
     ? `hls on;
@@ -45,7 +52,7 @@ events { worker_connections 1024; }
 rtmp {
   server {
     listen 127.0.0.1:${rtmpPort};
-    chunk_size 4096;
+    chunk_size ${chunkSize};
     application ${RTMP_APPLICATION} {
       live on;
       record off;
@@ -91,6 +98,7 @@ export async function startNginxRtmp(options: {
   hlsPort: number;
   logFile: string;
   hls?: boolean;
+  chunkSize?: number;
 }): Promise<NginxRtmp> {
   if (!existsSync(RTMP_MODULE)) throw new Error(`nginx's RTMP module is missing (${RTMP_MODULE}): apt-get install libnginx-mod-rtmp`);
   if (!existsSync(STREAM_MODULE))
@@ -103,7 +111,7 @@ export async function startNginxRtmp(options: {
   const ca = await createTestCa(join(options.dir, 'tls'), 'Loopcast local test CA');
   const server = await ca.issue('rtmps', { ip: [RTMPS_HOST] });
   const configFile = join(options.dir, 'nginx.conf');
-  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort, { rtmpsPort, ...server }, options.hls ?? true));
+  writeFileSync(configFile, config(options.dir, options.rtmpPort, options.hlsPort, { rtmpsPort, ...server }, options.hls ?? true, options.chunkSize ?? 4096));
   const proc = new ManagedProcess({
     name: 'nginx-rtmp',
     command: 'nginx',

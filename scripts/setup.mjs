@@ -99,6 +99,8 @@ const DEBIAN_NEEDS = [
   // TLS in front of nginx-rtmp: the local RTMPS test destination, with certificates openssl makes at each start.
   { pkg: 'libnginx-mod-stream', present: () => existsSync('/usr/lib/nginx/modules/ngx_stream_module.so') },
   { pkg: 'openssl', present: () => commandExists('openssl') },
+  // `ss`: bench:wire reads ffmpeg's socket counters (bytes and TCP segments sent) with it.
+  { pkg: 'iproute2', present: () => commandExists('ss') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   // Devanagari glyphs: without them Hindi pages render as empty boxes in Chromium.
   { pkg: 'fonts-noto-core', present: () => existsSync('/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf') },

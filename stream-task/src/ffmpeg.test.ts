@@ -7,7 +7,7 @@ describe('ffmpeg command', () => {
   test('one destination: looped input at native rate, stream copy, straight FLV', () => {
     expect(ffmpegArgs({ videoPath: '/w/video/stream.mp4' }, [yt]).join(' ')).toBe(
       '-hide_banner -nostdin -loglevel warning -nostats -progress pipe:1 -re -stream_loop -1 -i /w/video/stream.mp4 ' +
-        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -tcp_nodelay 1 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
+        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
     );
   });
 
@@ -20,22 +20,20 @@ describe('ffmpeg command', () => {
     const args = ffmpegArgs({ videoPath: 'v.mp4' }, [yt, twitch]);
     expect(args.slice(-7, -1)).toEqual(['-tag:v', '7', '-tag:a', '10', '-f', 'tee']);
     // The fifo's own option list needs its ':' escaped for the slave's list, and that escape once more for the tee.
-    const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:tcp_nodelay=1:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]';
+    const slave = '[f=flv:onfail=ignore:flvflags=no_duration_filesize:use_fifo=1:fifo_options=drop_pkts_on_overflow=1\\\\:queue_size=360]';
     expect(args.at(-1)).toBe(`${slave}rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop|${slave}rtmp://live.twitch.tv/app/live_123\\|weird\\'key`);
   });
 
   test('a playlist: one FLV fed on stdin at native rate, copied like a single video', () => {
     expect(ffmpegArgs({ feed: 'stdin' }, [yt]).join(' ')).toBe(
       '-hide_banner -nostdin -loglevel warning -nostats -progress pipe:1 -re -f flv -i pipe:0 ' +
-        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -tcp_nodelay 1 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
+        '-map 0:v:0 -map 0:a:0? -c copy -rw_timeout 5000000 -flvflags no_duration_filesize -f flv rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop',
     );
   });
 
   test('one RTMPS destination: the TLS layer verifies the certificate and its name, against the given CA or the system store', () => {
     const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/FB-1' };
-    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-11)).toEqual([
-      '-tcp_nodelay',
-      '1',
+    expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook], { caFile: '/tmp/ca.crt' }).slice(-9)).toEqual([
       '-tls_verify',
       '1',
       '-ca_file',
@@ -47,7 +45,7 @@ describe('ffmpeg command', () => {
       facebook.url,
     ]);
     expect(ffmpegArgs({ videoPath: 'v.mp4' }, [facebook]).join(' ')).toContain(
-      '-rw_timeout 5000000 -tcp_nodelay 1 -tls_verify 1 -flvflags no_duration_filesize -f flv rtmps://',
+      '-rw_timeout 5000000 -tls_verify 1 -flvflags no_duration_filesize -f flv rtmps://',
     );
     // rtmp:// takes no TLS option (one no protocol takes would fail the output).
     expect(ffmpegArgs({ videoPath: 'v.mp4' }, [yt], { caFile: '/tmp/ca.crt' })).not.toContain('-tls_verify');
@@ -63,7 +61,6 @@ describe('ffmpeg command', () => {
       f: 'flv',
       onfail: 'ignore',
       flvflags: 'no_duration_filesize',
-      tcp_nodelay: '1',
       use_fifo: '1',
       fifo_options: 'drop_pkts_on_overflow=1:queue_size=360',
     };

@@ -44,16 +44,13 @@ const escapeToken = (text: string, specials: string) => text.replace(new RegExp(
 /** Tee slave names use ffmpeg's token syntax: backslash escapes, quotes, and `|` between slaves. */
 const escapeTeeUrl = (url: string) => escapeToken(url, '|[]');
 
-/** The options of the protocols a destination's URL opens, as `key=value` pairs:
- * - `tcp_nodelay` (the rtmp protocol's, for rtmps:// too): without it, Nagle's algorithm holds each small message of
- *   the RTMP handshake (connect, createStream, publish) until the server's delayed ACK, some 40 ms a round, 150 ms
- *   from spawn to the first packet at a local server (bench:start). Media messages are large; what it costs is a few
- *   more small TCP segments for audio, as librtmp (OBS) has always sent them;
- * - for rtmps://, the TLS layer's verification of the server. */
-const protocolOptions = (url: string, trust: TlsTrust): [string, string][] => [
-  ['tcp_nodelay', '1'],
-  ...(isRtmps(url) ? [['tls_verify', '1'] as [string, string], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])] : []),
-];
+/** The options of the protocols a destination's URL opens, as `key=value` pairs: for rtmps://, the TLS layer's
+ * verification of the server. No `tcp_nodelay`: ffmpeg sends each RTMP chunk's header, its data and the next one's
+ * one-byte header with separate writes, and Nagle's algorithm joins them into full TCP segments. Without it every
+ * write left as its own segment: about 3 % more bytes on the wire at a 4096-byte chunk size, 10 % more at RTMP's
+ * default 128 (`npm run bench:wire`), for a start some 150 ms faster. What a stream costs is its egress (docs/decisions.md). */
+const protocolOptions = (url: string, trust: TlsTrust): [string, string][] =>
+  isRtmps(url) ? [['tls_verify', '1'], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])] : [];
 
 export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}): string[] {
   if (!destinations.length) throw new Error('at least one destination is needed');
