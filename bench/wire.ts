@@ -10,7 +10,9 @@
 //   - RTMPS: GnuTLS makes each of those writes a TLS record of its own, 22-29 bytes of overhead each;
 //   - Nagle's algorithm, which joins small writes into full segments; `tcp_nodelay` turns it off.
 // For each pair of chunk size and scheme, ffmpeg runs with the stream task's own arguments (ffmpegArgs) and again
-// with tcp_nodelay, against a real nginx-rtmp (RTMPS through nginx's stream module) declaring that chunk size.
+// with tcp_nodelay, against a real nginx-rtmp (RTMPS through nginx's stream module) declaring that chunk size; and
+// over plain RTMP through the prototype relay that makes ffmpeg chunk at 4096 whatever the server declares
+// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted).
 // Counted on ffmpeg's own socket (ss -ti): bytes and TCP segments sent, against the FLV bytes ffmpeg muxed (its
 // progress total_size) over the same window. "Wire" adds 66 bytes a segment (Ethernet, IPv4, TCP with timestamps).
 // On loopback an ACK comes at once, so Nagle joins less than on a real link: with Nagle on, the segment count is an
@@ -19,10 +21,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startNginxRtmp } from '../local/nginx-rtmp';
 import { freePort } from '../local/ports';
 import { ffmpegArgs } from '../stream-task/src/ffmpeg';
+import { startChunkRelay } from './chunk-relay';
 import { makeStreamReadySource } from './first-media';
 import { cpuSeconds } from './proc';
 import { figure, quick, recordResults, type Figure } from './results';
@@ -41,14 +45,16 @@ interface SocketCounters {
   segments: number;
 }
 
-/** The counters of the one established TCP socket a process has, from `ss -tinp` (iproute2). */
-function socketCounters(pid: number): SocketCounters {
-  const lines = execFileSync('ss', ['-tinpH', 'state', 'established'], { encoding: 'utf8' }).split('\n');
-  const at = lines.findIndex((line) => line.includes(`pid=${pid},`));
+/** The counters of an established TCP socket from `ss -ti` (iproute2): the one a process has (`pid`), or the one
+ * from a local port. */
+function socketCounters(which: { pid: number } | { localPort: number }): SocketCounters {
+  const args = 'pid' in which ? ['-tinpH', 'state', 'established'] : ['-tinH', 'state', 'established', `sport = :${which.localPort}`];
+  const lines = execFileSync('ss', args, { encoding: 'utf8' }).split('\n');
+  const at = 'pid' in which ? lines.findIndex((line) => line.includes(`pid=${which.pid},`)) : 0;
   const info = at >= 0 ? lines[at + 1] : undefined;
   const count = (key: string) => Number(new RegExp(`\\b${key}:(\\d+)`).exec(info ?? '')?.[1]);
   const counters = { bytes: count('bytes_sent'), segments: count('segs_out') };
-  if (!Number.isFinite(counters.bytes) || !Number.isFinite(counters.segments)) throw new Error(`no TCP socket of ffmpeg (pid ${pid}) in ss's output`);
+  if (!Number.isFinite(counters.bytes) || !Number.isFinite(counters.segments)) throw new Error(`no such TCP socket in ss's output (${JSON.stringify(which)})`);
   return counters;
 }
 
@@ -56,43 +62,61 @@ interface Sample extends SocketCounters {
   muxed: number;
   at: number;
   cpu: number;
+  relayCpu: number;
 }
+
+type Path = 'direct' | 'relay';
 
 interface WireFigure {
   chunkSize: number;
   scheme: 'rtmp' | 'rtmps';
   nodelay: boolean;
+  path: Path;
   mediaKBps: number;
   sentPerMedia: number;
   segmentsPerSecond: number;
   wirePerMedia: number;
   ffmpegCorePercent: number;
+  relayCorePercent: number;
 }
 
-/** One ffmpeg publishing the looped source for the window; samples are taken as its progress blocks arrive, so the
- * socket's counters and the muxed bytes are read at the same moment. */
-async function measure(source: string, url: string, caFile: string, nodelay: boolean): Promise<Omit<WireFigure, 'chunkSize' | 'scheme' | 'nodelay'>> {
-  const args = ffmpegArgs({ videoPath: source }, [{ id: 'bench', url }], { caFile });
-  if (nodelay) args.splice(args.indexOf('-flvflags'), 0, '-tcp_nodelay', '1');
+/** One ffmpeg publishing the looped source for the window, straight to `url` or through a relay to it. The
+ * counters are read at the first progress block after the warm-up and the first after the window, with the muxed
+ * bytes of that block. */
+async function measure(
+  source: string,
+  url: string,
+  caFile: string,
+  options: { nodelay: boolean; path: Path },
+): Promise<Omit<WireFigure, 'chunkSize' | 'scheme' | 'nodelay' | 'path'>> {
+  const target = new URL(url);
+  const relay = options.path === 'relay' ? await startChunkRelay({ host: target.hostname, port: Number(target.port) }) : undefined;
+  const args = ffmpegArgs({ videoPath: source }, [{ id: 'bench', url: relay ? `rtmp://127.0.0.1:${relay.port}${target.pathname}` : url }], { caFile });
+  const outputOptions = [...(options.nodelay ? ['-tcp_nodelay', '1'] : []), ...(relay ? ['-rtmp_tcurl', url.slice(0, url.lastIndexOf('/'))] : [])];
+  args.splice(args.indexOf('-flvflags'), 0, ...outputOptions);
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => (stderr = (stderr + data.toString()).slice(-2000)));
+  const counted = () => (relay ? socketCounters({ localPort: (relay.upstreams[0]!.address() as AddressInfo).port }) : socketCounters({ pid: child.pid! }));
   const samples: Sample[] = [];
   let muxed = 0;
   const started = performance.now();
   createInterface({ input: child.stdout }).on('line', (line) => {
     if (line.startsWith('total_size=')) muxed = Number(line.slice('total_size='.length));
-    if (line.startsWith('progress=') && performance.now() - started >= WARMUP_MS)
-      samples.push({ ...socketCounters(child.pid!), muxed, at: performance.now(), cpu: cpuSeconds(child.pid!) });
+    const due = WARMUP_MS + samples.length * WINDOW_MS;
+    if (line.startsWith('progress=') && samples.length < 2 && performance.now() - started >= due) {
+      const relayUsage = process.cpuUsage();
+      samples.push({ ...counted(), muxed, at: performance.now(), cpu: cpuSeconds(child.pid!), relayCpu: (relayUsage.user + relayUsage.system) / 1e6 });
+    }
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const outcome = await Promise.race([sleep(WARMUP_MS + WINDOW_MS).then(() => 'window' as const), exited.then(() => 'exited' as const)]);
+  const ended = await Promise.race([sleep(WARMUP_MS + WINDOW_MS + 2_000).then(() => false), exited.then(() => true)]);
   child.kill('SIGKILL');
   await exited;
-  if (outcome === 'exited') throw new Error(`ffmpeg ended during the window: ${stderr.trim()}`);
-  const first = samples[0];
-  const last = samples.at(-1);
-  if (!first || !last || last === first) throw new Error('ffmpeg reported no progress during the window');
+  relay?.close();
+  if (ended) throw new Error(`ffmpeg ended during the window: ${stderr.trim()}`);
+  const [first, last] = samples;
+  if (!first || !last) throw new Error('ffmpeg reported no progress during the window');
   const seconds = (last.at - first.at) / 1000;
   const media = last.muxed - first.muxed;
   const bytes = last.bytes - first.bytes;
@@ -103,6 +127,7 @@ async function measure(source: string, url: string, caFile: string, nodelay: boo
     segmentsPerSecond: segments / seconds,
     wirePerMedia: (bytes + segments * SEGMENT_HEADERS) / media,
     ffmpegCorePercent: ((last.cpu - first.cpu) / seconds) * 100,
+    relayCorePercent: relay ? ((last.relayCpu - first.relayCpu) / seconds) * 100 : 0,
   };
 }
 
@@ -116,7 +141,14 @@ async function main(): Promise<void> {
   try {
     const source = await makeStreamReadySource(join(dir, 'source-1080p30.mp4'));
     out('source: 1080p30 H.264 at a constant 6 Mbit/s, AAC 128 kbit/s; one looping stream at a time\n');
-    out('chunk  scheme  tcp_nodelay      media   sent/media   segments/s   wire/media   ffmpeg CPU');
+    out('chunk  scheme  path    tcp_nodelay      media   sent/media   segments/s   wire/media   ffmpeg CPU   relay CPU');
+    const runs: { scheme: 'rtmp' | 'rtmps'; nodelay: boolean; path: Path }[] = [
+      { scheme: 'rtmp', nodelay: false, path: 'direct' },
+      { scheme: 'rtmp', nodelay: true, path: 'direct' },
+      { scheme: 'rtmps', nodelay: false, path: 'direct' },
+      { scheme: 'rtmps', nodelay: true, path: 'direct' },
+      { scheme: 'rtmp', nodelay: false, path: 'relay' },
+    ];
     const results: WireFigure[] = [];
     for (const chunkSize of CHUNK_SIZES) {
       const nginx = await startNginxRtmp({
@@ -128,40 +160,51 @@ async function main(): Promise<void> {
         chunkSize,
       });
       try {
-        for (const scheme of ['rtmp', 'rtmps'] as const)
-          for (const nodelay of [false, true]) {
-            const url = `${scheme === 'rtmp' ? nginx.rtmpUrl : nginx.rtmpsUrl}/wire-${chunkSize}-${scheme}-${nodelay ? 'nodelay' : 'nagle'}`;
-            const result = { chunkSize, scheme, nodelay, ...(await measure(source, url, nginx.caFile, nodelay)) };
-            results.push(result);
-            out(
-              `${String(chunkSize).padStart(5)}  ${scheme.padEnd(6)}  ${(nodelay ? 'on' : 'off (ours)').padEnd(11)}  ${result.mediaKBps.toFixed(0).padStart(6)} kB/s` +
-                `  ${result.sentPerMedia.toFixed(3).padStart(10)}  ${result.segmentsPerSecond.toFixed(0).padStart(11)}  ${result.wirePerMedia.toFixed(3).padStart(11)}  ${result.ffmpegCorePercent.toFixed(2).padStart(8)} %`,
-            );
-          }
+        for (const { scheme, nodelay, path } of runs) {
+          const url = `${scheme === 'rtmp' ? nginx.rtmpUrl : nginx.rtmpsUrl}/wire-${chunkSize}-${scheme}-${path}-${nodelay ? 'nodelay' : 'nagle'}`;
+          const result = { chunkSize, scheme, nodelay, path, ...(await measure(source, url, nginx.caFile, { nodelay, path })) };
+          results.push(result);
+          out(
+            `${String(chunkSize).padStart(5)}  ${scheme.padEnd(6)}  ${path.padEnd(6)}  ${(nodelay ? 'on' : 'off (ours)').padEnd(11)}  ${result.mediaKBps.toFixed(0).padStart(6)} kB/s` +
+              `  ${result.sentPerMedia.toFixed(3).padStart(10)}  ${result.segmentsPerSecond.toFixed(0).padStart(11)}  ${result.wirePerMedia.toFixed(3).padStart(11)}` +
+              `  ${result.ffmpegCorePercent.toFixed(2).padStart(8)} %  ${path === 'relay' ? `${result.relayCorePercent.toFixed(2).padStart(8)} %` : ''}`,
+          );
+        }
       } finally {
         await nginx.stop();
       }
     }
-    const ours = (chunkSize: number, scheme: 'rtmp' | 'rtmps') => results.find((r) => r.chunkSize === chunkSize && r.scheme === scheme && !r.nodelay)!;
-    const withNodelay = (chunkSize: number, scheme: 'rtmp' | 'rtmps') => results.find((r) => r.chunkSize === chunkSize && r.scheme === scheme && r.nodelay)!;
+    const find = (chunkSize: number, scheme: 'rtmp' | 'rtmps', nodelay: boolean, path: Path = 'direct') =>
+      results.find((r) => r.chunkSize === chunkSize && r.scheme === scheme && r.nodelay === nodelay && r.path === path)!;
+    const ours = (chunkSize: number, scheme: 'rtmp' | 'rtmps') => find(chunkSize, scheme, false);
+    const relayed = (chunkSize: number) => find(chunkSize, 'rtmp', false, 'relay');
     const figures: Record<string, Figure> = {};
-    for (const chunkSize of CHUNK_SIZES)
+    for (const chunkSize of CHUNK_SIZES) {
       for (const scheme of ['rtmp', 'rtmps'] as const) {
         const name = `${scheme}Chunk${chunkSize}`;
         figures[`${name}WirePerMedia`] = figure(Number(ours(chunkSize, scheme).wirePerMedia.toFixed(3)), 'x');
         figures[`${name}SentPerMedia`] = figure(Number(ours(chunkSize, scheme).sentPerMedia.toFixed(3)), 'x');
         figures[`${name}FfmpegCpu`] = figure(Number(ours(chunkSize, scheme).ffmpegCorePercent.toFixed(2)), '% core');
-        figures[`${name}NodelayWirePerMedia`] = figure(Number(withNodelay(chunkSize, scheme).wirePerMedia.toFixed(3)), 'x');
+        figures[`${name}NodelayWirePerMedia`] = figure(Number(find(chunkSize, scheme, true).wirePerMedia.toFixed(3)), 'x');
       }
+      figures[`relayChunk${chunkSize}WirePerMedia`] = figure(Number(relayed(chunkSize).wirePerMedia.toFixed(3)), 'x');
+      figures[`relayChunk${chunkSize}Cpu`] = figure(Number((relayed(chunkSize).ffmpegCorePercent + relayed(chunkSize).relayCorePercent).toFixed(2)), '% core');
+    }
+    const percentMore = (a: number, b: number) => ((a / b - 1) * 100).toFixed(1);
     out('\nReading it:');
     out(
       `  RTMPS at a 128-byte chunk sends ${ours(128, 'rtmps').sentPerMedia.toFixed(2)}x the media before TCP (TLS records), at 4096 ${ours(4096, 'rtmps').sentPerMedia.toFixed(2)}x;` +
         ` ffmpeg's CPU is ${(ours(128, 'rtmp').ffmpegCorePercent / ours(4096, 'rtmp').ffmpegCorePercent).toFixed(1)}x higher at 128 than at 4096 (RTMP).`,
     );
     out(
-      `  tcp_nodelay adds ${((withNodelay(4096, 'rtmp').wirePerMedia / ours(4096, 'rtmp').wirePerMedia - 1) * 100).toFixed(1)} % on the wire at 4096 and` +
-        ` ${((withNodelay(128, 'rtmp').wirePerMedia / ours(128, 'rtmp').wirePerMedia - 1) * 100).toFixed(1)} % at 128 (RTMP, loopback: a lower bound at 128).`,
+      `  tcp_nodelay adds ${percentMore(find(4096, 'rtmp', true).wirePerMedia, ours(4096, 'rtmp').wirePerMedia)} % on the wire at 4096 and` +
+        ` ${percentMore(find(128, 'rtmp', true).wirePerMedia, ours(128, 'rtmp').wirePerMedia)} % at 128 (RTMP, loopback: a lower bound at 128).`,
     );
+    for (const chunkSize of CHUNK_SIZES)
+      out(
+        `  through the relay at ${chunkSize}: ffmpeg + relay ${figures[`relayChunk${chunkSize}Cpu`]!.value.toFixed(2)} % of a core against ffmpeg alone ${ours(chunkSize, 'rtmp').ffmpegCorePercent.toFixed(2)} %;` +
+          ` wire ${relayed(chunkSize).wirePerMedia.toFixed(3)}x against ${ours(chunkSize, 'rtmp').wirePerMedia.toFixed(3)}x.`,
+      );
     recordResults('wire', figures, { windowSeconds: WINDOW_MS / 1000, runs: results });
   } finally {
     rmSync(dir, { recursive: true, force: true });
