@@ -90,7 +90,9 @@ http {
 
 /** `rtmpsPort`: a free one unless given (tests that need no RTMPS leave it out). `hls: false`: no HLS preview of
  * what arrives, a destination that only ingests, as a platform's does from our side (benchmarks that count what
- * the machine's cores hold: muxing every stream to HLS costs nginx as much CPU as the loop costs ffmpeg). */
+ * the machine's cores hold: muxing every stream to HLS costs nginx as much CPU as the loop costs ffmpeg).
+ * `chunkSize`: the RTMP chunk size the server declares to a publisher, which ffmpeg then sends in (nginx-rtmp's
+ * 4096 unless given; 128, RTMP's default, stands for a destination that declares none: bench:wire). */
 export async function startNginxRtmp(options: {
   dir: string;
   rtmpPort: number;
