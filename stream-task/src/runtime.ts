@@ -3,12 +3,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { connect, isIP, type LookupFunction } from 'node:net';
+import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect, getCACertificates } from 'node:tls';
 import { canonicalHost, destinationPort, isPublicAddress } from '../../lambdas/core/channels/destination-address';
+import { ChunkStreamReader, chunkMessage, connectCommand, DEFAULT_CHUNK_SIZE, declaredChunkSize, MESSAGE_TYPE } from './rtmp-chunks';
 
 export interface Clock {
   now(): number;
@@ -99,6 +100,9 @@ export interface ProbeResult {
 
 export interface ReachabilityProbe {
   probe(url: string): Promise<ProbeResult>;
+  /** The RTMP chunk size the destination declares when a publisher connects: null when it declares none (ffmpeg
+   * then sends in RTMP's 128-byte chunks, docs/decisions.md), undefined when it could not be told. */
+  declaredChunkSize?(url: string): Promise<number | null | undefined>;
 }
 
 /** The task's trust for RTMPS destinations: locally the stack's test CA (LOOPCAST_DESTINATION_CA_FILE, set by
@@ -108,6 +112,7 @@ export const destinationCaFile = (env: NodeJS.ProcessEnv): string | undefined =>
 /** RTMP's C0 (version 3) and C1 (time, zero, 1528 random bytes); a live server answers with S0 and S1. */
 const handshakeStart = () => Buffer.concat([Buffer.from([3]), Buffer.alloc(8), randomBytes(1528)]);
 const S0_S1_BYTES = 1 + 1536;
+const S0_S1_S2_BYTES = S0_S1_BYTES + 1536;
 
 /** Outside the local stack (STAGE set and not `local`), destinations must be on the public internet: the task
  * must never dial into our own network (security audit L3). Standalone runs (no STAGE) are for local tests. */
@@ -134,41 +139,86 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  * follows a probe and gets only the destinations that answered, so with `publicOnly` ffmpeg never gets a
  * destination whose address was not public when it was dialled. An RTMPS server's certificate is verified as
  * ffmpeg verifies it (the chain to `caFile`, else to the system's trust store, and the host name); a refused one
- * is reported with the reason.
+ * is reported with the reason. `declaredChunkSize` goes on past the handshake: C2, a `connect` command, and the
+ * server's answers up to the command's result, where a server that sets its chunk size has said so.
  */
 export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: boolean; caFile?: string } = {}): ReachabilityProbe {
   // The same roots as ffmpeg's GnuTLS: the system's store, not Node's bundled one (read once: the probe runs often).
   let roots: string | string[] | undefined;
   const trustedRoots = () => (roots ??= options.caFile ? readFileSync(options.caFile, 'utf8') : getCACertificates('system'));
+  /** A connection to the destination that sends C0 and C1 once connected, and calls `done` once with the first
+   * outcome: `finish`'s, or `failed`'s on an error, the server hanging up or the timeout. undefined when publicOnly
+   * refuses the address outright. */
+  const open = <T>(
+    url: string,
+    failed: (error?: NodeJS.ErrnoException) => T,
+    done: (result: T) => void,
+  ): { socket: Socket; finish(result: T): void } | undefined => {
+    const target = new URL(url);
+    const secure = target.protocol === 'rtmps:';
+    const port = destinationPort(target);
+    const host = canonicalHost(target.hostname);
+    if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return undefined;
+    const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
+    const socket = secure
+      ? tlsConnect({ host, port, ca: trustedRoots(), rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }), ...lookup })
+      : connect({ host, port, ...lookup });
+    let finished = false;
+    const finish = (result: T) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      socket.destroy();
+      done(result);
+    };
+    const timer = setTimeout(() => finish(failed()), timeoutMs);
+    socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(handshakeStart()));
+    socket.once('error', (error: NodeJS.ErrnoException) => finish(failed(error)));
+    socket.once('close', () => finish(failed()));
+    return { socket, finish };
+  };
   return {
     probe: (url) =>
       new Promise((resolve) => {
-        const target = new URL(url);
-        const secure = target.protocol === 'rtmps:';
-        const port = destinationPort(target);
-        const host = canonicalHost(target.hostname);
-        if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return resolve({ answers: false });
-        const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
-        const socket = secure
-          ? tlsConnect({ host, port, ca: trustedRoots(), rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }), ...lookup })
-          : connect({ host, port, ...lookup });
-        let received = 0;
-        const done = (result: ProbeResult) => {
-          clearTimeout(timer);
-          socket.destroy();
-          resolve(result);
+        const failed = (error?: NodeJS.ErrnoException): ProbeResult => {
+          const refused = error && certificateError(error);
+          return refused ? { answers: false, certificateRefused: refused } : { answers: false };
         };
-        const timer = setTimeout(() => done({ answers: false }), timeoutMs);
-        socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(handshakeStart()));
-        socket.on('data', (chunk: Buffer) => {
+        const connection = open(url, failed, resolve);
+        if (!connection) return resolve({ answers: false });
+        let received = 0;
+        connection.socket.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received >= S0_S1_BYTES) done({ answers: true });
+          if (received >= S0_S1_BYTES) connection.finish({ answers: true });
         });
-        socket.once('error', (error: NodeJS.ErrnoException) => {
-          const refused = certificateError(error);
-          done(refused ? { answers: false, certificateRefused: refused } : { answers: false });
+      }),
+    declaredChunkSize: (url) =>
+      new Promise((resolve) => {
+        const connection = open<number | null | undefined>(url, () => undefined, resolve);
+        if (!connection) return resolve(undefined);
+        const { socket, finish } = connection;
+        const reader = new ChunkStreamReader();
+        let handshake: Buffer | undefined = Buffer.alloc(0);
+        let declared: number | null = null;
+        socket.on('data', (chunk: Buffer) => {
+          if (handshake) {
+            handshake = Buffer.concat([handshake, chunk]);
+            if (handshake.length < S0_S1_S2_BYTES) return;
+            // C2 echoes S1; then the publisher's first command. The server answers it with its settings (a Set
+            // Chunk Size among them, when it sends one) before the command's result.
+            socket.write(Buffer.concat([handshake.subarray(1, S0_S1_BYTES), chunkMessage(connectCommand(new URL(url)), DEFAULT_CHUNK_SIZE)]));
+            chunk = handshake.subarray(S0_S1_S2_BYTES);
+            handshake = undefined;
+          }
+          try {
+            for (const message of reader.push(chunk)) {
+              declared = declaredChunkSize(message) ?? declared;
+              if (message.type === MESSAGE_TYPE.amf0Command) return finish(declared);
+            }
+          } catch {
+            finish(undefined); // bytes that are no chunk stream: nothing to tell, and never a crash of the task
+          }
         });
-        socket.once('close', () => done({ answers: false }));
       }),
   };
 }

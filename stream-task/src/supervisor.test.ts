@@ -109,6 +109,23 @@ describe('stream supervisor (fake clock and processes)', () => {
     expect(t.supervisor.ffmpegPids).toEqual([]);
   });
 
+  test('once on air, each destination is asked once a task which RTMP chunk size it declares; a small one is a warning', async () => {
+    const t = setup({ destinations: [youtube, twitch] });
+    t.probe.chunkSizes.set(youtube.url, null);
+    t.probe.chunkSizes.set(twitch.url, 4096);
+    await settle();
+    expect(t.probe.chunkSizesAsked).toEqual([]); // not before media flows: never on the start's path
+    await stream(t, 13_000);
+    expect(t.probe.chunkSizesAsked).toEqual([youtube.url, twitch.url]);
+    expect(t.logs).toEqual(
+      expect.arrayContaining([
+        'destination yt declares no RTMP chunk size: ffmpeg sends it 128-byte chunks, several times the CPU of 4096 and over RTMPS a third more bytes (docs/decisions.md)',
+        'destination tw declares RTMP chunk size 4096',
+      ]),
+    );
+    expect(t.logs.join('\n')).not.toContain('SECRET-KEY');
+  });
+
   test('exit with the reason from stderr; stream keys never reach heartbeats or logs', async () => {
     const t = setup({ destinations: [youtube, twitch] });
     await settle();

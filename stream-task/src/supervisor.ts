@@ -1,7 +1,7 @@
 // The imperative shell around the state machine: feeds it events (ffmpeg's progress and exit, a tick every
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
 import type { ErrorKey } from '../../lambdas/core/errors';
-import { cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs, type TlsTrust } from './ffmpeg';
+import { chunkSizeReport, cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs, type TlsTrust } from './ffmpeg';
 import { feedFlv, type JoinReport } from './feeder';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { LogFn } from './log';
@@ -65,6 +65,8 @@ export class StreamSupervisor {
   private readonly tls: TlsTrust;
   /** Destinations whose certificate the last probe refused, and why. */
   private readonly certificateRefusals = new Map<string, string>();
+  /** Destinations asked for their RTMP chunk size (once a task, when first on air). */
+  private readonly chunkSizesAsked = new Set<string>();
   private readonly children = new Map<number, ChildHandle>();
   private readonly preparation = new AbortController();
   private files?: FfmpegInputs;
@@ -183,6 +185,7 @@ export class StreamSupervisor {
       case 'report': {
         const m = this.machine;
         if (m.actual === 'started' && this.options.startup?.mark('mediaFlowing')) this.log('on air', 'info', { startup: this.options.startup.summary() });
+        if (m.actual === 'started') this.askChunkSizes();
         const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
         this.log(
           `${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`,
@@ -268,6 +271,23 @@ export class StreamSupervisor {
       this.log(`ffmpeg run ${runId}: the playlist cannot be fed: ${error.message}`, 'error');
       child.kill('SIGKILL');
     });
+  }
+
+  /** Asks each destination, once a task and off the start's path, which RTMP chunk size it declares: what ffmpeg's
+   * CPU and, over RTMPS, the egress depend on, and what only a real platform can answer (docs/decisions.md). */
+  private askChunkSizes(): void {
+    if (!this.probe.declaredChunkSize) return;
+    for (const destination of this.options.destinations) {
+      if (this.chunkSizesAsked.has(destination.id)) continue;
+      this.chunkSizesAsked.add(destination.id);
+      void this.probe.declaredChunkSize(destination.url).then(
+        (size) => {
+          const report = chunkSizeReport(destination.id, size);
+          this.log(report.text, report.level);
+        },
+        () => this.log(chunkSizeReport(destination.id, undefined).text),
+      );
+    }
   }
 
   private publishHeartbeat(): void {

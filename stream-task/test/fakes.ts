@@ -99,6 +99,14 @@ export class FakeProbe implements ReachabilityProbe {
   /** Destinations (by URL) whose TLS certificate is refused, and why. */
   readonly refusing = new Map<string, string>();
   readonly asked: string[] = [];
+  /** The RTMP chunk size each destination (by URL) declares; not there: it could not be asked. */
+  readonly chunkSizes = new Map<string, number | null>();
+  readonly chunkSizesAsked: string[] = [];
+
+  async declaredChunkSize(url: string): Promise<number | null | undefined> {
+    this.chunkSizesAsked.push(url);
+    return this.chunkSizes.get(url);
+  }
 
   async probe(url: string): Promise<ProbeResult> {
     this.asked.push(url);
