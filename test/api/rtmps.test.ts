@@ -4,6 +4,7 @@
 // name) gets nothing, and the creator sees why: the destination failed, and the reason in the stream's health.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +44,13 @@ async function streamTo(name: string, url: string, key: string): Promise<string>
   return stream.body.id;
 }
 
+/** The stack's stream task log files. */
+const streamTaskLogs = async () => {
+  const dir = join(stack.dataDir, 'logs');
+  const files = (await readdir(dir)).filter((file) => file.startsWith('stream-'));
+  return (await Promise.all(files.map((file) => readFile(join(dir, file), 'utf8')))).join('\n');
+};
+
 const stop = (streamId: string) => api(stack, 'POST', `/streams/${streamId}/stop`, { token: creator.token });
 
 test("the stack's RTMPS destination receives the loop with its certificate verified against the stack's test CA", async () => {
@@ -63,6 +71,15 @@ test("the stack's RTMPS destination receives the loop with its certificate verif
       expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1920 }),
       expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
     ]),
+  );
+  // Once on air, the task asked the destination, through the same verified TLS, which RTMP chunk size it declares
+  // (what ffmpeg's CPU and egress depend on; nginx-rtmp declares 4096), and logged it.
+  const destinationId = live.health.destinations[0].id;
+  await waitFor(
+    'the chunk size in the stream task log',
+    streamTaskLogs,
+    (logs) => logs.includes(`destination ${destinationId} declares RTMP chunk size 4096`),
+    20_000,
   );
   await stop(streamId);
 }, 150_000);
