@@ -239,7 +239,8 @@ describe('media library', () => {
     } finally {
       await transcodes.release(user.userId);
     }
-  });
+    // Two uploads and two transcodes one after the other, beside the rest of the suite (30 s once ran out under load).
+  }, 120_000);
 
   test('uploads without a valid session get the uploader authentication error', async () => {
     const refused = await upload(Buffer.from('anything'), 'not-a-session-token').catch(refusal);
