@@ -200,6 +200,7 @@ describe('media library', () => {
 
   // Security re-check of audit M6: each transcode was checked against the storage left when its upload finished,
   // so uploads finishing together each fit alone and together passed the plan. The outputs now count only if they fit.
+  // Two uploads and two transcodes one after the other, beside the rest of the suite: 30 s once ran out under load.
   test('transcodes that each fit alone but not together: the one that completes last fails with storage limit and stores nothing', async () => {
     const user = await signedInUser(stack, 'together');
     const clip = await makeClip({ seconds: 2 });
@@ -239,7 +240,6 @@ describe('media library', () => {
     } finally {
       await transcodes.release(user.userId);
     }
-    // Two uploads and two transcodes one after the other, beside the rest of the suite (30 s once ran out under load).
   }, 120_000);
 
   test('uploads without a valid session get the uploader authentication error', async () => {
