@@ -146,7 +146,9 @@ test('a destination that accepts TCP but never answers does not hold up the othe
       { id: 'live', state: 'ok' },
     ]);
     expect(heartbeat.lastError).toBe('destination silent did not answer the RTMP handshake');
-    const packets = await readPackets(destination.url('tee-silent'), 3);
+    // 5 s of stream time at 30 fps: 150 video packets when the reader keeps up. nginx drops frames for a reader that
+    // falls behind (its sync), which a loaded runner's ffprobe does: 39 once in a 3 s window, so the margin is wide.
+    const packets = await readPackets(destination.url('tee-silent'), 5);
     expect(dtsProfile(packets, 'video').count).toBeGreaterThan(45);
   } finally {
     await stopEverything();
