@@ -1,6 +1,15 @@
 // The server side of RTMP's chunk stream as the task reads it: messages put back together from chunks of the size
 // the server last declared, and the connect command. Against real servers: runtime.test.ts (declaredChunkSize).
-import { ChunkStreamReader, chunkMessage, connectCommand, DEFAULT_CHUNK_SIZE, declaredChunkSize, MESSAGE_TYPE, type RtmpMessage } from './rtmp-chunks';
+import {
+  ChunkStreamReader,
+  chunkMessage,
+  connectCommand,
+  DEFAULT_CHUNK_SIZE,
+  declaredChunkSize,
+  MESSAGE_TYPE,
+  setChunkSizeMessage,
+  type RtmpMessage,
+} from './rtmp-chunks';
 
 const message = (overrides: Partial<RtmpMessage> = {}): RtmpMessage => ({
   chunkStream: 3,
@@ -10,12 +19,6 @@ const message = (overrides: Partial<RtmpMessage> = {}): RtmpMessage => ({
   payload: Buffer.from(Array.from({ length: 300 }, (_, i) => i % 251)),
   ...overrides,
 });
-const setChunkSize = (size: number) => {
-  const payload = Buffer.alloc(4);
-  payload.writeUInt32BE(size);
-  return message({ chunkStream: 2, type: MESSAGE_TYPE.setChunkSize, payload });
-};
-
 test("a message longer than a chunk comes back whole from its chunks, whatever the reads' sizes", () => {
   const sent = message({ timestamp: 40 });
   const bytes = chunkMessage(sent, DEFAULT_CHUNK_SIZE);
@@ -28,7 +31,7 @@ test("a message longer than a chunk comes back whole from its chunks, whatever t
 
 test("the server's Set Chunk Size changes how the chunks after it are read, and is passed on", () => {
   const large = message({ payload: Buffer.alloc(5000, 7) });
-  const bytes = Buffer.concat([chunkMessage(setChunkSize(4096), DEFAULT_CHUNK_SIZE), chunkMessage(large, 4096)]);
+  const bytes = Buffer.concat([chunkMessage(setChunkSizeMessage(4096), DEFAULT_CHUNK_SIZE), chunkMessage(large, 4096)]);
   const received = new ChunkStreamReader().push(bytes);
   expect(received.map(declaredChunkSize)).toEqual([4096, undefined]);
   expect(received[1]).toEqual(large);
@@ -60,7 +63,7 @@ test('extended timestamps and chunk stream ids of two and three bytes', () => {
 
 test('a Set Chunk Size without a valid size is no size, and does not change the reading', () => {
   const empty = message({ chunkStream: 2, type: MESSAGE_TYPE.setChunkSize, payload: Buffer.alloc(0) });
-  const zero = setChunkSize(0);
+  const zero = setChunkSizeMessage(0);
   expect([declaredChunkSize(empty), declaredChunkSize(zero), declaredChunkSize(message())]).toEqual([undefined, undefined, undefined]);
   const after = message();
   const received = new ChunkStreamReader().push(

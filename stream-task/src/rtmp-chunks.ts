@@ -2,6 +2,9 @@
 // chunks, and the `connect` command that makes a server say which chunk size it sends and expects. ffmpeg does the
 // publishing; this is for asking a destination what ffmpeg will meet there (runtime.ts, declaredChunkSize).
 
+/** What a server sends before its first chunk: S0 (the version byte) and S1 (1536 bytes), then S2 (1536). */
+export const S0_S1_BYTES = 1 + 1536;
+export const S0_S1_S2_BYTES = S0_S1_BYTES + 1536;
 /** RTMP's chunk size until a Set Chunk Size says otherwise. */
 export const DEFAULT_CHUNK_SIZE = 128;
 export const MESSAGE_TYPE = { setChunkSize: 1, amf0Command: 20 } as const;
@@ -110,6 +113,13 @@ export function declaredChunkSize(message: RtmpMessage): number | undefined {
   if (message.type !== MESSAGE_TYPE.setChunkSize || message.payload.length < 4) return undefined;
   const size = message.payload.readUInt32BE(0) & 0x7fffffff;
   return size >= 1 ? size : undefined;
+}
+
+/** The protocol control message that declares the sender's chunk size. */
+export function setChunkSizeMessage(size: number): RtmpMessage {
+  const payload = Buffer.alloc(4);
+  payload.writeUInt32BE(size);
+  return { chunkStream: 2, timestamp: 0, type: MESSAGE_TYPE.setChunkSize, messageStream: 0, payload };
 }
 
 /** One message as chunks of `chunkSize` (chunk streams 2-63): a format-0 chunk, then format-3 continuations. */

@@ -9,13 +9,13 @@ import { createServer as createTlsServer } from 'node:tls';
 import { startNginxRtmp, type NginxRtmp } from '../../local/nginx-rtmp';
 import { freePort } from '../../local/ports';
 import { createTestCa } from '../../local/test-ca';
-import { chunkMessage, DEFAULT_CHUNK_SIZE, MESSAGE_TYPE } from './rtmp-chunks';
+import { chunkMessage, DEFAULT_CHUNK_SIZE, MESSAGE_TYPE, S0_S1_BYTES, S0_S1_S2_BYTES } from './rtmp-chunks';
 import { childProcessRunner, destinationCaFile, publicAddressesOnly, rtmpHandshakeProbe } from './runtime';
 
 /** A server that answers the RTMP handshake's first step (S0 + S1), like nginx-rtmp. */
 async function fakeRtmpServer(): Promise<{ server: Server; port: number }> {
   const server = createServer((socket) => {
-    socket.once('data', () => socket.write(Buffer.alloc(1 + 1536, 3)));
+    socket.once('data', () => socket.write(Buffer.alloc(S0_S1_BYTES, 3)));
     socket.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,7 +48,7 @@ describe('the handshake probe', () => {
     expect(connections).toBe(0);
     rtmp.server.removeAllListeners('connection');
     rtmp.server.on('connection', (socket) => {
-      socket.once('data', () => socket.write(Buffer.alloc(1 + 1536, 3)));
+      socket.once('data', () => socket.write(Buffer.alloc(S0_S1_BYTES, 3)));
       socket.on('error', () => undefined);
     });
   });
@@ -77,7 +77,7 @@ describe('the handshake probe over RTMPS', () => {
     caFile = ca.certFile;
     otherCaFile = other.certFile;
     server = createTlsServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (socket) => {
-      socket.once('data', () => socket.write(Buffer.alloc(1 + 1536, 3)));
+      socket.once('data', () => socket.write(Buffer.alloc(S0_S1_BYTES, 3)));
       socket.on('error', () => undefined);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -139,8 +139,8 @@ describe('the chunk size a destination declares, asked of a real nginx-rtmp', ()
       let received = 0;
       socket.on('data', (data) => {
         received += data.length;
-        if (received === data.length) socket.write(Buffer.alloc(1 + 1536 + 1536, 3));
-        else if (received > 1 + 1536 + 1536) {
+        if (received === data.length) socket.write(Buffer.alloc(S0_S1_S2_BYTES, 3));
+        else if (received > S0_S1_S2_BYTES) {
           const result = { chunkStream: 3, timestamp: 0, type: MESSAGE_TYPE.amf0Command, messageStream: 0, payload: Buffer.alloc(200, 5) };
           socket.write(chunkMessage(result, DEFAULT_CHUNK_SIZE));
         }

@@ -9,7 +9,16 @@ import type { Readable, Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect, getCACertificates } from 'node:tls';
 import { canonicalHost, destinationPort, isPublicAddress } from '../../lambdas/core/channels/destination-address';
-import { ChunkStreamReader, chunkMessage, connectCommand, DEFAULT_CHUNK_SIZE, declaredChunkSize, MESSAGE_TYPE } from './rtmp-chunks';
+import {
+  ChunkStreamReader,
+  chunkMessage,
+  connectCommand,
+  DEFAULT_CHUNK_SIZE,
+  declaredChunkSize,
+  MESSAGE_TYPE,
+  S0_S1_BYTES,
+  S0_S1_S2_BYTES,
+} from './rtmp-chunks';
 
 export interface Clock {
   now(): number;
@@ -111,8 +120,6 @@ export const destinationCaFile = (env: NodeJS.ProcessEnv): string | undefined =>
 
 /** RTMP's C0 (version 3) and C1 (time, zero, 1528 random bytes); a live server answers with S0 and S1. */
 const handshakeStart = () => Buffer.concat([Buffer.from([3]), Buffer.alloc(8), randomBytes(1528)]);
-const S0_S1_BYTES = 1 + 1536;
-const S0_S1_S2_BYTES = S0_S1_BYTES + 1536;
 
 /** Outside the local stack (STAGE set and not `local`), destinations must be on the public internet: the task
  * must never dial into our own network (security audit L3). Standalone runs (no STAGE) are for local tests. */
