@@ -4,28 +4,25 @@
 // size is 4096. ffmpeg answers by sending the destination the same Set Chunk Size and chunks at 4096 from then on.
 // ffmpeg also reads with that size, so the server's own messages are re-chunked to it on their way back (and the
 // server's own Set Chunk Size only changes how the relay reads them). Plain RTMP only.
+// Not yet right: nginx takes the publish and every byte of it, but a player that then asks nginx for the stream gets
+// an error right after its play command (found 2026-11-28, not yet understood). So bench:wire's relay rows measure
+// the publishing side (ffmpeg's CPU, the relay's, the bytes), not a stream a viewer could watch.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { ChunkStreamReader, chunkMessage, declaredChunkSize, MESSAGE_TYPE } from '../stream-task/src/rtmp-chunks';
+import { ChunkStreamReader, chunkMessage, declaredChunkSize, S0_S1_S2_BYTES, setChunkSizeMessage } from '../stream-task/src/rtmp-chunks';
 
 const RELAYED_CHUNK_SIZE = 4096;
-/** S0 (1 byte), S1 and S2 (1536 each): what the server sends before its first chunk. */
-const SERVER_HANDSHAKE_BYTES = 1 + 1536 + 1536;
 
 /** The server's bytes on their way to ffmpeg: the handshake as it is, our Set Chunk Size, then whole messages. */
 function serverToFfmpeg(send: (bytes: Buffer) => void): (data: Buffer) => void {
   const reader = new ChunkStreamReader();
-  let handshakeLeft = SERVER_HANDSHAKE_BYTES;
+  let handshakeLeft = S0_S1_S2_BYTES;
   return (data) => {
     if (handshakeLeft) {
       const handshake = data.subarray(0, handshakeLeft);
       send(handshake);
       handshakeLeft -= handshake.length;
       data = data.subarray(handshake.length);
-      if (!handshakeLeft) {
-        const size = Buffer.alloc(4);
-        size.writeUInt32BE(RELAYED_CHUNK_SIZE);
-        send(chunkMessage({ chunkStream: 2, timestamp: 0, type: MESSAGE_TYPE.setChunkSize, messageStream: 0, payload: size }, RELAYED_CHUNK_SIZE));
-      }
+      if (!handshakeLeft) send(chunkMessage(setChunkSizeMessage(RELAYED_CHUNK_SIZE), RELAYED_CHUNK_SIZE));
     }
     for (const message of reader.push(data)) if (declaredChunkSize(message) === undefined) send(chunkMessage(message, RELAYED_CHUNK_SIZE));
   };

@@ -12,7 +12,8 @@
 // For each pair of chunk size and scheme, ffmpeg runs with the stream task's own arguments (ffmpegArgs) and again
 // with tcp_nodelay, against a real nginx-rtmp (RTMPS through nginx's stream module) declaring that chunk size; and
 // over plain RTMP through the prototype relay that makes ffmpeg chunk at 4096 whatever the server declares
-// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted).
+// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted; a
+// prototype whose stream players cannot yet read, see its header).
 // Counted on ffmpeg's own socket (ss -ti): bytes and TCP segments sent, against the FLV bytes ffmpeg muxed (its
 // progress total_size) over the same window. "Wire" adds 66 bytes a segment (Ethernet, IPv4, TCP with timestamps).
 // On loopback an ACK comes at once, so Nagle joins less than on a real link: with Nagle on, the segment count is an
