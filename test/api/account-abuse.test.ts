@@ -91,7 +91,6 @@ describe('reset links (M5)', () => {
 });
 
 describe('timing (L9)', () => {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   async function timed(path: string, email: string, ip: string): Promise<number> {
     const started = performance.now();
     const answer = await fromViewer(ip, path, { email });
@@ -115,8 +114,11 @@ describe('timing (L9)', () => {
         withAccount.push(await timed(path, existing, `192.0.2.${10 + i}`));
         without.push(await timed(path, uniqueEmail('nobody'), `192.0.2.${20 + i}`));
       }
+      // Each side's quickest answer: the machine's load only ever adds time, so a side's minimum is what its path
+      // takes (a median of 3 moved by 90 ms when the suite shared a loaded machine). An unpadded path answers
+      // below the floor; a path whose work outlasts the padding has its quickest answer above the other's.
       expect(Math.min(...withAccount, ...without)).toBeGreaterThanOrEqual(FLAT_RESPONSE_MS - 5);
-      expect(Math.abs(median(withAccount) - median(without))).toBeLessThan(FLAT_RESPONSE_MS / 4);
+      expect(Math.abs(Math.min(...withAccount) - Math.min(...without))).toBeLessThan(FLAT_RESPONSE_MS / 4);
     },
     60_000,
   );
