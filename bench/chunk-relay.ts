@@ -4,9 +4,8 @@
 // size is 4096. ffmpeg answers by sending the destination the same Set Chunk Size and chunks at 4096 from then on.
 // ffmpeg also reads with that size, so the server's own messages are re-chunked to it on their way back (and the
 // server's own Set Chunk Size only changes how the relay reads them). Plain RTMP only.
-// Not yet right: nginx takes the publish and every byte of it, but a player that then asks nginx for the stream gets
-// an error right after its play command (found 2026-11-28, not yet understood). So bench:wire's relay rows measure
-// the publishing side (ffmpeg's CPU, the relay's, the bytes), not a stream a viewer could watch.
+// It runs in its caller's process, on its event loop: anything that blocks that loop (a synchronous child process)
+// stops the stream for as long. bench:wire has a player read each relayed stream back from nginx.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { ChunkStreamReader, chunkMessage, declaredChunkSize, S0_S1_S2_BYTES, setChunkSizeMessage } from '../stream-task/src/rtmp-chunks';
 

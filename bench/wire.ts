@@ -12,16 +12,19 @@
 // For each pair of chunk size and scheme, ffmpeg runs with the stream task's own arguments (ffmpegArgs) and again
 // with tcp_nodelay, against a real nginx-rtmp (RTMPS through nginx's stream module) declaring that chunk size; and
 // over plain RTMP through the prototype relay that makes ffmpeg chunk at 4096 whatever the server declares
-// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted; a
-// prototype whose stream players cannot yet read, see its header).
+// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted).
+// After each relayed window a player reads the stream back from nginx, and the run fails unless it gets picture and
+// sound: the relay's figures are of a stream a viewer can watch. Nothing here blocks this process's event loop while
+// the relay runs in it (`ss` is run asynchronously).
 // Counted on ffmpeg's own socket (ss -ti): bytes and TCP segments sent, against the FLV bytes ffmpeg muxed (its
 // progress total_size) over the same window. "Wire" adds 66 bytes a segment (Ethernet, IPv4, TCP with timestamps).
 // On loopback an ACK comes at once, so Nagle joins less than on a real link: with Nagle on, the segment count is an
 // upper bound; with tcp_nodelay, every write is a segment on any link.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startNginxRtmp } from '../local/nginx-rtmp';
@@ -39,6 +42,7 @@ const CHUNK_SIZES = [4096, 128] as const;
 const SEGMENT_HEADERS = 66;
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
+const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface SocketCounters {
@@ -48,9 +52,9 @@ interface SocketCounters {
 
 /** The counters of an established TCP socket from `ss -ti` (iproute2): the one a process has (`pid`), or the one
  * from a local port. */
-function socketCounters(which: { pid: number } | { localPort: number }): SocketCounters {
+async function socketCounters(which: { pid: number } | { localPort: number }): Promise<SocketCounters> {
   const args = 'pid' in which ? ['-tinpH', 'state', 'established'] : ['-tinH', 'state', 'established', `sport = :${which.localPort}`];
-  const lines = execFileSync('ss', args, { encoding: 'utf8' }).split('\n');
+  const lines = (await run('ss', args, { encoding: 'utf8' })).stdout.split('\n');
   const at = 'pid' in which ? lines.findIndex((line) => line.includes(`pid=${which.pid},`)) : 0;
   const info = at >= 0 ? lines[at + 1] : undefined;
   const count = (key: string) => Number(new RegExp(`\\b${key}:(\\d+)`).exec(info ?? '')?.[1]);
@@ -102,22 +106,33 @@ async function measure(
   const samples: Sample[] = [];
   let muxed = 0;
   const started = performance.now();
+  let sampling: Promise<void> | undefined;
   createInterface({ input: child.stdout }).on('line', (line) => {
     if (line.startsWith('total_size=')) muxed = Number(line.slice('total_size='.length));
     const due = WARMUP_MS + samples.length * WINDOW_MS;
-    if (line.startsWith('progress=') && samples.length < 2 && performance.now() - started >= due) {
+    if (line.startsWith('progress=') && !sampling && samples.length < 2 && performance.now() - started >= due) {
+      // Both ends of the window are read the same way (the socket's counters some milliseconds after the rest), so
+      // the lag cancels out of the differences.
       const relayUsage = process.cpuUsage();
-      samples.push({ ...counted(), muxed, at: performance.now(), cpu: cpuSeconds(child.pid!), relayCpu: (relayUsage.user + relayUsage.system) / 1e6 });
+      const sample = { muxed, at: performance.now(), cpu: cpuSeconds(child.pid!), relayCpu: (relayUsage.user + relayUsage.system) / 1e6 };
+      sampling = counted().then((counters) => {
+        samples.push({ ...counters, ...sample });
+        sampling = undefined;
+      });
     }
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const ended = await Promise.race([sleep(WARMUP_MS + WINDOW_MS + 2_000).then(() => false), exited.then(() => true)]);
+  const played = relay && !ended ? await playedBack(url) : undefined;
+  await sampling;
   child.kill('SIGKILL');
   await exited;
   relay?.close();
   if (ended) throw new Error(`ffmpeg ended during the window: ${stderr.trim()}`);
   const [first, last] = samples;
   if (!first || !last) throw new Error('ffmpeg reported no progress during the window');
+  if (played && !(played.video && played.audio))
+    throw new Error(`a player reading the relayed stream back got ${played.video} video and ${played.audio} audio packets`);
   const seconds = (last.at - first.at) / 1000;
   const media = last.muxed - first.muxed;
   const bytes = last.bytes - first.bytes;
@@ -130,6 +145,20 @@ async function measure(
     ffmpegCorePercent: ((last.cpu - first.cpu) / seconds) * 100,
     relayCorePercent: relay ? ((last.relayCpu - first.relayCpu) / seconds) * 100 : 0,
   };
+}
+
+/** A player's packets of each kind from 2 s of a live stream (nginx-rtmp serves what is being published). */
+async function playedBack(url: string): Promise<{ video: number; audio: number }> {
+  const { stdout } = await run(
+    'ffprobe',
+    ['-v', 'error', '-rw_timeout', '10000000', '-read_intervals', '%+2', '-show_entries', 'packet=codec_type', '-of', 'csv=p=0', url],
+    {
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
+  const packets = stdout.split('\n');
+  return { video: packets.filter((type) => type === 'video').length, audio: packets.filter((type) => type === 'audio').length };
 }
 
 async function main(): Promise<void> {
