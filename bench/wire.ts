@@ -11,8 +11,9 @@
 //   - Nagle's algorithm, which joins small writes into full segments; `tcp_nodelay` turns it off.
 // For each pair of chunk size and scheme, ffmpeg runs with the stream task's own arguments (ffmpegArgs) and again
 // with tcp_nodelay, against a real nginx-rtmp (RTMPS through nginx's stream module) declaring that chunk size; and
-// over plain RTMP through the prototype relay that makes ffmpeg chunk at 4096 whatever the server declares
-// (chunk-relay.ts, in this process: its CPU is this process's, and its connection to nginx is the one counted).
+// over plain RTMP through the stream task's relay that makes ffmpeg chunk at 4096 whatever the server declares
+// (stream-task/src/chunk-relay.ts, with the task's own ffmpeg arguments for a relayed destination; in this process:
+// its CPU is this process's, and its connection to nginx is the one counted).
 // After each relayed window a player reads the stream back from nginx, and the run fails unless it gets picture and
 // sound: the relay's figures are of a stream a viewer can watch. Nothing here blocks this process's event loop while
 // the relay runs in it (`ss` is run asynchronously).
@@ -25,12 +26,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startNginxRtmp } from '../local/nginx-rtmp';
 import { freePort } from '../local/ports';
 import { ffmpegArgs } from '../stream-task/src/ffmpeg';
-import { startChunkRelay } from './chunk-relay';
+import { startChunkRelay } from '../stream-task/src/chunk-relay';
 import { makeStreamReadySource } from './first-media';
 import { cpuSeconds } from './proc';
 import { figure, quick, recordResults, type Figure } from './results';
@@ -95,14 +96,16 @@ async function measure(
   options: { nodelay: boolean; path: Path },
 ): Promise<Omit<WireFigure, 'chunkSize' | 'scheme' | 'nodelay' | 'path'>> {
   const target = new URL(url);
-  const relay = options.path === 'relay' ? await startChunkRelay({ host: target.hostname, port: Number(target.port) }) : undefined;
-  const args = ffmpegArgs({ videoPath: source }, [{ id: 'bench', url: relay ? `rtmp://127.0.0.1:${relay.port}${target.pathname}` : url }], { caFile });
-  const outputOptions = [...(options.nodelay ? ['-tcp_nodelay', '1'] : []), ...(relay ? ['-rtmp_tcurl', url.slice(0, url.lastIndexOf('/'))] : [])];
-  args.splice(args.indexOf('-flvflags'), 0, ...outputOptions);
+  // The relay's connections to nginx, made here to read their counters.
+  const upstreams: Socket[] = [];
+  const relay =
+    options.path === 'relay' ? await startChunkRelay(url, () => upstreams[upstreams.push(connect(Number(target.port), target.hostname)) - 1]) : undefined;
+  const args = ffmpegArgs({ videoPath: source }, [{ id: 'bench', url }], { caFile }, new Map(relay ? [['bench', relay.url]] : []));
+  if (options.nodelay) args.splice(args.indexOf('-flvflags'), 0, '-tcp_nodelay', '1');
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => (stderr = (stderr + data.toString()).slice(-2000)));
-  const counted = () => (relay ? socketCounters({ localPort: (relay.upstreams[0]!.address() as AddressInfo).port }) : socketCounters({ pid: child.pid! }));
+  const counted = () => (relay ? socketCounters({ localPort: (upstreams[0]!.address() as AddressInfo).port }) : socketCounters({ pid: child.pid! }));
   const samples: Sample[] = [];
   let muxed = 0;
   const started = performance.now();

@@ -52,7 +52,34 @@ const escapeTeeUrl = (url: string) => escapeToken(url, '|[]');
 const protocolOptions = (url: string, trust: TlsTrust): [string, string][] =>
   isRtmps(url) ? [['tls_verify', '1'], ...(trust.caFile ? [['ca_file', trust.caFile] as [string, string]] : [])] : [];
 
-export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}): string[] {
+/** The tcUrl ffmpeg would send to `url` itself (`rtmp://host:port/app`): connected to a relay, it is told the
+ * destination's with `rtmp_tcurl`, as servers route by it. */
+export function destinationTcUrl(url: string): string {
+  const target = new URL(url);
+  const app = target.pathname.split('/')[1] ?? '';
+  return `${target.protocol}//${target.hostname}:${target.port || 1935}/${app}`;
+}
+
+/** Relay URLs by destination id: destinations published through a chunk-size relay (chunk-relay.ts). */
+export type RelayUrls = ReadonlyMap<string, string>;
+
+/** Where ffmpeg publishes a destination's stream and with which protocol options: the destination itself, or its
+ * relay on loopback, told the destination's tcUrl and with `tcp_nodelay` (no egress is paid on loopback, and Nagle's
+ * algorithm held each command of the RTMP connection there for a delayed acknowledgement: the relay's own
+ * connection to the destination keeps it). */
+function output(destination: Destination, trust: TlsTrust, relays: RelayUrls): { url: string; options: [string, string][] } {
+  const relay = relays.get(destination.id);
+  if (!relay) return { url: destination.url, options: protocolOptions(destination.url, trust) };
+  return {
+    url: relay,
+    options: [
+      ['rtmp_tcurl', destinationTcUrl(destination.url)],
+      ['tcp_nodelay', '1'],
+    ],
+  };
+}
+
+export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destination[], trust: TlsTrust = {}, relays: RelayUrls = new Map()): string[] {
   if (!destinations.length) throw new Error('at least one destination is needed');
   const loopedInput = (path: string) => ['-re', '-stream_loop', '-1', '-i', path];
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'warning', '-nostats', '-progress', 'pipe:1'];
@@ -62,10 +89,10 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
   else args.push(...loopedInput(inputs.videoPath), '-map', '0:v:0', '-map', '0:a:0?');
   args.push('-c', 'copy', '-rw_timeout', RW_TIMEOUT_US);
   if (destinations.length === 1) {
-    const url = destinations[0]!.url;
+    const { url, options } = output(destinations[0]!, trust, relays);
     // Output options before the URL reach the protocols it opens (rtmp -> tcp, rtmps -> tls -> tcp). The TLS ones
     // only for rtmps: an option no protocol takes fails the output.
-    const protocol = protocolOptions(url, trust).flatMap(([key, value]) => [`-${key}`, value]);
+    const protocol = options.flatMap(([key, value]) => [`-${key}`, value]);
     return [...args, ...protocol, '-flvflags', 'no_duration_filesize', '-f', 'flv', url];
   }
   // The tee muxer has no codec tag table, so ffmpeg would pass the MP4 tags (avc1, mp4a) on and each FLV slave
@@ -73,7 +100,10 @@ export function ffmpegArgs(inputs: FfmpegInputs, destinations: readonly Destinat
   // dropped and the others go on (ffmpeg exits only when all have failed). use_fifo: each destination is written
   // by its own thread from its own queue, so one that stops accepting data fills its queue instead of blocking
   // the others (TEE_FIFO_OPTIONS).
-  const slaves = destinations.map((d) => `[${escapeToken(teeSlaveOptions(d.url, trust), '|')}]${escapeTeeUrl(d.url)}`);
+  const slaves = destinations.map((d) => {
+    const { url, options } = output(d, trust, relays);
+    return `[${escapeToken(teeSlaveOptions(options), '|')}]${escapeTeeUrl(url)}`;
+  });
   return [...args, '-tag:v', '7', '-tag:a', '10', '-f', 'tee', slaves.join('|')];
 }
 
@@ -90,13 +120,13 @@ export const TEE_QUEUE_PACKETS = 360;
  * tee, and a `format_opts` of our own in fifo_options replaced by the tee). The fifo's option list
  * is a value of the slave's, so it is escaped for it; a value ends at an unescaped ':' or ']'.
  */
-function teeSlaveOptions(url: string, trust: TlsTrust): string {
+function teeSlaveOptions(protocol: [string, string][]): string {
   const fifoOptions = ['drop_pkts_on_overflow=1', `queue_size=${TEE_QUEUE_PACKETS}`].join(':');
   const options: [string, string][] = [
     ['f', 'flv'],
     ['onfail', 'ignore'],
     ['flvflags', 'no_duration_filesize'],
-    ...protocolOptions(url, trust),
+    ...protocol,
     ['use_fifo', '1'],
     ['fifo_options', fifoOptions],
   ];
@@ -106,11 +136,12 @@ function teeSlaveOptions(url: string, trust: TlsTrust): string {
 /** What ffmpeg will do at a destination that declares `size` as its RTMP chunk size (null: declares none;
  * undefined: could not be asked), as a log line and its level. ffmpeg sends in the server's chunk size and has no
  * option of its own; below 4096 it writes more and smaller pieces (bench:wire: 7x the CPU at 128, and over RTMPS
- * 1.35x the bytes, a TLS record per piece). */
-export function chunkSizeReport(destinationId: string, size: number | null | undefined): { text: string; level: 'info' | 'warn' } {
+ * 1.35x the bytes, a TLS record per piece), unless the destination is `relayed` (chunk-relay.ts: plain RTMP). */
+export function chunkSizeReport(destinationId: string, size: number | null | undefined, relayed = false): { text: string; level: 'info' | 'warn' } {
   if (size === undefined) return { text: `destination ${destinationId}: its RTMP chunk size could not be asked`, level: 'info' };
   const declared = size === null ? 'declares no RTMP chunk size' : `declares RTMP chunk size ${size}`;
   if ((size ?? 128) >= 4096) return { text: `destination ${destinationId} ${declared}`, level: 'info' };
+  if (relayed) return { text: `destination ${destinationId} ${declared}: published through a relay that has ffmpeg send it 4096-byte chunks`, level: 'info' };
   return {
     text: `destination ${destinationId} ${declared}: ffmpeg sends it ${size ?? 128}-byte chunks, several times the CPU of 4096 and over RTMPS a third more bytes (docs/decisions.md)`,
     level: 'warn',

@@ -139,6 +139,25 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/** Who may be dialled, and whom an RTMPS server's certificate must be signed by. */
+export interface DialOptions {
+  publicOnly?: boolean;
+  caFile?: string;
+}
+
+/** A connection to a destination: TCP for rtmp://, TLS for rtmps:// (verified against `roots`, with the host name);
+ * with `publicOnly`, only to public addresses, checked when connecting. undefined when the address is refused
+ * outright. The probes and the chunk-size relay (chunk-relay.ts) dial the same way. */
+export function dialDestination(url: string, options: { publicOnly?: boolean; roots?: () => string | string[] } = {}): Socket | undefined {
+  const target = new URL(url);
+  const port = destinationPort(target);
+  const host = canonicalHost(target.hostname);
+  if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return undefined;
+  const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
+  if (target.protocol !== 'rtmps:') return connect({ host, port, ...lookup });
+  return tlsConnect({ host, port, ca: options.roots?.(), rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }), ...lookup });
+}
+
 /**
  * Opens TCP (TLS for rtmps), sends the first RTMP handshake message and waits for the server's answer, then hangs
  * up. Accepting TCP is not enough: a frozen server's kernel still accepts connections, and ffmpeg would then wait
@@ -149,7 +168,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  * is reported with the reason. `declaredChunkSize` goes on past the handshake: C2, a `connect` command, and the
  * server's answers up to the command's result, where a server that sets its chunk size has said so.
  */
-export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: boolean; caFile?: string } = {}): ReachabilityProbe {
+export function rtmpHandshakeProbe(timeoutMs = 3_000, options: DialOptions = {}): ReachabilityProbe {
   // The same roots as ffmpeg's GnuTLS: the system's store, not Node's bundled one (read once: the probe runs often).
   let roots: string | string[] | undefined;
   const trustedRoots = () => (roots ??= options.caFile ? readFileSync(options.caFile, 'utf8') : getCACertificates('system'));
@@ -161,15 +180,9 @@ export function rtmpHandshakeProbe(timeoutMs = 3_000, options: { publicOnly?: bo
     failed: (error?: NodeJS.ErrnoException) => T,
     done: (result: T) => void,
   ): { socket: Socket; finish(result: T): void } | undefined => {
-    const target = new URL(url);
-    const secure = target.protocol === 'rtmps:';
-    const port = destinationPort(target);
-    const host = canonicalHost(target.hostname);
-    if (options.publicOnly && isIP(host) && !isPublicAddress(host)) return undefined;
-    const lookup = options.publicOnly ? { lookup: publicOnlyLookup } : {};
-    const socket = secure
-      ? tlsConnect({ host, port, ca: trustedRoots(), rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }), ...lookup })
-      : connect({ host, port, ...lookup });
+    const secure = new URL(url).protocol === 'rtmps:';
+    const socket = dialDestination(url, { ...(options.publicOnly ? { publicOnly: true } : {}), roots: trustedRoots });
+    if (!socket) return undefined;
     let finished = false;
     const finish = (result: T) => {
       if (finished) return;

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { FakeClock, FakeProbe, FakeRunner, settle } from '../test/fakes';
 import { InMemoryHeartbeatSink, type HeartbeatSink } from './heartbeat';
 import type { Heartbeat } from '../../lambdas/contract/stream-task';
@@ -45,6 +46,17 @@ async function stream(t: ReturnType<typeof setup>, ms: number, from = 0): Promis
 }
 
 const latest = (sink: InMemoryHeartbeatSink): Heartbeat => sink.latest()!;
+
+/** Whether something accepts connections on a loopback port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 describe('stream supervisor (fake clock and processes)', () => {
   test('prepares, spawns ffmpeg with the spec, reports started with live figures, then a heartbeat every 10 s', async () => {
@@ -109,21 +121,41 @@ describe('stream supervisor (fake clock and processes)', () => {
     expect(t.supervisor.ffmpegPids).toEqual([]);
   });
 
-  test('once on air, each destination is asked once a task which RTMP chunk size it declares; a small one is a warning', async () => {
-    const t = setup({ destinations: [youtube, twitch] });
-    t.probe.chunkSizes.set(youtube.url, null);
-    t.probe.chunkSizes.set(twitch.url, 4096);
+  test('at the start, each destination is asked once a task which RTMP chunk size it declares; a plain RTMP one that declares none is published through a relay', async () => {
+    const facebook = { id: 'fb', url: 'rtmps://live-api-s.facebook.com:443/rtmp/SECRET-KEY-3' };
+    const probe = new FakeProbe();
+    probe.chunkSizes.set(youtube.url, null);
+    probe.chunkSizes.set(twitch.url, 4096);
+    probe.chunkSizes.set(facebook.url, null);
+    const t = setup({ destinations: [youtube, twitch, facebook], probe });
     await settle();
-    expect(t.probe.chunkSizesAsked).toEqual([]); // not before media flows: never on the start's path
-    await stream(t, 13_000);
-    expect(t.probe.chunkSizesAsked).toEqual([youtube.url, twitch.url]);
+    // Asked beside the preparation, so the first ffmpeg already publishes through the relay.
+    expect(probe.chunkSizesAsked).toEqual([youtube.url, twitch.url, facebook.url]);
     expect(t.logs).toEqual(
       expect.arrayContaining([
-        'destination yt declares no RTMP chunk size: ffmpeg sends it 128-byte chunks, several times the CPU of 4096 and over RTMPS a third more bytes (docs/decisions.md)',
+        'destination yt declares no RTMP chunk size: published through a relay that has ffmpeg send it 4096-byte chunks',
         'destination tw declares RTMP chunk size 4096',
+        'destination fb declares no RTMP chunk size: ffmpeg sends it 128-byte chunks, several times the CPU of 4096 and over RTMPS a third more bytes (docs/decisions.md)',
       ]),
     );
+    const slaves = t.runner.last.args.at(-1)!.split('|');
+    // The YouTube slave publishes to the relay on loopback, told YouTube's tcUrl (escaped twice: as the option's
+    // value, then in the tee's list); the others go straight to their destinations.
+    expect(slaves[0]).toContain('rtmp_tcurl=rtmp\\\\://a.rtmp.youtube.com\\\\:1935/live2:tcp_nodelay=1');
+    const relayed = /\]rtmp:\/\/127\.0\.0\.1:(\d+)\/live2\/SECRET-KEY-1$/.exec(slaves[0]!);
+    expect(relayed).not.toBeNull();
+    expect(slaves[1]).toMatch(/\]rtmp:\/\/live\.twitch\.tv\/app\/SECRET-KEY-2$/);
+    expect(slaves[2]).toMatch(/\]rtmps:\/\/live-api-s\.facebook\.com:443\/rtmp\/SECRET-KEY-3$/);
+    await stream(t, 2_000);
+    expect(probe.chunkSizesAsked).toHaveLength(3); // once a task, not again when on air
     expect(t.logs.join('\n')).not.toContain('SECRET-KEY');
+    // The relay listens for as long as the task runs.
+    const port = Number(relayed![1]);
+    expect(await listening(port)).toBe(true);
+    t.supervisor.stop();
+    await t.clock.advance(2_000);
+    expect(await t.exitCode).toBe(0);
+    expect(await listening(port)).toBe(false);
   });
 
   test('exit with the reason from stderr; stream keys never reach heartbeats or logs', async () => {

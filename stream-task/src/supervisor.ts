@@ -1,6 +1,7 @@
 // The imperative shell around the state machine: feeds it events (ffmpeg's progress and exit, a tick every
 // 250 ms, probe results, stop) and carries out its commands (spawn, kill, probe, heartbeat, finish).
 import type { ErrorKey } from '../../lambdas/core/errors';
+import { needsRelay, startChunkRelay, type ChunkRelay } from './chunk-relay';
 import { chunkSizeReport, cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFailure, type Destination, type FfmpegInputs, type TlsTrust } from './ffmpeg';
 import { feedFlv, type JoinReport } from './feeder';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
@@ -11,6 +12,7 @@ import type { StartupTimeline } from './startup';
 import {
   childProcessRunner,
   destinationCaFile,
+  dialDestination,
   publicAddressesOnly,
   rtmpHandshakeProbe,
   systemClock,
@@ -65,8 +67,10 @@ export class StreamSupervisor {
   private readonly tls: TlsTrust;
   /** Destinations whose certificate the last probe refused, and why. */
   private readonly certificateRefusals = new Map<string, string>();
-  /** Destinations asked for their RTMP chunk size (once a task, when first on air). */
-  private readonly chunkSizesAsked = new Set<string>();
+  /** Whether destinations may only be dialled at public addresses (the probes' rule, kept by the relays). */
+  private readonly publicOnly: boolean;
+  /** The chunk-size relays of destinations published through one, by destination id (chunk-relay.ts). */
+  private readonly relays = new Map<string, ChunkRelay>();
   private readonly children = new Map<number, ChildHandle>();
   private readonly preparation = new AbortController();
   private files?: FfmpegInputs;
@@ -84,8 +88,8 @@ export class StreamSupervisor {
     this.runner = options.runner ?? childProcessRunner;
     const caFile = destinationCaFile(process.env);
     this.tls = options.tls ?? (caFile ? { caFile } : {});
-    this.probe =
-      options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: publicAddressesOnly(process.env), ...(this.tls.caFile ? { caFile: this.tls.caFile } : {}) });
+    this.publicOnly = publicAddressesOnly(process.env);
+    this.probe = options.probe ?? rtmpHandshakeProbe(undefined, { publicOnly: this.publicOnly, ...(this.tls.caFile ? { caFile: this.tls.caFile } : {}) });
     this.random = options.random ?? Math.random;
     this.log = options.log ?? (() => {});
     this.heartbeats = new HeartbeatPublisher(options.sink, this.log);
@@ -119,8 +123,10 @@ export class StreamSupervisor {
       this.clock.every(this.options.heartbeatIntervalMs ?? 10_000, () => this.publishHeartbeat()),
     ];
     this.publishHeartbeat();
-    this.options.prepare(this.preparation.signal).then(
-      (media) => {
+    // The destinations are asked for their chunk size beside the preparation (a download and a probe, far longer),
+    // so that the first ffmpeg already publishes through the relays some need.
+    Promise.all([this.options.prepare(this.preparation.signal), this.askChunkSizes()]).then(
+      ([media]) => {
         this.files = media.files;
         this.playlist = media.playlist;
         this.dispatch({ type: 'prepared', inputs: { loopDurationUs: media.loopDurationUs, inputBitrateKbps: media.inputBitrateKbps } });
@@ -185,7 +191,6 @@ export class StreamSupervisor {
       case 'report': {
         const m = this.machine;
         if (m.actual === 'started' && this.options.startup?.mark('mediaFlowing')) this.log('on air', 'info', { startup: this.options.startup.summary() });
-        if (m.actual === 'started') this.askChunkSizes();
         const level = m.actual === 'failed' ? 'error' : m.actual === 'restarting' && m.lastError ? 'warn' : 'info';
         this.log(
           `${m.actual} (desired ${m.desired}, restarts ${m.restarts}, scheduled ${m.scheduledRestarts})${m.lastError ? `; last error: ${m.lastError}` : ''}`,
@@ -204,11 +209,13 @@ export class StreamSupervisor {
     const parser = new ProgressParser();
     let lastStderr = '';
     let gone = false;
-    const args = ffmpegArgs(this.files!, destinations, this.tls);
+    const args = ffmpegArgs(this.files!, destinations, this.tls, new Map([...this.relays].map(([id, relay]) => [id, relay.url])));
     const refusal = (destination: Destination | undefined) => {
       const reason = destination && this.certificateRefusals.get(destination.id);
       return reason ? `${CERTIFICATE_REFUSED} (${reason})` : undefined;
     };
+    // ffmpeg sees a relayed destination's failure as its loopback connection ending: the relay knows why.
+    const relayFailure = (destination: Destination | undefined) => (destination && this.relays.get(destination.id)?.lastError) || undefined;
     const playlist = this.playlist;
     const child = this.runner.spawn(
       this.options.ffmpegPath ?? 'ffmpeg',
@@ -226,7 +233,12 @@ export class StreamSupervisor {
           const failure = teeSlaveFailure(line);
           const destination = failure && destinations[failure.index];
           if (failure && destination)
-            this.dispatch({ type: 'destinationFailed', runId, destinationId: destination.id, reason: refusal(destination) ?? failure.reason });
+            this.dispatch({
+              type: 'destinationFailed',
+              runId,
+              destinationId: destination.id,
+              reason: refusal(destination) ?? relayFailure(destination) ?? failure.reason,
+            });
           if (teeQueueFull(line)) this.dispatch({ type: 'destinationBlocked', runId });
         },
         onExit: ({ code, signal, error }) => {
@@ -235,7 +247,7 @@ export class StreamSupervisor {
           this.feeds.get(runId)?.abort();
           this.feeds.delete(runId);
           const how = error ? `could not be started (${error.message})` : code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
-          const why = (destinations.length === 1 && code !== 0 && refusal(destinations[0])) || lastStderr;
+          const why = (destinations.length === 1 && code !== 0 && (refusal(destinations[0]) || relayFailure(destinations[0]))) || lastStderr;
           this.dispatch({ type: 'exited', runId, detail: why ? `${how}: ${why}` : how });
         },
       },
@@ -273,21 +285,28 @@ export class StreamSupervisor {
     });
   }
 
-  /** Asks each destination, once a task and off the start's path, which RTMP chunk size it declares: what ffmpeg's
-   * CPU and, over RTMPS, the egress depend on, and what only a real platform can answer (docs/decisions.md). */
-  private askChunkSizes(): void {
-    if (!this.probe.declaredChunkSize) return;
-    for (const destination of this.options.destinations) {
-      if (this.chunkSizesAsked.has(destination.id)) continue;
-      this.chunkSizesAsked.add(destination.id);
-      void this.probe.declaredChunkSize(destination.url).then(
-        (size) => {
-          const report = chunkSizeReport(destination.id, size);
-          this.log(report.text, report.level);
-        },
-        () => this.log(chunkSizeReport(destination.id, undefined).text),
-      );
-    }
+  /** Asks each destination, once a task, which RTMP chunk size it declares (what ffmpeg's CPU and, over RTMPS, the
+   * egress depend on, docs/decisions.md), and starts a relay for each that needs one. Never fails: a destination
+   * that cannot be asked, or whose relay cannot listen, is published to directly. */
+  private async askChunkSizes(): Promise<void> {
+    const ask = this.probe.declaredChunkSize?.bind(this.probe);
+    if (!ask) return;
+    await Promise.all(
+      this.options.destinations.map(async (destination) => {
+        const size = await ask(destination.url).catch(() => undefined);
+        const relay = needsRelay(destination.url, size)
+          ? await startChunkRelay(destination.url, () => dialDestination(destination.url, { publicOnly: this.publicOnly })).catch((error: Error) => {
+              this.log(`destination ${destination.id}: no relay (${error.message})`, 'warn');
+              return undefined;
+            })
+          : undefined;
+        if (relay && !this.resolveRun)
+          relay.close(); // the task finished while it was asked
+        else if (relay) this.relays.set(destination.id, relay);
+        const report = chunkSizeReport(destination.id, size, relay !== undefined);
+        this.log(report.text, report.level);
+      }),
+    );
   }
 
   private publishHeartbeat(): void {
@@ -300,6 +319,7 @@ export class StreamSupervisor {
     const resolve = this.resolveRun;
     this.resolveRun = undefined;
     for (const stopTimer of this.stopTimers) stopTimer();
+    for (const relay of this.relays.values()) relay.close();
     void this.heartbeats.flush().then(() => resolve(exitCode));
   }
 }

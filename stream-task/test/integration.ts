@@ -96,13 +96,14 @@ export async function makeTestAudio(path: string, seconds: number): Promise<stri
 export class RtmpDestination {
   private constructor(
     private readonly dir: string,
-    private readonly ports: { rtmpPort: number; rtmpsPort: number; hlsPort: number },
+    private readonly settings: { rtmpPort: number; rtmpsPort: number; hlsPort: number; chunkSize?: number },
     public server: NginxRtmp,
   ) {}
 
-  static async start(dir: string): Promise<RtmpDestination> {
-    const ports = { rtmpPort: await freePort(), rtmpsPort: await freePort(), hlsPort: await freePort() };
-    return new RtmpDestination(dir, ports, await startNginxRtmp({ dir, ...ports, logFile: join(dir, 'nginx.log') }));
+  /** `chunkSize`: the RTMP chunk size the server declares (nginx-rtmp's 4096 by default). */
+  static async start(dir: string, options: { chunkSize?: number } = {}): Promise<RtmpDestination> {
+    const settings = { rtmpPort: await freePort(), rtmpsPort: await freePort(), hlsPort: await freePort(), ...options };
+    return new RtmpDestination(dir, settings, await startNginxRtmp({ dir, ...settings, logFile: join(dir, 'nginx.log') }));
   }
 
   url(key: string): string {
@@ -126,7 +127,7 @@ export class RtmpDestination {
   }
 
   async restart(): Promise<void> {
-    this.server = await startNginxRtmp({ dir: this.dir, ...this.ports, logFile: join(this.dir, 'nginx.log') });
+    this.server = await startNginxRtmp({ dir: this.dir, ...this.settings, logFile: join(this.dir, 'nginx.log') });
   }
 
   async stop(): Promise<void> {
