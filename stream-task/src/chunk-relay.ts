@@ -75,9 +75,10 @@ export async function startChunkRelay(destinationUrl: string, dial: () => Socket
       failedAlready = true;
       end();
     };
-    upstream.once('error', (error) => failed(error.message));
+    // `on`, not `once`: a socket may emit more than one error, and an unhandled one would end the task.
+    upstream.on('error', (error) => failed(error.message));
     upstream.once('end', () => failed('the destination closed the connection'));
-    ffmpeg.once('error', end);
+    ffmpeg.on('error', end);
     for (const socket of [ffmpeg, upstream]) socket.once('close', end);
     ffmpeg.pipe(upstream);
     const toFfmpeg = serverToFfmpeg((bytes) => ffmpeg.write(bytes));
@@ -90,6 +91,8 @@ export async function startChunkRelay(destinationUrl: string, dial: () => Socket
     });
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  // Once listening, an error (a connection that could not be accepted) is that connection's, never the task's end.
+  server.on('error', (error) => (lastError = error.message));
   const target = new URL(destinationUrl);
   return {
     url: `rtmp://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname}${target.search}`,
