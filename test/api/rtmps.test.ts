@@ -72,7 +72,7 @@ test("the stack's RTMPS destination receives the loop with its certificate verif
       expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
     ]),
   );
-  // Once on air, the task asked the destination, through the same verified TLS, which RTMP chunk size it declares
+  // At its start, the task asked the destination, through the same verified TLS, which RTMP chunk size it declares
   // (what ffmpeg's CPU and egress depend on; nginx-rtmp declares 4096), and logged it.
   const destinationId = live.health.destinations[0].id;
   await waitFor(
