@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { freePort } from '../local/ports';
 import { startLocalStack, type LocalStack } from '../local/stack';
 
-export async function startEphemeralStack(options: { rtmp?: boolean } = {}): Promise<LocalStack> {
+export async function startEphemeralStack(options: { rtmp?: boolean; rtmpChunkSize?: number } = {}): Promise<LocalStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loopcast-bench-'));
   const stack = await startLocalStack({
     dataDir,
@@ -21,6 +21,7 @@ export async function startEphemeralStack(options: { rtmp?: boolean } = {}): Pro
       hls: options.rtmp ? await freePort() : 0,
     },
     rtmp: options.rtmp ?? false,
+    ...(options.rtmpChunkSize ? { rtmpChunkSize: options.rtmpChunkSize } : {}),
   });
   return {
     ...stack,

@@ -1,5 +1,7 @@
 // npm run bench:soak
-//   BENCH_SOAK_SEAMS (default 1000), BENCH_SOAK_CLIP_SECONDS (2), BENCH_SOAK_CHECK_SECONDS (60)
+//   BENCH_SOAK_SEAMS (default 1000), BENCH_SOAK_CLIP_SECONDS (2), BENCH_SOAK_CHECK_SECONDS (60),
+//   BENCH_SOAK_CHUNK_SIZE (the RTMP chunk size the destination declares: nginx-rtmp's 4096 by default; 128 has the
+//   stream published through the task's chunk-size relay, docs/stream-task.md)
 //
 // One stream of a short clip through the whole local stack (API, lifecycle, task API, a real stream-task and its
 // ffmpeg) for BENCH_SOAK_SEAMS loop seams (about 35 minutes with a 2 s clip), read continuously by a player at a
@@ -10,7 +12,9 @@
 //   supervisor (Node) and ffmpeg resident memory at the first check and the last (goal: flat within 10 %),
 //   CPU per minute of each.
 // The machine is shared: the load average is printed with the figures.
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { api } from '../test/helpers/accounts';
 import { createStream, creatorWithDestination } from '../test/helpers/creators';
 import { waitForStreamStatus } from '../test/helpers/media';
@@ -23,6 +27,7 @@ import { figure, recordResults } from './results';
 const seams = Number(process.env.BENCH_SOAK_SEAMS ?? 1000);
 const clipSeconds = Number(process.env.BENCH_SOAK_CLIP_SECONDS ?? 2);
 const checkSeconds = Number(process.env.BENCH_SOAK_CHECK_SECONDS ?? 60);
+const chunkSize = Number(process.env.BENCH_SOAK_CHUNK_SIZE ?? 4096);
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const change = (from: number, to: number) => `${(((to - from) / from) * 100).toFixed(1)} %`;
@@ -38,15 +43,23 @@ function cpuPerMinute(checks: SoakCheck[], pick: (check: SoakCheck) => { cpuSeco
 }
 
 async function main(): Promise<void> {
-  const stack = await startEphemeralStack({ rtmp: true });
+  const stack = await startEphemeralStack({ rtmp: true, rtmpChunkSize: chunkSize });
   try {
     const creator = await creatorWithDestination(stack, 'soak', clipSeconds);
     const streamId = (await createStream(stack, creator)).body.id as string;
     await api(stack, 'POST', `/streams/${streamId}/start`, { token: creator.token });
     await waitForStreamStatus(stack, creator.token, streamId, 'started', 90_000);
+    // Whether the task publishes through its chunk-size relay, as its log says; a soak of the relay that is not one fails.
+    const logsDir = join(stack.dataDir, 'logs');
+    const taskLogs = readdirSync(logsDir)
+      .filter((file) => file.startsWith('stream-'))
+      .map((file) => readFileSync(join(logsDir, file), 'utf8'))
+      .join('\n');
+    const relayed = taskLogs.includes('published through a relay');
+    if (relayed !== chunkSize < 4096) throw new Error(`the destination declares ${chunkSize} and the task ${relayed ? 'relays' : 'does not relay'} it`);
     const seconds = seams * clipSeconds;
     console.log(
-      `soak: ${seams} seams of a ${clipSeconds} s clip, ${(seconds / 60).toFixed(1)} minutes, a check every ${checkSeconds} s (load ${loadavg()
+      `soak: ${seams} seams of a ${clipSeconds} s clip, ${(seconds / 60).toFixed(1)} minutes, a check every ${checkSeconds} s, the destination declaring ${chunkSize}-byte chunks (load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')})`,
     );
@@ -109,7 +122,13 @@ async function main(): Promise<void> {
         ffmpegCpu: figure(Number(result.ffmpegCpuPercent.mean.toFixed(2)), '% core'),
         tasksLeftAfterStop: figure(result.tasksLeftAfterStop, 'tasks', { op: '<=', value: 0 }),
       },
-      { minutes: result.minutes, noMediaFiveSecondsAfterStop: result.noMediaFiveSecondsAfterStop, stopSeconds: result.stopSeconds },
+      {
+        minutes: result.minutes,
+        noMediaFiveSecondsAfterStop: result.noMediaFiveSecondsAfterStop,
+        stopSeconds: result.stopSeconds,
+        destinationChunkSize: chunkSize,
+        relayed,
+      },
     );
   } finally {
     await stack.stop();

@@ -96,6 +96,9 @@ export interface LocalStackOptions {
   s3Endpoint?: string;
   /** Start nginx-rtmp as a local RTMP destination. */
   rtmp: boolean;
+  /** The RTMP chunk size that destination declares (nginx-rtmp's 4096 by default; 128, what a server that declares
+   * none leaves, has the stream tasks publish through their chunk-size relay). */
+  rtmpChunkSize?: number;
   /** Built web app to serve at `/`. */
   webDir?: string;
   /** Where the local outbox reports each e-mail's link (npm start prints it; tests read the outbox folder). */
@@ -282,6 +285,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ...(options.ports.rtmps ? { rtmpsPort: options.ports.rtmps } : {}),
         hlsPort: options.ports.hls,
         logFile: join(logs, 'nginx-rtmp.log'),
+        ...(options.rtmpChunkSize ? { chunkSize: options.rtmpChunkSize } : {}),
       });
       stoppers.push(nginx.stop);
       rtmp = nginx;
