@@ -194,12 +194,14 @@ describe('realtime access ends with the session', () => {
     const atPath = `${stack.config.realtime.managementUrl}/@connections/${encodeURIComponent(connectionId!)}`;
     const unsigned = await fetch(atPath, { method: 'POST', body: '{"forged":true}' });
     expect({ status: unsigned.status, type: unsigned.headers.get('x-amzn-errortype') }).toEqual({ status: 403, type: 'ForbiddenException' });
+    // Everything right but the signature: the credential scope's date is the request's (a fixed one failed the next day).
+    const amzDate = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
     const forged = await fetch(atPath, {
       method: 'POST',
       body: '{"forged":true}',
       headers: {
-        'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d{3}/g, ''),
-        authorization: `AWS4-HMAC-SHA256 Credential=${requiredLocalCredentials(process.env).accessKeyId}/20261128/us-east-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+        'x-amz-date': amzDate,
+        authorization: `AWS4-HMAC-SHA256 Credential=${requiredLocalCredentials(process.env).accessKeyId}/${amzDate.slice(0, 8)}/us-east-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
       },
     });
     expect({ status: forged.status, message: ((await forged.json()) as { message: string }).message }).toMatchObject({
