@@ -98,8 +98,12 @@ async function measure(
   const target = new URL(url);
   // The relay's connections to nginx, made here to read their counters.
   const upstreams: Socket[] = [];
-  const relay =
-    options.path === 'relay' ? await startChunkRelay(url, () => upstreams[upstreams.push(connect(Number(target.port), target.hostname)) - 1]) : undefined;
+  const dialNginx = () => {
+    const socket = connect(Number(target.port), target.hostname);
+    upstreams.push(socket);
+    return socket;
+  };
+  const relay = options.path === 'relay' ? await startChunkRelay(url, dialNginx) : undefined;
   const args = ffmpegArgs({ videoPath: source }, [{ id: 'bench', url }], { caFile }, new Map(relay ? [['bench', relay.url]] : []));
   if (options.nodelay) args.splice(args.indexOf('-flvflags'), 0, '-tcp_nodelay', '1');
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
