@@ -43,6 +43,8 @@ function deployedDeps(): Deps {
   };
 }
 
+// The upload is transcoded for real, by ffmpeg at niceness 10 (so a stack's stream loops come first): beside the
+// suite's CPU-bound files on two cores, that took over 30 s in CI. The same budget as the other transcoding tests.
 test("a job's progress and failure reach the item they name", async () => {
   const user = await signedInUser(stack, 'mediaconvert');
   userId = user.userId;
@@ -76,7 +78,7 @@ test("a job's progress and failure reach the item they name", async () => {
     status: 'failed',
     error: { key: 'uploader encode error' },
   });
-});
+}, 120_000);
 
 test('events reaching a stack that transcodes with ffmpeg are an error, not silently dropped', async () => {
   await expect(createJobStateHandler(() => stack.deps)(jobEvent({ status: 'ERROR', errorCode: 1030, errorMessage: 'x' }))).rejects.toThrow(
