@@ -124,6 +124,108 @@ describe('stream-task state machine', () => {
     expect(h.send({ type: 'prepared', inputs })).toEqual([]);
   });
 
+  describe('a first run on the fetched inputs, beside their probe', () => {
+    /** Fetched, the handshake answered, ffmpeg spawned, and media flowing for `ms` before the probe has answered. */
+    const fetchedAndFlowing = (ms = 1_000) => {
+      const h = new Harness();
+      expect(h.send({ type: 'fetched' })).toEqual([
+        { type: 'probe', seq: 1, destinationIds: ['yt'] },
+        { type: 'spawn', runId: 1, destinationIds: ['yt'] },
+      ]);
+      h.flowing(ms);
+      return h;
+    };
+
+    test('is not declared started before the probe confirms the inputs; confirmed, it is at once, and it was no restart', () => {
+      const h = fetchedAndFlowing();
+      expect(h.state).toMatchObject({ actual: 'starting', preparing: true, fetched: true });
+      expect(h.types(h.send({ type: 'prepared', inputs }))).toEqual(['report']);
+      expect(h.state).toMatchObject({ actual: 'started', startedAt: h.now, restarts: 0, runs: 1, preparing: false, fetched: false, inputs });
+    });
+
+    test('confirmed before media flows: started with the first media, as any run', () => {
+      const h = new Harness();
+      h.send({ type: 'fetched' });
+      expect(h.send({ type: 'prepared', inputs })).toEqual([]);
+      h.flowing(1_000);
+      expect(h.state).toMatchObject({ actual: 'started', runs: 1, restarts: 0 });
+    });
+
+    test('confirmed while its handshake probe is out: the answer spawns it, once', () => {
+      const h = new Harness();
+      h.answering = undefined;
+      const state = step(h.state, { type: 'fetched' }, { now: h.now, random: 0.5 });
+      expect(state.commands).toEqual([{ type: 'probe', seq: 1, destinationIds: ['yt'] }]);
+      h.state = state.state;
+      expect(h.send({ type: 'prepared', inputs })).toEqual([]);
+      expect(h.send({ type: 'probed', seq: 1, answering: ['yt'] })).toEqual([{ type: 'spawn', runId: 1, destinationIds: ['yt'] }]);
+      h.advance(2_000);
+      expect(h.state.runs).toBe(1);
+    });
+
+    test('a remux ends it at once, and the first run on the remuxed file is no restart', () => {
+      const h = fetchedAndFlowing(250);
+      expect(h.send({ type: 'remuxing' })).toEqual([{ type: 'kill', runId: 1, signal: 'SIGTERM' }]);
+      h.exit('was killed by SIGTERM');
+      h.advance(5_000);
+      expect(h.state).toMatchObject({ actual: 'starting', runs: 1 });
+      expect(h.state.run).toBeUndefined();
+      expect(h.types(h.send({ type: 'prepared', inputs }))).toEqual(['probe', 'spawn']);
+      h.flowing(1_000);
+      expect(h.state).toMatchObject({ actual: 'started', runs: 2, restarts: 0 });
+      expect(h.state.lastError).toBeUndefined();
+    });
+
+    test('a remux while its handshake probe is out: the stale answer spawns nothing', () => {
+      const h = new Harness();
+      const fetched = step(h.state, { type: 'fetched' }, { now: h.now, random: 0.5 });
+      h.state = fetched.state;
+      expect(h.send({ type: 'remuxing' })).toEqual([]);
+      expect(h.send({ type: 'probed', seq: 1, answering: ['yt'] })).toEqual([]);
+      expect(h.state.run).toBeUndefined();
+    });
+
+    test("inputs the probe refuses end it with SIGKILL, and the task fails with the probe's reason once it is gone", () => {
+      const h = fetchedAndFlowing();
+      expect(h.send({ type: 'prepareFailed', error: 'inputs not ready: the video is hevc, streaming needs H.264' })).toEqual([
+        { type: 'kill', runId: 1, signal: 'SIGKILL' },
+        { type: 'report' },
+      ]);
+      expect(h.state).toMatchObject({ actual: 'failed', finished: false });
+      h.take();
+      h.advance(1_000);
+      expect(h.take().filter((c) => c.type === 'spawn' || c.type === 'probe')).toEqual([]);
+      expect(h.send({ type: 'exited', runId: 1, detail: 'was killed by SIGKILL' })).toEqual([{ type: 'finish', exitCode: 1 }]);
+      expect(h.state).toMatchObject({ actual: 'failed', finished: true, lastError: 'inputs not ready: the video is hevc, streaming needs H.264' });
+    });
+
+    test('ending by itself, it waits for the probe: refused, the task fails; confirmed, it runs again at once', () => {
+      const refused = fetchedAndFlowing(250);
+      refused.exit('exited with code 1: Video codec hevc not compatible with flv');
+      refused.advance(5_000);
+      expect(refused.state).toMatchObject({ actual: 'starting', runs: 1, restarts: 0 });
+      expect(refused.send({ type: 'prepareFailed', error: 'inputs not ready: the video is hevc, streaming needs H.264' })).toEqual([
+        { type: 'finish', exitCode: 1 },
+        { type: 'report' },
+      ]);
+
+      const confirmed = fetchedAndFlowing(250);
+      confirmed.exit();
+      expect(confirmed.state.lastError).toBe('ffmpeg exited with code 1: Connection refused');
+      expect(confirmed.types(confirmed.send({ type: 'prepared', inputs }))).toEqual(['probe', 'spawn']);
+      confirmed.flowing(1_000);
+      expect(confirmed.state).toMatchObject({ actual: 'started', runs: 2 });
+    });
+
+    test('a stop ends it like any run and abandons the probe', () => {
+      const h = fetchedAndFlowing();
+      expect(h.types(h.send({ type: 'stop' }))).toEqual(['abortPreparation', 'kill SIGTERM', 'report']);
+      expect(h.types(h.send({ type: 'exited', runId: 1, detail: 'exited with code 255' }))).toEqual(['finish', 'report']);
+      expect(h.state).toMatchObject({ actual: 'stopped' });
+      expect(h.send({ type: 'prepared', inputs })).toEqual([]);
+    });
+  });
+
   test('ffmpeg exiting is restarted after 1 s, then 2 s, 4 s... capped at 30 s', () => {
     const h = new Harness();
     h.startStreaming();

@@ -209,7 +209,7 @@ export function startStream(
     streamId: 'test-stream',
     restartTimes: [],
     timeZone: 'UTC',
-    prepare: (signal) => prepareMedia({ video, ...(audio ? { audio } : {}) }, [new LocalFileFetcher()], dir, signal),
+    prepare: (signal, progress) => prepareMedia({ video, ...(audio ? { audio } : {}) }, [new LocalFileFetcher()], dir, signal, { progress }),
     sink,
     log: (line) => logs.push(`${new Date().toISOString()} ${line}`),
     ...rest,
