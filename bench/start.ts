@@ -6,8 +6,8 @@
 //      file): the task's own start, without Loopcast around it;
 //   2. a creator's `POST /api/streams/{id}/start` on a local stack: the API, the lifecycle up to the task process
 //      (the local Step Functions stand-in, PrepareTask, RunTask), the task's lease at the task API, its inputs (the
-//      download from s3rver), the destination's handshake probe and ffmpeg's spawn, then ffmpeg's RTMP publish until
-//      the player's first packet; the ffprobe of the inputs runs beside ffmpeg's start and is shown apart. The task's steps come from its `on air` log line
+//      download from s3rver, the probes), the destination's handshake probe and ffmpeg's spawn, then ffmpeg's RTMP
+//      publish until the player's first packet. The task's steps come from its `on air` log line
 //      (stream-task/src/startup.ts), the rest from the bench's own clock (one machine, one clock).
 // The machine is shared: the load average is printed with the figures.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
@@ -101,16 +101,15 @@ interface ApiStart {
   total: number;
   /** When the API answered the POST (it launches the lifecycle before answering). */
   apiAnswer: number;
-  phases: { lifecycle: number; taskStart: number; download: number; handshake: number; rtmp: number };
-  /** The ffprobe of the inputs, from their download to its answer: beside the handshake and ffmpeg's start. */
-  probes: number;
+  phases: { lifecycle: number; taskStart: number; download: number; probes: number; handshake: number; rtmp: number };
 }
 
 const PHASES: Record<keyof ApiStart['phases'], string> = {
   lifecycle: 'request to task process (API, lifecycle, PrepareTask, RunTask, process spawn)',
   taskStart: 'task process to lease (Node start, the lease request)',
   download: 'lease to inputs on the disk (the download from S3)',
-  handshake: 'inputs on the disk to ffmpeg spawned (destination handshake probe)',
+  probes: 'inputs on the disk to inputs ready (ffprobe, a remux if the sound needs one)',
+  handshake: 'inputs to ffmpeg spawned (destination handshake probe)',
   rtmp: "ffmpeg spawned to the player's first packet (input open, RTMP publish, first keyframe)",
 };
 
@@ -140,16 +139,16 @@ async function creatorsStart(stack: LocalStack, source: string): Promise<ApiStar
         lifecycle: processStart - startedAt,
         taskStart: at('leased') - processStart,
         download: at('inputsFetched') - at('leased'),
-        handshake: at('ffmpegSpawned') - at('inputsFetched'),
+        probes: at('inputsReady') - at('inputsFetched'),
+        handshake: at('ffmpegSpawned') - at('inputsReady'),
         rtmp: mediaAt - at('ffmpegSpawned'),
       },
-      probes: at('inputsReady') - at('inputsFetched'),
     };
     results.push(result);
     out(
       `  ${seconds(result.total)} (API answered at ${result.apiAnswer} ms): ${Object.entries(result.phases)
         .map(([name, ms]) => `${name} ${Math.round(ms)}`)
-        .join(', ')} ms; beside them, probes ${Math.round(result.probes)} ms`,
+        .join(', ')} ms`,
     );
     await api(stack, 'POST', `/streams/${streamId}/stop`, { token: user.token });
     await waitForStreamStatus(stack, user.token, streamId, 'stopped');
@@ -186,9 +185,7 @@ try {
   for (const [phase, what] of Object.entries(PHASES) as [keyof ApiStart['phases'], string][]) {
     out(`  ${String(Math.round(median(starts.map((s) => s.phases[phase])))).padStart(5)} ms  ${what}`);
   }
-  out(
-    `  (beside the last two: ${Math.round(median(starts.map((s) => s.probes)))} ms for the ffprobe of the inputs; the API answered after ${Math.round(median(starts.map((s) => s.apiAnswer)))} ms)`,
-  );
+  out(`  (the API answered after ${Math.round(median(starts.map((s) => s.apiAnswer)))} ms)`);
   out('\nFigures (goal):');
   out(`  task alone to first media   ${seconds(median(alone))} median`);
   out(`  Start to first media        ${seconds(total)} median  (<= 1 s)  ${total <= 1000 ? 'met' : 'MISSED'}`);
@@ -198,7 +195,6 @@ try {
       taskAloneToMedia: figure(Number((median(alone) / 1000).toFixed(2)), 's'),
       apiStartToMedia: figure(Number((total / 1000).toFixed(2)), 's', { op: '<=', value: 1 }),
       apiAnswer: figure(Math.round(median(starts.map((s) => s.apiAnswer))), 'ms'),
-      probes: figure(Math.round(median(starts.map((s) => s.probes))), 'ms'),
       ...Object.fromEntries(
         Object.keys(PHASES).map((phase) => [phase, figure(Math.round(median(starts.map((s) => s.phases[phase as keyof ApiStart['phases']]))), 'ms')]),
       ),

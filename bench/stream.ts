@@ -69,7 +69,7 @@ function startSupervisor(source: string, url: string, workDir: string, playlist?
     destinations: [{ id: 'bench', url }],
     restartTimes: [],
     timeZone: 'UTC',
-    prepare: (signal, progress): Promise<PreparedMedia> => prepareMedia(sources, [new LocalFileFetcher()], workDir, signal, { progress }),
+    prepare: (signal): Promise<PreparedMedia> => prepareMedia(sources, [new LocalFileFetcher()], workDir, signal),
     sink,
     ...(playlist ? { onJoin: playlist.onJoin } : {}),
   });

@@ -102,17 +102,10 @@ export async function loopTimeline(path: string, durationSeconds: number, signal
 }
 
 /** The video as it should be looped: itself, or a remux of it into `dir` without the audio frames past the picture.
- * `timeline`: the video's (undefined without sound: it loops as it is). `onRemux`: told before a remux begins. */
-export async function loopReadyVideo(
-  path: string,
-  timeline: FileTimeline | undefined,
-  dir: string,
-  signal?: AbortSignal,
-  onRemux?: () => void,
-): Promise<string> {
+ * `timeline`: the video's (undefined without sound: it loops as it is). */
+export async function loopReadyVideo(path: string, timeline: FileTimeline | undefined, dir: string, signal?: AbortSignal): Promise<string> {
   const cutoff = timeline && audioCutoff(timeline);
   if (!timeline || cutoff === undefined) return path;
-  onRemux?.();
   await mkdir(dir, { recursive: true });
   const target = join(dir, 'loop-ready.mp4');
   // The same file twice: all of its picture, and its sound read up to the cutoff (-t is an input's own option).

@@ -80,16 +80,8 @@ async function main(): Promise<number> {
     destinations: spec.destinations,
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
-    prepare: async (signal, progress) => {
-      const media = await prepareMedia(spec, fetchers, workDir, signal, {
-        progress: {
-          ...progress,
-          fetched: (files) => {
-            startup.mark('inputsFetched');
-            progress.fetched(files);
-          },
-        },
-      });
+    prepare: async (signal) => {
+      const media = await prepareMedia(spec, fetchers, workDir, signal, { onFetched: () => startup.mark('inputsFetched') });
       startup.mark('inputsReady');
       playlistEdits.ready(media.playlist);
       previews?.ready(playingPosition(media, Date.now()));

@@ -32,14 +32,6 @@ export interface PreparedMedia extends PreparedInputs {
   playlist?: PlaylistPlayback;
 }
 
-/** What a preparation tells before it ends (a single video's: a playlist's items are fed, not streamed from files). */
-export interface PreparationProgress {
-  /** The inputs are on the disk: what will be streamed unless the probe refuses them or a remux is needed. */
-  fetched(files: FfmpegInputs): void;
-  /** The probe found the video's sound ends after its picture: a remux first (loop-ready.ts). */
-  remuxing(): void;
-}
-
 /** Where the stream is at `now` (a file and a position in it): for preview frames. */
 export function playingPosition(media: PreparedMedia, startedAt: number): (now: number) => { path: string; seconds: number } {
   if (media.playlist) return (now) => media.playlist!.runtime.position(now);
@@ -128,25 +120,26 @@ export function describeInputs(video: ProbedMedia, audio?: ProbedMedia): { loopD
   return { loopDurationUs: video.durationUs, inputBitrateKbps: Math.round((streamBits || video.bitRate || 0) / 1000) };
 }
 
-/** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run. */
+/** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run.
+ * `onFetched`: a single video's inputs are on the disk (a playlist's are fetched and probed item by item). */
 export async function prepareMedia(
   sources: { video: string; audio?: string; playlist?: PlaylistSpec },
   fetchers: readonly InputFetcher[],
   workDir: string,
   signal?: AbortSignal,
-  options: { random?: () => number; events?: PlaylistEvents; progress?: PreparationProgress } = {},
+  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void } = {},
 ): Promise<PreparedMedia> {
-  const { progress, ...playlistOptions } = options;
+  const { onFetched, ...playlistOptions } = options;
   if (sources.playlist) return preparePlaylistMedia({ ...sources, playlist: sources.playlist }, fetchers, workDir, signal, playlistOptions);
   const [videoPath, audioPath] = await Promise.all([
     fetchInput(fetchers, sources.video, join(workDir, 'video'), signal),
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
   ]);
-  progress?.fetched({ videoPath, ...(audioPath ? { audioPath } : {}) });
+  onFetched?.();
   // With a separate audio track the video's own sound is not sent, so its length does not matter.
   const [video, audio] = await Promise.all([probeMedia(videoPath, signal, { timeline: !audioPath }), audioPath ? probeMedia(audioPath, signal) : undefined]);
   const described = describeInputs(video, audio);
-  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.timeline, workDir, signal, progress?.remuxing);
+  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.timeline, workDir, signal);
   return { files: { videoPath: loopPath, ...(audioPath ? { audioPath } : {}) }, ...described };
 }
 

@@ -4,9 +4,6 @@
 // (supervisor.ts) carries out: spawn or kill ffmpeg, probe the destinations, report a heartbeat, finish.
 // Before every spawn the destinations are probed with an RTMP handshake and ffmpeg gets only those that answer:
 // one that accepts TCP but never answers (a frozen server) is reported failed at once instead of filling its queue.
-// The first run may start as soon as the inputs are on the disk, beside the ffprobe that confirms them (each of the
-// two spends some 130 ms loading ffmpeg's libraries): it is not declared started until they are confirmed, and is
-// ended as soon as the probe finds they cannot be streamed or must first be remuxed.
 // The transition table is in docs/stream-task.md.
 import { nextRestartAt } from '../../lambdas/core/restart-schedule';
 import { backoffDelayMs, restartBackoff, type BackoffPolicy } from './backoff';
@@ -81,8 +78,6 @@ export interface MachineState {
   actual: ActualState;
   since: number;
   preparing: boolean;
-  /** Preparing, and the inputs are on the disk: a run may start on them before they are confirmed. */
-  fetched: boolean;
   inputs?: PreparedInputs;
   run?: Run;
   /** Runs spawned so far (the next run's id). */
@@ -109,10 +104,6 @@ export interface MachineState {
 }
 
 export type MachineEvent =
-  /** The inputs are on the disk, not yet probed. */
-  | { type: 'fetched' }
-  /** The probe found that the fetched video must be remuxed to loop seamlessly: nothing streams it until then. */
-  | { type: 'remuxing' }
   | { type: 'prepared'; inputs: PreparedInputs }
   | { type: 'prepareFailed'; error: string }
   | { type: 'stop' }
@@ -147,7 +138,6 @@ export function initialState(config: MachineConfig, now: number): MachineState {
     actual: 'starting',
     since: now,
     preparing: true,
-    fetched: false,
     runs: 0,
     respawnReason: 'first',
     failureStreak: 0,
@@ -249,11 +239,6 @@ function spawn(s: MachineState, destinationIds: readonly string[], now: number, 
   return run;
 }
 
-function finishFailed(s: MachineState, commands: Command[]): void {
-  s.finished = true;
-  commands.push({ type: 'finish', exitCode: 1 });
-}
-
 /** A deliberate restart (schedule, destination retry): ffmpeg ends cleanly and the next run starts at once. */
 function restartNow(s: MachineState, reason: SpawnReason, ctx: StepContext, commands: Command[]): void {
   endRun(s, 'SIGTERM', ctx.now, commands);
@@ -272,52 +257,24 @@ function newWatch(s: MachineState, purpose: ReachabilityWatch['purpose'], destin
 function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands: Command[]): void {
   const { now } = ctx;
   switch (event.type) {
-    case 'fetched':
-      if (!s.preparing || s.fetched) return;
-      s.fetched = true;
-      s.respawnAt = now;
-      return;
-    case 'remuxing':
-      if (!s.preparing || !s.fetched) return;
-      // A run on the fetched file ends at once (it has hardly connected: nothing of it was declared started), and
-      // the first run waits for the remux; its successor is no restart.
-      s.fetched = false;
-      delete s.respawnAt;
-      delete s.checking;
-      if (s.run) endRun(s, 'SIGTERM', now, commands);
-      return;
-    case 'prepared': {
+    case 'prepared':
       if (!s.preparing) return;
       s.preparing = false;
       s.inputs = event.inputs;
-      const run = s.run;
-      if (!s.fetched) s.respawnAt = now;
-      else if (run && !run.killedWith && s.actual === 'starting' && mediaFlowing(run.health)) {
-        setActual(s, 'started', now);
-        s.startedAt = now;
-      }
-      s.fetched = false;
+      s.respawnAt = now;
       return;
-    }
     case 'prepareFailed':
       if (!s.preparing) return;
       s.preparing = false;
-      s.fetched = false;
       s.lastError = event.error;
       setActual(s, 'failed', now);
-      delete s.respawnAt;
-      delete s.checking;
-      delete s.watch;
-      delete s.destinationRetryAt;
-      // A run started on the fetched inputs ends first; the task finishes once it is gone.
-      if (s.run) endRun(s, 'SIGKILL', now, commands);
-      else finishFailed(s, commands);
+      s.finished = true;
+      commands.push({ type: 'finish', exitCode: 1 });
       return;
     case 'stop':
       s.desired = 'stopped';
       if (s.preparing) {
         s.preparing = false;
-        s.fetched = false;
         commands.push({ type: 'abortPreparation' });
       }
       return;
@@ -325,7 +282,7 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
       const run = currentRun(s, event.runId);
       if (!run || run.killedWith) return;
       run.health = recordProgress(run.health, event.block, now, s.config.policy.health);
-      if (s.actual === 'starting' && !s.preparing && mediaFlowing(run.health)) {
+      if (s.actual === 'starting' && mediaFlowing(run.health)) {
         setActual(s, 'started', now);
         s.startedAt = now;
       }
@@ -355,14 +312,7 @@ function apply(s: MachineState, event: MachineEvent, ctx: StepContext, commands:
       if (!run) return;
       s.loopsBefore += s.inputs ? loopsPlayed(run.health.outTimeUs, s.inputs.loopDurationUs) : 0;
       delete s.run;
-      if (s.actual === 'failed') finishFailed(s, commands);
-      else if (s.desired === 'running' && !run.killedWith && s.preparing) {
-        // A run on unconfirmed inputs: what the probe finds decides (a file ffmpeg cannot stream fails the task
-        // with the probe's reason); confirmed, they are run again at once.
-        s.lastError = `ffmpeg ${event.detail}`;
-        s.fetched = false;
-        delete s.respawnAt;
-      } else if (s.desired === 'running' && !run.killedWith) recover(s, `ffmpeg ${event.detail}`, ctx);
+      if (s.desired === 'running' && !run.killedWith) recover(s, `ffmpeg ${event.detail}`, ctx);
       return;
     }
     case 'probed': {
@@ -468,7 +418,7 @@ function reconcile(s: MachineState, ctx: StepContext, commands: Command[]): void
     return;
   }
 
-  if (!run && (s.inputs || s.fetched) && s.respawnAt !== undefined && now >= s.respawnAt && !s.checking) {
+  if (!run && s.inputs && s.respawnAt !== undefined && now >= s.respawnAt && !s.checking) {
     s.probeSeq += 1;
     s.checking = { seq: s.probeSeq };
     delete s.respawnAt;

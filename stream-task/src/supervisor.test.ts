@@ -264,69 +264,6 @@ describe('stream supervisor (fake clock and processes)', () => {
     expect(t.runner.processes).toEqual([]);
   });
 
-  describe('the first ffmpeg starts on the fetched files, beside their probe', () => {
-    /** A preparation that has fetched `media`'s files and waits for the test to end its probe. */
-    function probing() {
-      let confirm!: (media: PreparedMedia) => void;
-      let refuse!: (error: Error) => void;
-      let progress!: Parameters<StreamSupervisorOptions['prepare']>[1];
-      const t = setup({
-        prepare: (_signal, told) => {
-          progress = told;
-          told.fetched(media.files);
-          return new Promise<PreparedMedia>((resolve, reject) => {
-            confirm = resolve;
-            refuse = reject;
-          });
-        },
-      });
-      return { t, confirm: (confirmed: PreparedMedia) => confirm(confirmed), refuse: (error: Error) => refuse(error), remuxing: () => progress.remuxing() };
-    }
-
-    test('media flows before the probe answers; the stream is reported started once it has', async () => {
-      const { t, confirm } = probing();
-      await settle();
-      expect(t.runner.processes).toHaveLength(1);
-      expect(t.runner.last.args).toEqual(expect.arrayContaining(['-i', '/work/video/stream.mp4']));
-      await stream(t, 1_000);
-      expect(latest(t.sink).actual).toBe('starting');
-      confirm(media);
-      await settle();
-      expect(latest(t.sink)).toMatchObject({ actual: 'started', restarts: 0 });
-      expect(t.runner.processes).toHaveLength(1);
-      t.supervisor.stop();
-      expect(await t.exitCode).toBe(0);
-    });
-
-    test('a file that must be remuxed: the run on it ends at once, and the next streams the remux', async () => {
-      const { t, confirm, remuxing } = probing();
-      await settle();
-      const first = t.runner.last;
-      remuxing();
-      await settle();
-      expect(first.signals).toEqual(['SIGTERM']);
-      confirm({ ...media, files: { videoPath: '/work/loop-ready.mp4' } });
-      await settle();
-      expect(t.runner.processes).toHaveLength(2);
-      expect(t.runner.last.args).toEqual(expect.arrayContaining(['-i', '/work/loop-ready.mp4']));
-      await stream(t, 1_000);
-      expect(latest(t.sink)).toMatchObject({ actual: 'started', restarts: 0 });
-      t.supervisor.stop();
-      expect(await t.exitCode).toBe(0);
-    });
-
-    test("a file the probe refuses: the run on it is killed and the task fails with the probe's reason", async () => {
-      const { t, refuse } = probing();
-      await settle();
-      await stream(t, 500);
-      refuse(new Error('the video is hevc, streaming needs H.264'));
-      expect(await t.exitCode).toBe(1);
-      expect(t.runner.last.signals).toEqual(['SIGKILL']);
-      expect(latest(t.sink)).toMatchObject({ actual: 'failed', lastError: 'inputs not ready: the video is hevc, streaming needs H.264' });
-      expect(t.supervisor.ffmpegPids).toEqual([]);
-    });
-  });
-
   test('stop while the inputs are still downloading aborts the download', async () => {
     let aborted = false;
     const t = setup({

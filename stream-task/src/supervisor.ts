@@ -6,7 +6,7 @@ import { chunkSizeReport, cleanStderrLine, ffmpegArgs, teeQueueFull, teeSlaveFai
 import { feedFlv, type JoinReport } from './feeder';
 import { HeartbeatPublisher, heartbeatOf, type HeartbeatSink } from './heartbeat';
 import type { LogFn } from './log';
-import type { PlaylistPlayback, PreparationProgress, PreparedMedia } from './media';
+import type { PlaylistPlayback, PreparedMedia } from './media';
 import { ProgressParser } from './progress';
 import type { StartupTimeline } from './startup';
 import {
@@ -30,9 +30,8 @@ export interface StreamSupervisorOptions {
   /** Normalised "HH:MM" times (lambdas/core/restart-schedule.ts) in `timeZone`. */
   restartTimes: readonly string[];
   timeZone: string;
-  /** Gets the inputs to local disk and probes them, once; aborted if the stream is stopped meanwhile. What it tells
-   * on the way lets the first ffmpeg start beside the probe. */
-  prepare(signal: AbortSignal, progress: PreparationProgress): Promise<PreparedMedia>;
+  /** Gets the inputs to local disk and probes them, once; aborted if the stream is stopped meanwhile. */
+  prepare(signal: AbortSignal): Promise<PreparedMedia>;
   sink: HeartbeatSink;
   policy?: SupervisorPolicy;
   heartbeatIntervalMs?: number;
@@ -126,22 +125,7 @@ export class StreamSupervisor {
     this.publishHeartbeat();
     // The destinations are asked for their chunk size beside the preparation (a download and a probe, far longer),
     // so that the first ffmpeg already publishes through the relays some need.
-    const asked = this.askChunkSizes();
-    let remuxing = false;
-    const progress: PreparationProgress = {
-      fetched: (files) =>
-        void asked.then(() => {
-          // Not once the preparation is over (its files are final) or a remux is under way.
-          if (remuxing || !this.machine.preparing) return;
-          this.files = files;
-          this.dispatch({ type: 'fetched' });
-        }),
-      remuxing: () => {
-        remuxing = true;
-        this.dispatch({ type: 'remuxing' });
-      },
-    };
-    Promise.all([this.options.prepare(this.preparation.signal, progress), asked]).then(
+    Promise.all([this.options.prepare(this.preparation.signal), this.askChunkSizes()]).then(
       ([media]) => {
         this.files = media.files;
         this.playlist = media.playlist;

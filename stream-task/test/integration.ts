@@ -209,7 +209,7 @@ export function startStream(
     streamId: 'test-stream',
     restartTimes: [],
     timeZone: 'UTC',
-    prepare: (signal, progress) => prepareMedia({ video, ...(audio ? { audio } : {}) }, [new LocalFileFetcher()], dir, signal, { progress }),
+    prepare: (signal) => prepareMedia({ video, ...(audio ? { audio } : {}) }, [new LocalFileFetcher()], dir, signal),
     sink,
     log: (line) => logs.push(`${new Date().toISOString()} ${line}`),
     ...rest,
