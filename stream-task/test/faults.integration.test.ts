@@ -109,11 +109,15 @@ test('one of two destinations freezes (SIGSTOP): the other keeps receiving witho
     await stream.sink.waitFor((h) => h.actual === 'started', 20_000, 'actual started');
     frozen.server.process.child.kill('SIGSTOP');
     const frozenAt = Date.now();
-    // Before its queue fills, the frozen one holds up nothing: the other destination's media has no gap.
-    const during = dtsProfile(await readPackets(destination.url('tee-freeze'), 7), 'video');
+    // Before its queue fills, the frozen one holds up nothing: the other destination's media has no gap. The queue
+    // takes some 5 s of packets after the socket buffers have filled (7.5 s or more after the freeze), so a read of
+    // 5 s from the freeze on (about 4 s of them shown, ffprobe's analysis takes the first) ends before the restart
+    // that follows, which would cut it short or show as a gap. A read of 7 s ended after it on a loaded machine.
+    const during = dtsProfile(await readPackets(destination.url('tee-freeze'), 5), 'video');
     expect(during.count).toBeGreaterThan(100);
+    expect(during.span).toBeGreaterThan(3);
+    expect(during.increasing).toBe(true);
     expect(during.maxGap).toBeLessThan(0.1);
-    expect(stream.supervisor.state.restarts).toBe(0);
     const heartbeat = await stream.sink.waitFor((h) => h.actual === 'started' && h.restarts === 1, 60_000, 'started again after one restart');
     log(`frozen destination's queue full and the run restarted ${((Date.now() - frozenAt) / 1000).toFixed(1)} s after the freeze`);
     expect(stream.logs.some((line) => line.endsWith('FIFO queue full'))).toBe(true);

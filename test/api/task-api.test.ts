@@ -1,6 +1,8 @@
 // The task API as a compromised stream task would use it (security audit M7): its run token is all it holds, and it
 // opens that run only. Played against a real local stack with a real running task, whose token and instance id are
 // read from its environment as an attacker inside the task would.
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { streamPreviewKey } from '../../lambdas/contract/buckets';
 import { TASK_API, type LeaseGrant } from '../../lambdas/contract/stream-task';
 import type { LocalStack } from '../../local/stack';
 import { api } from '../helpers/accounts';
@@ -70,7 +72,17 @@ test('the run token opens its own run only: another stream, another user, anothe
   for (const answer of Object.values(refusals)) expect(JSON.stringify(answer.body)).not.toContain(ada.key);
 }, 60_000);
 
-test('once the run is over, its token opens nothing, and a preview frame is refused', async () => {
+/** Whether a preview frame of the stream is in the media bucket. */
+const previewStored = (creator: Creator, streamId: string) =>
+  stack.deps.s3.send(new HeadObjectCommand({ Bucket: stack.config.buckets.media, Key: streamPreviewKey(creator.userId, streamId) })).then(
+    () => true,
+    (error: Error) => {
+      if (error.name === 'NotFound') return false;
+      throw error;
+    },
+  );
+
+test('once the run is over, its token opens nothing, and a preview frame is refused without being stored', async () => {
   const [task] = streamTaskProcesses(adaStreamId);
   const { caller, token } = taskCredentials(task!);
   await api(stack, 'POST', `/streams/${adaStreamId}/stop`, { token: ada.token });
@@ -82,4 +94,6 @@ test('once the run is over, its token opens nothing, and a preview frame is refu
     body: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]),
   });
   expect(preview.status).toBe(409);
+  // Nobody watched the stream, so its task stored no frame of its own: the refused one is not there either.
+  expect(await previewStored(ada, adaStreamId)).toBe(false);
 }, 60_000);

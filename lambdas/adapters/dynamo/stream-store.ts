@@ -411,6 +411,18 @@ export class DynamoStreamStore implements StreamStore {
     return item ? { runId: item.runId, ...(item.health ? { previous: item.health } : {}) } : undefined;
   }
 
+  async holdsLease(caller: TaskCredentials): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: streamLiveKey(caller.userId, caller.streamId),
+        ConsistentRead: true,
+        ProjectionExpression: 'tokenHash, holder',
+      }),
+    );
+    return Item?.tokenHash === caller.tokenHash && Item?.holder === caller.instanceId;
+  }
+
   async notePreview(caller: TaskCredentials, now: Date): Promise<boolean> {
     return (
       (await this.updateLive(caller, {

@@ -111,6 +111,8 @@ export interface StreamStore {
   /** The holder renews its lease with its latest health; answers the run and the health it replaced (undefined
    * before the first), or undefined when the caller does not hold the lease. */
   renewLease(caller: TaskCredentials, health: StreamHealth, ttlMs: number, now: Date): Promise<{ runId: string; previous?: StreamHealth } | undefined>;
+  /** Whether the caller holds the lease now (a consistent read). */
+  holdsLease(caller: TaskCredentials): Promise<boolean>;
   /** The holder stored a preview frame; false when the caller does not hold the lease. */
   notePreview(caller: TaskCredentials, now: Date): Promise<boolean>;
   /** A problem of the run to show until the next heartbeat (the last task's failure), if the lease item exists. */

@@ -151,8 +151,12 @@ export async function recordHeartbeat(context: TaskSessionContext, caller: TaskC
   return { facts: factsOf(previous, health), watched: watchers > 0, ...(playlist ? { playlist } : {}) };
 }
 
-/** A preview frame of where the loop is (stored every minute by the task); the next heartbeat's health says when. */
+/** A preview frame of where the loop is (stored every minute by the task while watched). Its time is noted only
+ * once the frame is stored: the API shows a preview from that note on, and a browser that asked before the object
+ * existed got a 404 for a broken picture. Only the lease's holder may store one. */
 export async function storePreview(context: TaskSessionContext, caller: TaskCaller, token: string, jpeg: Uint8Array): Promise<void> {
-  if (!(await context.streams.notePreview(credentials(caller, token), context.now()))) throw new AppError('task lease lost');
+  const holder = credentials(caller, token);
+  if (!(await context.streams.holdsLease(holder))) throw new AppError('task lease lost');
   await context.media.putPreview(caller.userId, caller.streamId, jpeg);
+  if (!(await context.streams.notePreview(holder, context.now()))) throw new AppError('task lease lost');
 }
