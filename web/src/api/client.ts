@@ -5,7 +5,7 @@
 // Failures surface as ApiError carrying the error catalogue key, which pages translate (useI18n().errorText).
 import { isErrorKey, type ErrorKey } from '@loopcast/core/errors';
 import { languageOfPath, localizePath } from '../i18n/languages';
-import { authToken, endSession } from '../lib/session';
+import { authToken, leaveForLogin } from '../lib/session';
 
 export type ApiErrorKey = ErrorKey | 'network error';
 
@@ -79,8 +79,7 @@ function storedUserGroup(): string | undefined {
 }
 
 function signOutToLogin(): void {
-  endSession();
-  window.location.assign(localizePath('/app/auth/login', languageOfPath(window.location.pathname)));
+  leaveForLogin(localizePath('/app/auth/login', languageOfPath(window.location.pathname)), { replace: false });
 }
 
 export function createApiClient(options: ApiClientOptions = {}) {

@@ -7,3 +7,16 @@ export const AUTH_COOKIE = 'auth_token';
 export const authToken = (): string | undefined => readCookie(AUTH_COOKIE) || undefined;
 export const isSignedIn = (): boolean => authToken() !== undefined;
 export const endSession = (): void => removeCookie(AUTH_COOKIE);
+
+let leaving = false;
+
+/** Ends the session and loads the login page, once per page: a sign-out and the 401s of requests still in flight
+ * (the server has revoked the session) would each navigate, the later aborting the earlier. `replace`: the page
+ * left is not kept in the history. */
+export function leaveForLogin(loginPath: string, options: { replace: boolean }): void {
+  endSession();
+  if (leaving) return;
+  leaving = true;
+  if (options.replace) window.location.replace(loginPath);
+  else window.location.assign(loginPath);
+}

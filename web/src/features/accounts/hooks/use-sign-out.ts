@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useI18n } from '../../../i18n/i18n-context';
 import { localizePath } from '../../../i18n/languages';
-import { endSession } from '../../../lib/session';
+import { leaveForLogin } from '../../../lib/session';
 import { signOutOnServer } from '../api/accounts-api';
 
 /**
@@ -14,10 +14,7 @@ export function useSignOut(): { signOut: () => void; signingOut: boolean } {
   const [signingOut, setSigningOut] = useState(false);
   const signOut = useCallback(() => {
     setSigningOut(true);
-    void signOutOnServer().then(() => {
-      endSession();
-      window.location.replace(localizePath('/app/auth/login', language));
-    });
+    void signOutOnServer().then(() => leaveForLogin(localizePath('/app/auth/login', language), { replace: true }));
   }, [language]);
   return { signOut, signingOut };
 }
