@@ -1,10 +1,15 @@
 // A metering proxy in front of DynamoDB Local: every request of every client (the stack's handlers and the stream
 // task's process alike) passes through it, asks DynamoDB for its consumed capacity (ReturnConsumedCapacity TOTAL
-// added to the request; DynamoDB Local ignores signatures), and the capacity each answer reports is added up by
+// added to the request, which the proxy then signs again with the stack's credentials: the local DynamoDB verifies
+// every signature, local/LoopbackDynamoDbLocal.java), and the capacity each answer reports is added up by
 // operation. What DynamoDB would bill on demand: read and write request units. A conditional write that fails is
 // billed too but answers no capacity: those are counted apart (one write unit each for items under 1 KB).
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { HttpRequest } from '@smithy/core/protocols';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requiredLocalCredentials } from '../lambdas/contract/local-credentials';
 
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
@@ -37,8 +42,31 @@ interface Capacity {
   WriteCapacityUnits?: number;
 }
 
+/** The request's headers signed again for `body` (the region read from its own credential scope). */
+async function resigned(incoming: IncomingMessage, body: Buffer, sha256: DynamoDBClient['config']['sha256']): Promise<IncomingHttpHeaders> {
+  const region = /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(String(incoming.headers.authorization))?.[1] ?? 'us-east-1';
+  const signer = new SignatureV4({ credentials: requiredLocalCredentials(process.env), region, service: 'dynamodb', sha256 });
+  const headers = Object.fromEntries(
+    Object.entries(incoming.headers).filter(([name]) => !['authorization', 'x-amz-date', 'x-amz-content-sha256', 'content-length'].includes(name)),
+  ) as Record<string, string>;
+  const [hostname, port] = String(incoming.headers.host).split(':');
+  const signed = await signer.sign(
+    new HttpRequest({
+      method: incoming.method,
+      protocol: 'http:',
+      hostname,
+      port: Number(port),
+      path: incoming.url,
+      headers: { ...headers, 'content-length': String(body.length) },
+      body,
+    }),
+  );
+  return signed.headers;
+}
+
 export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
   const target = new URL(upstream);
+  const { sha256 } = new DynamoDBClient({ region: 'us-east-1' }).config;
   let usage: Record<string, OperationUsage> = {};
   const record = (operation: string, capacities: Capacity[], conditionFailed: boolean) => {
     const entry = (usage[operation] ??= { requests: 0, readUnits: 0, writeUnits: 0, conditionFailures: 0 });
@@ -55,8 +83,10 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
     try {
       const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       let body = await readBody(incoming);
+      let headers: IncomingHttpHeaders = incoming.headers;
       if (READS.has(operation) || WRITES.has(operation)) {
         body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString() || '{}'), ReturnConsumedCapacity: 'TOTAL' }));
+        headers = await resigned(incoming, body, sha256);
       }
       const forwarded = httpRequest(
         {
@@ -64,7 +94,7 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
           port: target.port,
           method: incoming.method,
           path: incoming.url,
-          headers: { ...incoming.headers, 'content-length': String(body.length) },
+          headers,
         },
         async (answer) => {
           const bytes = await readBody(answer);
