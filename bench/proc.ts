@@ -16,10 +16,12 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Resident set of a process, now and at its peak (VmHWM), in bytes. */
-export function residentSet(pid: number): { now: number; peak: number } {
+export function residentSet(pid: number): { now: number; peak: number; anonymous: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
-  return { now: kib('VmRSS'), peak: kib('VmHWM') };
+  // RSS also counts the executable's pages as they are first touched (Node's binary is 100 MB): a slow rise that
+  // stops. What a leak grows is the anonymous part (heaps, buffers).
+  return { now: kib('VmRSS'), peak: kib('VmHWM'), anonymous: kib('RssAnon') };
 }
 
 /** Starts a new peak: Linux resets VmHWM to the current RSS (clear_refs 5; the process must be ours). */

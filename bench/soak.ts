@@ -9,8 +9,9 @@
 // destination's publishers. Figures, with their goals (docs/stream-task.md):
 //   decode-timestamp regressions at the player (goal 0), media gaps over 100 ms (goal 0), the longest time with no
 //   packet arriving, restarts (goal 0), stream tasks and publishers at once (goal: 1 each at every check),
-//   supervisor (Node) and ffmpeg resident memory at the first check and the last (goal: flat within 10 %),
-//   CPU per minute of each.
+//   supervisor (Node) and ffmpeg resident memory at the first check and the last (goal: flat within 10 %), with the
+//   supervisor's anonymous memory apart (what a leak grows; RSS also counts Node's binary as it is paged in), CPU
+//   per minute of each.
 // The machine is shared: the load average is printed with the figures.
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
       checkEveryMs: checkSeconds * 1000,
       onCheck: (check) =>
         console.log(
-          `  ${String(check.at).padStart(5)} s  ${check.status}  loops ${check.loops}  restarts ${check.restarts}  tasks ${check.taskPids.length}  ffmpeg ${check.ffmpegPids.length}  publishers ${check.publishers}  supervisor ${mib(check.supervisor?.rss ?? 0)} MiB  ffmpeg ${mib(check.ffmpeg?.rss ?? 0)} MiB`,
+          `  ${String(check.at).padStart(5)} s  ${check.status}  loops ${check.loops}  restarts ${check.restarts}  tasks ${check.taskPids.length}  ffmpeg ${check.ffmpegPids.length}  publishers ${check.publishers}  supervisor ${mib(check.supervisor?.rss ?? 0)} MiB (anonymous ${mib(check.supervisor?.anonymous ?? 0)})  ffmpeg ${mib(check.ffmpeg?.rss ?? 0)} MiB`,
         ),
     });
     const [first, last] = [figures.checks[0]!, figures.checks.at(-1)!];
@@ -97,6 +98,11 @@ async function main(): Promise<void> {
         last: Number(mib(last.supervisor!.rss)),
         change: change(first.supervisor!.rss, last.supervisor!.rss),
       },
+      supervisorAnonymousMiB: {
+        first: Number(mib(first.supervisor!.anonymous)),
+        last: Number(mib(last.supervisor!.anonymous)),
+        change: change(first.supervisor!.anonymous, last.supervisor!.anonymous),
+      },
       ffmpegRssMiB: { first: Number(mib(first.ffmpeg!.rss)), last: Number(mib(last.ffmpeg!.rss)), change: change(first.ffmpeg!.rss, last.ffmpeg!.rss) },
       supervisorCpuPercent: cpuPerMinute(figures.checks, (check) => check.supervisor),
       ffmpegCpuPercent: cpuPerMinute(figures.checks, (check) => check.ffmpeg),
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
         mostTasksAtOnce: figure(result.mostTasksAtOnce, 'tasks', { op: '<=', value: 1 }),
         mostPublishersAtOnce: figure(result.mostPublishersAtOnce, 'publishers', { op: '<=', value: 1 }),
         supervisorRssChange: figure(percentChange(first.supervisor!.rss, last.supervisor!.rss), '%', { op: '<=', value: 10 }),
+        supervisorAnonymousChange: figure(percentChange(first.supervisor!.anonymous, last.supervisor!.anonymous), '%'),
         ffmpegRssChange: figure(percentChange(first.ffmpeg!.rss, last.ffmpeg!.rss), '%', { op: '<=', value: 10 }),
         supervisorCpu: figure(Number(result.supervisorCpuPercent.mean.toFixed(2)), '% core'),
         ffmpegCpu: figure(Number(result.ffmpegCpuPercent.mean.toFixed(2)), '% core'),

@@ -17,9 +17,10 @@ export interface SoakCheck {
   taskPids: number[];
   ffmpegPids: number[];
   publishers: number;
-  /** Resident memory (bytes) and CPU seconds so far of the stream task (Node) and its ffmpeg, when there is one each. */
-  supervisor?: { rss: number; cpuSeconds: number };
-  ffmpeg?: { rss: number; cpuSeconds: number };
+  /** Resident memory (bytes; its anonymous part apart) and CPU seconds so far of the stream task (Node) and its
+   * ffmpeg, when there is one each. */
+  supervisor?: ProcessFigures;
+  ffmpeg?: ProcessFigures;
 }
 
 export interface SoakFigures {
@@ -27,10 +28,17 @@ export interface SoakFigures {
   player: PlayerFigures;
 }
 
-function processFigures(pid: number | undefined): { rss: number; cpuSeconds: number } | undefined {
+interface ProcessFigures {
+  rss: number;
+  anonymous: number;
+  cpuSeconds: number;
+}
+
+function processFigures(pid: number | undefined): ProcessFigures | undefined {
   if (pid === undefined) return undefined;
   try {
-    return { rss: residentSet(pid).now, cpuSeconds: cpuSeconds(pid) };
+    const memory = residentSet(pid);
+    return { rss: memory.now, anonymous: memory.anonymous, cpuSeconds: cpuSeconds(pid) };
   } catch {
     return undefined; // gone between the listing and the reading
   }
