@@ -42,7 +42,7 @@ export const controlPlaneUsage = {
   heartbeatsPerHour: 120,
   /** Read and write units per stream-hour, measured, nobody watching and its page open (the reconciler's and upkeep's
    * reads included). */
-  dynamoReadUnitsPerHour: { unwatched: 90, watched: 150 },
+  dynamoReadUnitsPerHour: { unwatched: 144, watched: 264 },
   dynamoWriteUnitsPerHour: { unwatched: 120, watched: 180 },
   /** Each heartbeat is pushed to the owner's open pages. */
   realtimeMessagesPerHour: 120 * WATCHED_SHARE,

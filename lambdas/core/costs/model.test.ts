@@ -82,10 +82,10 @@ describe('Fargate', () => {
 });
 
 describe('the control plane', () => {
-  test('the measured units, a page open a quarter of the time: ~6 cents of DynamoDB, 20 of task API requests a stream-month', () => {
+  test('the measured units, a page open a quarter of the time: ~8 cents of DynamoDB, 20 of task API requests a stream-month', () => {
     const cost = streamMonthCost({ plane: 'fargate', videoMbps: 6, streams: 25 });
     expect(line(cost, 'dynamodb-writes')).toBeCloseTo((((120 * 0.75 + 180 * 0.25) * 730) / 1e6) * 0.625, 9);
-    expect(line(cost, 'dynamodb-reads')).toBeCloseTo((((90 * 0.75 + 150 * 0.25) * 730) / 1e6) * 0.125, 9);
+    expect(line(cost, 'dynamodb-reads')).toBeCloseTo((((144 * 0.75 + 264 * 0.25) * 730) / 1e6) * 0.125, 9);
     expect(line(cost, 'task-api')).toBeCloseTo((((120 + 15) * 730) / 1e6) * (1 + 0.01 * 100), 9);
     expect(line(cost, 'preview')).toBeCloseTo(((15 * 730) / 1000) * 0.005, 9);
     const controlPlane = cost.lines.filter((each) => each.group === 'control plane' && each.key !== 'fleet-fixed').reduce((sum, each) => sum + each.usd, 0);
