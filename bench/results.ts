@@ -1,6 +1,7 @@
 // Every benchmark's figures as JSON lines in bench/results/<bench>.jsonl, one line a run, committed with the code:
-// a regression shows as a diff. Each line carries the commit, whether the work tree had changes, the machine's
-// load average before and after, and whether it was a --quick run (quick and full figures are not comparable).
+// a regression shows as a diff. Each line carries the commit at the run's start, whether the work tree had changes,
+// the machine's load average before and after, and whether it was a --quick run (quick and full figures are not
+// comparable).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -23,6 +24,12 @@ function git(...args: string[]): string {
   }
 }
 
+/** The code a run measures is the work tree at its start: an hour's soak can outlive several commits. */
+const treeAtStart = {
+  commit: git('rev-parse', '--short=12', 'HEAD'),
+  uncommittedChanges: git('status', '--porcelain', '--untracked-files=no') !== '',
+};
+
 /** A figure beside its goal: `met` is computed here, so the record and the printout say the same. */
 export interface Figure {
   value: number;
@@ -44,8 +51,7 @@ export function recordResults(bench: string, figures: Record<string, Figure>, de
   const line = {
     bench,
     at: new Date().toISOString(),
-    commit: git('rev-parse', '--short=12', 'HEAD'),
-    uncommittedChanges: git('status', '--porcelain', '--untracked-files=no') !== '',
+    ...treeAtStart,
     quick,
     machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 1024 ** 3) },
     loadAverage: { start: loadAtStart, end: loadNow() },
