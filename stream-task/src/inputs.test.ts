@@ -1,10 +1,12 @@
-// S3 fetching against the s3rver the test run's global setup starts (LOOPCAST_TEST_S3), in a bucket of our own.
-import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+// S3 fetching against the s3rver the test run's global setup starts (LOOPCAST_TEST_S3), in a bucket of our own:
+// s3:// sources with the SDK, and presigned URLs as a managed task gets them.
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createS3Client, fetchInput, LocalFileFetcher, parseS3Source, S3InputFetcher } from './inputs';
+import { createS3Client, fetchInput, HttpInputFetcher, LocalFileFetcher, parseS3Source, S3InputFetcher } from './inputs';
 
 const endpoint = process.env.LOOPCAST_TEST_S3;
 const s3Options = { region: 'us-east-1', endpoint };
@@ -49,6 +51,25 @@ describe('input fetching', () => {
     await expect(fetching).rejects.toThrow(/^cannot fetch/);
     expect(existsSync(join(dir, 'aborted', 'stream.mp4'))).toBe(false);
     expect(existsSync(join(dir, 'aborted', 'stream.mp4.part'))).toBe(false);
+  });
+
+  test('a presigned URL is downloaded byte for byte; a refused one is an error that does not echo the URL', async () => {
+    const http = new HttpInputFetcher();
+    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4' }), { expiresIn: 60 });
+    const path = await fetchInput([http, s3Fetcher], url, join(dir, 'presigned'));
+    expect(readFileSync(path).equals(body)).toBe(true);
+    expect(readdirSync(join(dir, 'presigned'))).toEqual(['stream.mp4']);
+
+    const tampered = url.replace(/X-Amz-Signature=\w+/, `X-Amz-Signature=${'0'.repeat(64)}`);
+    const refusal = await http.fetch(tampered, join(dir, 'refused')).catch((error: Error) => error);
+    expect((refusal as Error).message).toBe('cannot fetch stream.mp4: HTTP 403');
+    expect(readdirSync(join(dir, 'refused'))).toEqual([]);
+
+    const abort = new AbortController();
+    const fetching = http.fetch(url, join(dir, 'presigned-aborted'), abort.signal);
+    abort.abort();
+    await expect(fetching).rejects.toThrow(/^cannot fetch stream.mp4: /);
+    expect(readdirSync(join(dir, 'presigned-aborted'))).toEqual([]);
   });
 
   test('local paths and file:// URLs are used in place; other schemes are refused', async () => {
