@@ -8,7 +8,9 @@
 //      (the local Step Functions stand-in, PrepareTask, RunTask), the task's lease at the task API, its inputs (the
 //      download from s3rver, the probes), the destination's handshake probe and ffmpeg's spawn, then ffmpeg's RTMP
 //      publish until the player's first packet. The task's steps come from its `on air` log line
-//      (stream-task/src/startup.ts), the rest from the bench's own clock (one machine, one clock).
+//      (stream-task/src/startup.ts), the rest from the bench's own clock (one machine, one clock). Measured apart:
+//      a video's first start, whose task probes it, and later starts of the same video, whose tasks find the probe
+//      kept with the item (lambdas/contract/stream-task.ts, mediaProbeSchema).
 // The machine is shared: the load average is printed with the figures.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +29,8 @@ import { makeStreamReadySource, startWatched } from './first-media';
 import { figure, quick, recordResults } from './results';
 
 const ATTEMPTS = quick ? 3 : 7;
+/** Videos uploaded for first starts (a transcode each). */
+const FIRST_STARTS = quick ? 2 : 3;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -113,47 +117,68 @@ const PHASES: Record<keyof ApiStart['phases'], string> = {
   rtmp: "ffmpeg spawned to the player's first packet (input open, RTMP publish, first keyframe)",
 };
 
-async function creatorsStart(stack: LocalStack, source: string): Promise<ApiStart[]> {
+/** One Start of a new stream of `videoId`, to its own destination, until the stream is stopped again. */
+async function creatorStart(stack: LocalStack, token: string, videoId: string, key: string): Promise<ApiStart> {
+  const channel = await api(stack, 'POST', '/channels/rtmp', { token, body: { name: key, url: stack.urls.rtmp!, key: `${key}-0123456789` } });
+  const stream = await api(stack, 'POST', '/streams', { token, body: { title: key, videoId, channelIds: [channel.body.id] } });
+  const streamId = stream.body.id as string;
+  let answeredAt = 0;
+  const { startedAt, mediaAt } = await startWatched(async () => {
+    const answer = await api(stack, 'POST', `/streams/${streamId}/start`, { token });
+    if (answer.status !== 200) throw new Error(`start: ${answer.status} ${JSON.stringify(answer.body)}`);
+    answeredAt = Date.now();
+  }, `${stack.urls.rtmp}/${key}-0123456789`);
+  const startup = await waitForStartup(() => readFileSync(join(stack.dataDir, 'logs', `stream-${streamId}.log`), 'utf8'));
+  const processStart = Date.parse(startup.processStartedAt);
+  const at = (step: StartupStep) => processStart + startup[step]!;
+  const result: ApiStart = {
+    total: mediaAt - startedAt,
+    apiAnswer: answeredAt - startedAt,
+    phases: {
+      lifecycle: processStart - startedAt,
+      taskStart: at('leased') - processStart,
+      download: at('inputsFetched') - at('leased'),
+      probes: at('inputsReady') - at('inputsFetched'),
+      handshake: at('ffmpegSpawned') - at('inputsReady'),
+      rtmp: mediaAt - at('ffmpegSpawned'),
+    },
+  };
+  out(
+    `    ${seconds(result.total)} (API answered at ${result.apiAnswer} ms): ${Object.entries(result.phases)
+      .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+      .join(', ')} ms`,
+  );
+  await api(stack, 'POST', `/streams/${streamId}/stop`, { token });
+  await waitForStreamStatus(stack, token, streamId, 'stopped');
+  return result;
+}
+
+/** First starts of FIRST_STARTS new videos and ATTEMPTS later starts of the first of them, interleaved (F L L F L L
+ * F L L L) so that neither group gets the machine's quieter minutes. */
+async function creatorsStart(stack: LocalStack, source: string): Promise<{ first: ApiStart[]; later: ApiStart[] }> {
   const user = await signedInUser(stack, 'bench');
-  const videoId = await uploadWithTus(stack, user.token, readFileSync(source));
-  await waitForItem(stack, user.token, videoId);
-  const results: ApiStart[] = [];
-  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const key = `api-start-${attempt}`;
-    const channel = await api(stack, 'POST', '/channels/rtmp', { token: user.token, body: { name: key, url: stack.urls.rtmp!, key: `${key}-0123456789` } });
-    const stream = await api(stack, 'POST', '/streams', { token: user.token, body: { title: key, videoId, channelIds: [channel.body.id] } });
-    const streamId = stream.body.id as string;
-    let answeredAt = 0;
-    const { startedAt, mediaAt } = await startWatched(async () => {
-      const answer = await api(stack, 'POST', `/streams/${streamId}/start`, { token: user.token });
-      if (answer.status !== 200) throw new Error(`start: ${answer.status} ${JSON.stringify(answer.body)}`);
-      answeredAt = Date.now();
-    }, `${stack.urls.rtmp}/${key}-0123456789`);
-    const startup = await waitForStartup(() => readFileSync(join(stack.dataDir, 'logs', `stream-${streamId}.log`), 'utf8'));
-    const processStart = Date.parse(startup.processStartedAt);
-    const at = (step: StartupStep) => processStart + startup[step]!;
-    const result: ApiStart = {
-      total: mediaAt - startedAt,
-      apiAnswer: answeredAt - startedAt,
-      phases: {
-        lifecycle: processStart - startedAt,
-        taskStart: at('leased') - processStart,
-        download: at('inputsFetched') - at('leased'),
-        probes: at('inputsReady') - at('inputsFetched'),
-        handshake: at('ffmpegSpawned') - at('inputsReady'),
-        rtmp: mediaAt - at('ffmpegSpawned'),
-      },
-    };
-    results.push(result);
-    out(
-      `  ${seconds(result.total)} (API answered at ${result.apiAnswer} ms): ${Object.entries(result.phases)
-        .map(([name, ms]) => `${name} ${Math.round(ms)}`)
-        .join(', ')} ms`,
-    );
-    await api(stack, 'POST', `/streams/${streamId}/stop`, { token: user.token });
-    await waitForStreamStatus(stack, user.token, streamId, 'stopped');
+  const videoIds: string[] = [];
+  for (let video = 0; video < FIRST_STARTS; video += 1) {
+    const videoId = await uploadWithTus(stack, user.token, readFileSync(source));
+    await waitForItem(stack, user.token, videoId);
+    videoIds.push(videoId);
   }
-  return results;
+  out(
+    `  ${FIRST_STARTS} videos' first starts (their tasks probe them, "first") and ${ATTEMPTS} later starts of the first video ("later": the probe is kept with the item):`,
+  );
+  const first: ApiStart[] = [];
+  const later: ApiStart[] = [];
+  const laterPerFirst = Math.floor(ATTEMPTS / FIRST_STARTS);
+  for (const [index, videoId] of videoIds.entries()) {
+    out('  first:');
+    first.push(await creatorStart(stack, user.token, videoId, `api-first-${index}`));
+    const laterNow = index === FIRST_STARTS - 1 ? ATTEMPTS - later.length : laterPerFirst;
+    for (let attempt = 0; attempt < laterNow; attempt += 1) {
+      out('  later:');
+      later.push(await creatorStart(stack, user.token, videoIds[0]!, `api-start-${later.length}`));
+    }
+  }
+  return { first, later };
 }
 
 // ---- main --------------------------------------------------------------------------------------------------------
@@ -173,33 +198,40 @@ try {
 
   out("\n2. A creator's POST /api/streams/{id}/start -> first media at a player (local stack)");
   const stack = await startEphemeralStack({ rtmp: true });
-  let starts: ApiStart[];
+  let starts: { first: ApiStart[]; later: ApiStart[] };
   try {
     starts = await creatorsStart(stack, source);
   } finally {
     await stack.stop();
   }
 
-  const total = median(starts.map((s) => s.total));
-  out(`\nWhere the time of a Start goes (median of ${ATTEMPTS}):`);
+  const phaseMedians = (group: ApiStart[]) =>
+    Object.fromEntries(Object.keys(PHASES).map((phase) => [phase, Math.round(median(group.map((s) => s.phases[phase as keyof ApiStart['phases']])))]));
+  const [firstPhases, laterPhases] = [phaseMedians(starts.first), phaseMedians(starts.later)];
+  out(`\nWhere the time of a Start goes (medians: a video's first start / later starts):`);
   for (const [phase, what] of Object.entries(PHASES) as [keyof ApiStart['phases'], string][]) {
-    out(`  ${String(Math.round(median(starts.map((s) => s.phases[phase])))).padStart(5)} ms  ${what}`);
+    out(`  ${String(firstPhases[phase]).padStart(5)} / ${String(laterPhases[phase]).padStart(3)} ms  ${what}`);
   }
-  out(`  (the API answered after ${Math.round(median(starts.map((s) => s.apiAnswer)))} ms)`);
+  out(`  (the API answered after ${Math.round(median(starts.later.map((s) => s.apiAnswer)))} ms)`);
+  const [first, later] = [median(starts.first.map((s) => s.total)), median(starts.later.map((s) => s.total))];
+  const verdict = (ms: number) => (ms <= 1000 ? 'met' : 'MISSED');
   out('\nFigures (goal):');
-  out(`  task alone to first media   ${seconds(median(alone))} median`);
-  out(`  Start to first media        ${seconds(total)} median  (<= 1 s)  ${total <= 1000 ? 'met' : 'MISSED'}`);
+  out(`  task alone to first media                    ${seconds(median(alone))} median`);
+  out(`  Start to first media, a video's first start  ${seconds(first)} median  (<= 1 s)  ${verdict(first)}`);
+  out(`  Start to first media, later starts           ${seconds(later)} median  (<= 1 s)  ${verdict(later)}`);
+  const goal = { op: '<=', value: 1 } as const;
   recordResults(
     'start',
     {
       taskAloneToMedia: figure(Number((median(alone) / 1000).toFixed(2)), 's'),
-      apiStartToMedia: figure(Number((total / 1000).toFixed(2)), 's', { op: '<=', value: 1 }),
-      apiAnswer: figure(Math.round(median(starts.map((s) => s.apiAnswer))), 'ms'),
-      ...Object.fromEntries(
-        Object.keys(PHASES).map((phase) => [phase, figure(Math.round(median(starts.map((s) => s.phases[phase as keyof ApiStart['phases']]))), 'ms')]),
-      ),
+      // A video's first start, as every start was before the probe was kept with the item: comparable with history.
+      apiStartToMedia: figure(Number((first / 1000).toFixed(2)), 's', goal),
+      apiLaterStartToMedia: figure(Number((later / 1000).toFixed(2)), 's', goal),
+      apiAnswer: figure(Math.round(median(starts.later.map((s) => s.apiAnswer))), 'ms'),
+      ...Object.fromEntries(Object.entries(firstPhases).map(([phase, ms]) => [phase, figure(ms, 'ms')])),
+      ...Object.fromEntries(Object.entries(laterPhases).map(([phase, ms]) => [`${phase}Later`, figure(ms, 'ms')])),
     },
-    { attempts: ATTEMPTS },
+    { attempts: ATTEMPTS, firstStarts: FIRST_STARTS },
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

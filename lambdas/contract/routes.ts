@@ -105,6 +105,7 @@ export const routes = [
   { method: 'POST', path: TASK_API.lease, group: 'stream-tasks', auth: 'task' },
   { method: 'POST', path: TASK_API.heartbeat, group: 'stream-tasks', auth: 'task' },
   { method: 'PUT', path: TASK_API.preview, group: 'stream-tasks', auth: 'task' },
+  { method: 'POST', path: TASK_API.probe, group: 'stream-tasks', auth: 'task' },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

@@ -32,12 +32,40 @@ export const taskPlaylistSchema = z.object({
 
 export type TaskPlaylist = z.output<typeof taskPlaylistSchema>;
 
+const seconds = z.number().check(z.minimum(-1e7), z.maximum(1e7));
+
+/**
+ * What a stream task's ffprobe found in a stream-ready file (stream-task/src/media.ts): its length, bitrates, tracks
+ * and, for videos, the packets at both ends that say whether it loops seamlessly by copy (stream-task/src/loop-ready.ts).
+ * The task reports it once (`TASK_API.probe`) and the item keeps it, so later starts skip the ffprobe (a quarter of a
+ * start on the local stack). It holds for the bytes whose S3 ETag it names, and a task uses it only for those.
+ */
+export const mediaProbeSchema = z.object({
+  etag: text(1, 128),
+  durationUs: z.int().check(z.minimum(0), z.maximum(1e12)),
+  bitRate: z.optional(z.number().check(z.minimum(0), z.maximum(1e10))),
+  streams: z
+    .array(z.object({ codecType: text(0, 32), codecName: text(0, 64), bitRate: z.optional(z.number().check(z.minimum(0), z.maximum(1e10))) }))
+    .check(z.maxLength(32)),
+  timeline: z.optional(
+    z.object({ fileStart: seconds, videoStart: seconds, videoLength: seconds, audioStart: seconds, audioLastStart: seconds, audioFrame: seconds }),
+  ),
+});
+
+export type MediaProbe = z.output<typeof mediaProbeSchema>;
+
+/** The inputs of a single-video stream a probe is reported for. */
+export const probedInputs = ['video', 'audio'] as const;
+
 export const streamTaskSpecSchema = z.object({
   streamId: id,
   /** `s3://bucket/key`, an `https://` (or locally `http://`) URL such as a presigned S3 URL, or a local path. */
   video: source,
   /** A separate audio track, fetched like the video; the video's own audio is then not used. */
   audio: z.optional(source),
+  /** What an earlier task's ffprobe found in `video` and `audio`, when one has reported it. */
+  videoProbe: z.optional(mediaProbeSchema),
+  audioProbe: z.optional(mediaProbeSchema),
   /** Several videos instead of one (`video` is then the first item's source and not used). */
   playlist: z.optional(taskPlaylistSchema),
   destinations: z
@@ -105,6 +133,7 @@ export const TASK_API = {
   lease: '/task/lease',
   heartbeat: '/task/heartbeat',
   preview: '/task/preview',
+  probe: '/task/probe',
 } as const;
 
 /** Who is asking: the run the token was minted for and the instance that holds (or asks for) its lease. */
@@ -134,6 +163,9 @@ export interface HeartbeatAnswer {
   /** The stream's playlist was edited since the revision the heartbeat reported: the new one, and when it applies. */
   playlist?: { playlist: TaskPlaylist; apply: PlaylistApply };
 }
+
+/** A probe of one of the run's inputs, reported for the item to keep. */
+export const probeRequestSchema = z.extend(taskCallerSchema, { input: z.enum(probedInputs), probe: mediaProbeSchema });
 
 /** The preview frame's query parameters (the body is the JPEG). */
 export const previewQuerySchema = taskCallerSchema;

@@ -5,9 +5,9 @@ import { depsFromEnvironment, type Deps } from '../wiring/deps';
 import { bytesMetric, countMetric, secondsMetric } from '../adapters/metrics';
 import { metricNames } from '../contract/metrics';
 import { API_BASE } from '../contract/routes';
-import { heartbeatRequestSchema, leaseRequestSchema, previewQuerySchema, TASK_API, type HeartbeatAnswer } from '../contract/stream-task';
+import { heartbeatRequestSchema, leaseRequestSchema, previewQuerySchema, probeRequestSchema, TASK_API, type HeartbeatAnswer } from '../contract/stream-task';
 import { AppError } from '../core/errors';
-import { grantLease, recordHeartbeat, storePreview } from '../core/streams/task-session';
+import { grantLease, recordHeartbeat, storePreview, storeProbe } from '../core/streams/task-session';
 import { taskSessionContext } from '../wiring/streams';
 import { json, noContent, taskRoute, type ApiRequest } from './api';
 import { createHttpHandler, type HttpHandler } from './handler';
@@ -52,6 +52,15 @@ const preview = taskRoute({
   },
 });
 
+const probe = taskRoute({
+  body: probeRequestSchema,
+  async handle(request, deps) {
+    const { input, probe: found, ...caller } = request.body;
+    await storeProbe(taskSessionContext(deps), caller, runToken(request), input, found);
+    return noContent();
+  },
+});
+
 export function createStreamTasksHandler(deps: () => Deps | Promise<Deps>): HttpHandler {
   return createHttpHandler({
     group: 'stream-tasks',
@@ -60,6 +69,7 @@ export function createStreamTasksHandler(deps: () => Deps | Promise<Deps>): Http
       [`POST ${API_BASE}${TASK_API.lease}`]: lease,
       [`POST ${API_BASE}${TASK_API.heartbeat}`]: heartbeat,
       [`PUT ${API_BASE}${TASK_API.preview}`]: preview,
+      [`POST ${API_BASE}${TASK_API.probe}`]: probe,
     },
   });
 }

@@ -55,6 +55,7 @@ export const lifecycleContext = perDeps((deps): LifecycleContext => ({
 
 export const taskSessionContext = perDeps((deps): TaskSessionContext => ({
   ...streamsContext(deps),
+  videos: new DynamoVideoStore(deps.db, deps.config.tables.app),
   media: new S3TaskMedia(deps.s3, deps.config.buckets.media),
 }));
 

@@ -15,12 +15,13 @@ const s3Fetcher = new S3InputFetcher(s3Options);
 const bucket = `stream-task-${randomBytes(4).toString('hex')}`;
 const body = randomBytes(3 * 1024 * 1024 + 17);
 let dir: string;
+let etag: string | undefined;
 
 beforeAll(async () => {
   if (!endpoint) throw new Error('LOOPCAST_TEST_S3 is not set: run through jest with the global setup');
   dir = mkdtempSync(join(tmpdir(), 'loopcast-inputs-'));
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4', Body: body }));
+  ({ ETag: etag } = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4', Body: body })));
 });
 
 afterAll(async () => {
@@ -30,9 +31,11 @@ afterAll(async () => {
 });
 
 describe('input fetching', () => {
-  test('s3:// sources are downloaded once into the given folder, byte for byte', async () => {
-    const path = await fetchInput([s3Fetcher, new LocalFileFetcher()], `s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'video'));
-    expect(path).toBe(join(dir, 'video', 'stream.mp4'));
+  test('s3:// sources are downloaded once into the given folder, byte for byte, with the ETag that names the bytes', async () => {
+    const fetched = await fetchInput([s3Fetcher, new LocalFileFetcher()], `s3://${bucket}/media/u1/v1/stream.mp4`, join(dir, 'video'));
+    expect(etag).toMatch(/^"\w+"$/);
+    expect(fetched).toEqual({ path: join(dir, 'video', 'stream.mp4'), etag });
+    const { path } = fetched;
     expect(readFileSync(path).equals(body)).toBe(true);
     expect(readdirSync(join(dir, 'video'))).toEqual(['stream.mp4']);
   });
@@ -56,7 +59,8 @@ describe('input fetching', () => {
   test('a presigned URL is downloaded byte for byte; a refused one is an error that does not echo the URL', async () => {
     const http = new HttpInputFetcher();
     const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'media/u1/v1/stream.mp4' }), { expiresIn: 60 });
-    const path = await fetchInput([http, s3Fetcher], url, join(dir, 'presigned'));
+    const { path, etag: downloadedEtag } = await fetchInput([http, s3Fetcher], url, join(dir, 'presigned'));
+    expect(downloadedEtag).toBe(etag);
     expect(readFileSync(path).equals(body)).toBe(true);
     expect(readdirSync(join(dir, 'presigned'))).toEqual(['stream.mp4']);
 
@@ -76,8 +80,8 @@ describe('input fetching', () => {
     const file = join(dir, 'local.mp4');
     writeFileSync(file, 'x');
     const fetchers = [s3Fetcher, new LocalFileFetcher()];
-    await expect(fetchInput(fetchers, file, join(dir, 'unused'))).resolves.toBe(file);
-    await expect(fetchInput(fetchers, `file://${file}`, join(dir, 'unused'))).resolves.toBe(file);
+    await expect(fetchInput(fetchers, file, join(dir, 'unused'))).resolves.toEqual({ path: file });
+    await expect(fetchInput(fetchers, `file://${file}`, join(dir, 'unused'))).resolves.toEqual({ path: file });
     await expect(fetchInput(fetchers, join(dir, 'nope.mp4'), join(dir, 'unused'))).rejects.toThrow('no such file');
     await expect(fetchInput(fetchers, 'https://example.com/v.mp4', join(dir, 'unused'))).rejects.toThrow('no way to fetch https://example.com/v.mp4');
   });

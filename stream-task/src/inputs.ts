@@ -4,17 +4,23 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
-import { get as httpGet, type IncomingMessage } from 'node:http';
-import { get as httpsGet } from 'node:https';
 import { basename, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { requiredLocalCredentials } from '../../lambdas/contract/local-credentials';
+import { send } from './http';
+
+/** A source as a local file. `etag`: the S3 object's, when it came from S3: it names the bytes, and a probe of them is
+ * kept under it (lambdas/contract/stream-task.ts, mediaProbeSchema). */
+export interface FetchedInput {
+  path: string;
+  etag?: string;
+}
 
 export interface InputFetcher {
   canFetch(source: string): boolean;
-  /** Makes the source available as a local file in `dir` (or where it already is) and returns its path. */
-  fetch(source: string, dir: string, signal?: AbortSignal): Promise<string>;
+  /** Makes the source available as a local file in `dir` (or where it already is). */
+  fetch(source: string, dir: string, signal?: AbortSignal): Promise<FetchedInput>;
 }
 
 export function parseS3Source(source: string): { bucket: string; key: string } | undefined {
@@ -59,7 +65,7 @@ export class S3InputFetcher implements InputFetcher {
     return parseS3Source(source) !== undefined;
   }
 
-  async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
+  async fetch(source: string, dir: string, signal?: AbortSignal): Promise<FetchedInput> {
     const { bucket, key } = parseS3Source(source)!;
     try {
       return await downloadTo(
@@ -70,7 +76,7 @@ export class S3InputFetcher implements InputFetcher {
           const [client, { GetObjectCommand }] = await Promise.all([this.client, s3Sdk()]);
           const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
           if (!(object.Body instanceof Readable)) throw new Error('S3 returned no body');
-          return object.Body;
+          return { body: object.Body, etag: object.ETag };
         },
         signal,
       );
@@ -86,51 +92,48 @@ export class S3InputFetcher implements InputFetcher {
 }
 
 /** Downloads to `<dir>/<name>.part`, renamed when complete, so a file under the final name is never torn. */
-async function downloadTo(dir: string, name: string, body: () => Promise<Readable>, signal?: AbortSignal): Promise<string> {
+async function downloadTo(
+  dir: string,
+  name: string,
+  open: () => Promise<{ body: Readable; etag: string | undefined }>,
+  signal?: AbortSignal,
+): Promise<FetchedInput> {
   const target = join(dir, name);
   const partial = `${target}.part`;
   try {
     await mkdir(dir, { recursive: true });
-    await pipeline(await body(), createWriteStream(partial), { signal });
+    const { body, etag } = await open();
+    await pipeline(body, createWriteStream(partial), { signal });
     await rename(partial, target);
-    return target;
+    return { path: target, ...(etag ? { etag } : {}) };
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
   }
 }
 
-/** A GET of `url` by Node's own HTTP client, resolved with the response's headers. Its body is a Node stream that
- * goes to the file as it is; fetch's web stream, turned into a Node stream, cost a task's first download some 80 ms
- * more for 8 MB (docs/stream-task.md). */
-function get(url: URL, signal?: AbortSignal): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? httpsGet : httpGet)(url, { ...(signal ? { signal } : {}) }, resolve);
-    request.on('error', reject);
-  });
-}
-
-/** A URL, such as the presigned S3 URL the task API gives a managed task. Errors never echo the URL (it is a
- * credential while it lasts). */
+/** A URL, such as the presigned S3 URL the task API gives a managed task, downloaded by Node's own HTTP client: its
+ * body is a Node stream that goes to the file as it is (fetch's web stream, made a Node stream, cost a fresh task's
+ * download of 8 MB some 80 ms more). Errors never echo the URL (it is a credential while it lasts). */
 export class HttpInputFetcher implements InputFetcher {
   canFetch(source: string): boolean {
     return /^https?:\/\//i.test(source);
   }
 
-  async fetch(source: string, dir: string, signal?: AbortSignal): Promise<string> {
+  async fetch(source: string, dir: string, signal?: AbortSignal): Promise<FetchedInput> {
     const url = new URL(source);
     try {
       return await downloadTo(
         dir,
         basename(url.pathname) || 'input',
         async () => {
-          const response = await get(url, signal);
+          const response = await send(url, { ...(signal ? { signal } : {}) });
           const status = response.statusCode ?? 0;
           if (status < 200 || status > 299) {
             response.destroy();
             throw new Error(`HTTP ${status}`);
           }
-          return response;
+          return { body: response, etag: response.headers.etag };
         },
         signal,
       );
@@ -146,16 +149,16 @@ export class LocalFileFetcher implements InputFetcher {
     return !/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.startsWith('file://');
   }
 
-  async fetch(source: string): Promise<string> {
+  async fetch(source: string): Promise<FetchedInput> {
     const path = source.startsWith('file://') ? new URL(source).pathname : resolve(source);
     await access(path).catch(() => {
       throw new Error(`no such file: ${path}`);
     });
-    return path;
+    return { path };
   }
 }
 
-export async function fetchInput(fetchers: readonly InputFetcher[], source: string, dir: string, signal?: AbortSignal): Promise<string> {
+export async function fetchInput(fetchers: readonly InputFetcher[], source: string, dir: string, signal?: AbortSignal): Promise<FetchedInput> {
   const fetcher = fetchers.find((f) => f.canFetch(source));
   if (!fetcher) throw new Error(`no way to fetch ${source}`);
   return fetcher.fetch(source, dir, signal);

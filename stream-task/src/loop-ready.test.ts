@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { audioCutoff, endsInterval, loopReadyVideo, loopTimeline, PAST_ANY_END, timelineOf, timelineReachesEnd } from './loop-ready';
-import { probeMedia } from './media';
+import type { MediaProbe } from '../../lambdas/contract/stream-task';
+import type { InputFetcher } from './inputs';
+import { prepareMedia, probeMedia } from './media';
 
 const run = promisify(execFile);
 let dir: string;
@@ -119,4 +121,45 @@ test('a file without sound has no timeline to fix', async () => {
   const probed = await probeMedia(silent, undefined, { timeline: true });
   expect(probed.timeline).toBeUndefined();
   expect(await loopReadyVideo(silent, probed.timeline, dir)).toBe(silent);
+});
+
+test('what an earlier probe found in the same bytes stands in for the ffprobe, remux decision included; other bytes are probed', async () => {
+  const padded = await clip('kept.mp4', 88_200);
+  /** The file as S3 would hand it over, under the ETag given. */
+  const fromS3 = (etag: string): InputFetcher[] => [{ canFetch: () => true, fetch: async () => ({ path: padded, etag }) }];
+  const prepare = async (etag: string, videoProbe?: MediaProbe) => {
+    const reported: [string, MediaProbe][] = [];
+    const work = await mkdtemp(join(dir, 'work-'));
+    const media = await prepareMedia({ video: 's3://media/kept.mp4', videoProbe }, fromS3(etag), work, undefined, {
+      onProbed: (input, probe) => reported.push([input, probe]),
+    });
+    return { media, reported, work };
+  };
+
+  const first = await prepare('"e1"');
+  expect(first.reported.map(([input, probe]) => [input, probe.etag])).toEqual([['video', '"e1"']]);
+  const kept = first.reported[0]![1];
+  expect(kept).toEqual({ etag: '"e1"', ...(await probeMedia(padded, undefined, { timeline: true })) });
+  expect(first.media.files).toEqual({ videoPath: join(first.work, 'loop-ready.mp4') });
+
+  // The same bytes: nothing probed or reported, and the kept probe decides (a length changed here to tell them apart).
+  const again = await prepare('"e1"', { ...kept, durationUs: kept.durationUs + 1_000_000 });
+  expect(again.reported).toEqual([]);
+  expect(again.media.loopDurationUs).toBe(kept.durationUs + 1_000_000);
+  expect(again.media.files).toEqual({ videoPath: join(again.work, 'loop-ready.mp4') });
+
+  // Other bytes under the item (a new file): probed again.
+  const replaced = await prepare('"e2"', { ...kept, durationUs: kept.durationUs + 1_000_000 });
+  expect(replaced.reported.map(([, probe]) => probe)).toEqual([{ ...kept, etag: '"e2"' }]);
+  expect(replaced.media.loopDurationUs).toBe(kept.durationUs);
+});
+
+test('a local file, with no ETag to name its bytes, is probed and never reported', async () => {
+  const inside = await clip('local.mp4', 86_016);
+  const reported: unknown[] = [];
+  const media = await prepareMedia({ video: inside }, [{ canFetch: () => true, fetch: async () => ({ path: inside }) }], dir, undefined, {
+    onProbed: (...report) => reported.push(report),
+  });
+  expect(reported).toEqual([]);
+  expect(media.files).toEqual({ videoPath: inside });
 });

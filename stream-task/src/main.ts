@@ -81,7 +81,13 @@ async function main(): Promise<number> {
     restartTimes: spec.restartTimes,
     timeZone: spec.timeZone,
     prepare: async (signal) => {
-      const media = await prepareMedia(spec, fetchers, workDir, signal, { onFetched: () => startup.mark('inputsFetched') });
+      const media = await prepareMedia(spec, fetchers, workDir, signal, {
+        onFetched: () => startup.mark('inputsFetched'),
+        ...(managed && {
+          onProbed: (input, probe) =>
+            void managed.api.probe(input, probe).catch((error: Error) => log(`probe not kept: ${redactSecrets(error.message)}`, 'warn')),
+        }),
+      });
       startup.mark('inputsReady');
       playlistEdits.ready(media.playlist);
       previews?.ready(playingPosition(media, Date.now()));

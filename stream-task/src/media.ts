@@ -8,7 +8,8 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FfmpegInputs } from './ffmpeg';
 import type { Soundtrack } from './feeder';
-import { fetchInput, type InputFetcher } from './inputs';
+import type { MediaProbe } from '../../lambdas/contract/stream-task';
+import { fetchInput, type FetchedInput, type InputFetcher } from './inputs';
 import { endsInterval, loopReadyVideo, loopTimeline, PAST_ANY_END, timelineOf, timelineReachesEnd, type FileTimeline, type ProbedPacket } from './loop-ready';
 import { PlaylistRuntime, type PlaylistEvents, type StreamProfile } from './playlist';
 import { preparePlaylist, prepareSoundtrack, type PlaylistSpec } from './playlist-media';
@@ -120,27 +121,58 @@ export function describeInputs(video: ProbedMedia, audio?: ProbedMedia): { loopD
   return { loopDurationUs: video.durationUs, inputBitrateKbps: Math.round((streamBits || video.bitRate || 0) / 1000) };
 }
 
+/** What `fetched` holds: what an earlier probe found in the same bytes (the same S3 ETag), or a probe of it now, which
+ * `onProbed` gets when the file came from S3 (for the item to keep). */
+async function probeOnce(
+  fetched: FetchedInput,
+  known: MediaProbe | undefined,
+  probe: () => Promise<ProbedMedia>,
+  onProbed: ((probe: MediaProbe) => void) | undefined,
+): Promise<ProbedMedia> {
+  if (fetched.etag && known?.etag === fetched.etag) {
+    const { etag: _etag, ...media } = known;
+    return media;
+  }
+  const media = await probe();
+  if (fetched.etag) onProbed?.({ etag: fetched.etag, ...media });
+  return media;
+}
+
+/** A single video's sources, and what earlier tasks' probes found in them. */
+export interface VideoSources {
+  video: string;
+  audio?: string | undefined;
+  videoProbe?: MediaProbe | undefined;
+  audioProbe?: MediaProbe | undefined;
+}
+
 /** Fetches the inputs into `workDir` and probes them: everything the supervisor needs before the first run.
- * `onFetched`: a single video's inputs are on the disk (a playlist's are fetched and probed item by item). */
+ * `onFetched`: a single video's inputs are on the disk (a playlist's are fetched and probed item by item).
+ * `onProbed`: an input of a single video was probed (not known from `videoProbe`/`audioProbe`). */
 export async function prepareMedia(
-  sources: { video: string; audio?: string; playlist?: PlaylistSpec },
+  sources: VideoSources & { playlist?: PlaylistSpec | undefined },
   fetchers: readonly InputFetcher[],
   workDir: string,
   signal?: AbortSignal,
-  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void } = {},
+  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void; onProbed?: (input: 'video' | 'audio', probe: MediaProbe) => void } = {},
 ): Promise<PreparedMedia> {
-  const { onFetched, ...playlistOptions } = options;
+  const { onFetched, onProbed, ...playlistOptions } = options;
   if (sources.playlist) return preparePlaylistMedia({ ...sources, playlist: sources.playlist }, fetchers, workDir, signal, playlistOptions);
-  const [videoPath, audioPath] = await Promise.all([
+  const [videoFile, audioFile] = await Promise.all([
     fetchInput(fetchers, sources.video, join(workDir, 'video'), signal),
     sources.audio ? fetchInput(fetchers, sources.audio, join(workDir, 'audio'), signal) : undefined,
   ]);
   onFetched?.();
-  // With a separate audio track the video's own sound is not sent, so its length does not matter.
-  const [video, audio] = await Promise.all([probeMedia(videoPath, signal, { timeline: !audioPath }), audioPath ? probeMedia(audioPath, signal) : undefined]);
+  // The video's timeline is read whatever the stream sends with it (one ffprobe either way), so that what is kept
+  // of the item answers for every stream: with a separate audio track its own sound is not sent, and its timeline
+  // not used.
+  const [video, audio] = await Promise.all([
+    probeOnce(videoFile, sources.videoProbe, () => probeMedia(videoFile.path, signal, { timeline: true }), onProbed && ((probe) => onProbed('video', probe))),
+    audioFile && probeOnce(audioFile, sources.audioProbe, () => probeMedia(audioFile.path, signal), onProbed && ((probe) => onProbed('audio', probe))),
+  ]);
   const described = describeInputs(video, audio);
-  const loopPath = audioPath ? videoPath : await loopReadyVideo(videoPath, video.timeline, workDir, signal);
-  return { files: { videoPath: loopPath, ...(audioPath ? { audioPath } : {}) }, ...described };
+  const loopPath = audioFile ? videoFile.path : await loopReadyVideo(videoFile.path, video.timeline, workDir, signal);
+  return { files: { videoPath: loopPath, ...(audioFile ? { audioPath: audioFile.path } : {}) }, ...described };
 }
 
 /** A playlist's items (and soundtrack) fetched and remuxed, its first pass's order drawn. Items an edit leaves out are

@@ -151,7 +151,7 @@ export async function prepareItem(
 ): Promise<PlaylistItem> {
   const dir = join(workDir, 'playlist', source.id.replace(/[^A-Za-z0-9_-]/g, '_'));
   await mkdir(dir, { recursive: true });
-  const downloaded = await fetchInput(fetchers, source.url, dir, signal);
+  const { path: downloaded } = await fetchInput(fetchers, source.url, dir, signal);
   const probed = await probeItem(downloaded, withAudio, signal);
   const path = await remuxItem(downloaded, probed, dir, withAudio, signal);
   // A local source file is used in place: only what we downloaded into the work folder is ours to remove.
@@ -216,7 +216,7 @@ export async function prepareSoundtrack(
 ): Promise<Soundtrack & { bitrateKbps: number }> {
   const dir = join(workDir, 'soundtrack');
   await mkdir(dir, { recursive: true });
-  const downloaded = await fetchInput(fetchers, source, dir, signal);
+  const { path: downloaded } = await fetchInput(fetchers, source, dir, signal);
   const probed = await ffprobe(downloaded, signal);
   const audio = probed.streams.find((s) => s.codec_type === 'audio');
   if (!audio) throw new Error('the audio file has no audio stream');

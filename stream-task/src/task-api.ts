@@ -3,8 +3,9 @@
 // as short-lived URLs) when it takes the run's lease, renews the lease with every heartbeat, and stops when a
 // renewal is refused (docs/streams.md, "The run lease").
 import { randomUUID } from 'node:crypto';
-import { TASK_API, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type TaskCaller } from '../../lambdas/contract/stream-task';
+import { TASK_API, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type MediaProbe, type TaskCaller } from '../../lambdas/contract/stream-task';
 import { TASK_ENVIRONMENT } from '../../lambdas/contract/stream-lifecycle';
+import { readBody, send } from './http';
 
 /** A run this process was started for by the lifecycle. */
 export interface ManagedRun {
@@ -28,12 +29,12 @@ export function managedRunFromEnv(env: NodeJS.ProcessEnv): ManagedRun | undefine
 
 /** The name this task holds the lease by: its ECS task ARN (from the task metadata endpoint, on Fargate and ECS
  * Anywhere alike), the local runner's task id, or failing both a random one. */
-export async function taskInstanceId(env: NodeJS.ProcessEnv, fetchImpl: typeof fetch = fetch): Promise<string> {
+export async function taskInstanceId(env: NodeJS.ProcessEnv): Promise<string> {
   if (env.LOOPCAST_TASK_ID) return env.LOOPCAST_TASK_ID;
   const metadata = env.ECS_CONTAINER_METADATA_URI_V4;
   if (metadata) {
-    const response = await fetchImpl(`${metadata}/task`, { signal: AbortSignal.timeout(5000) });
-    const { TaskARN } = (await response.json()) as { TaskARN?: string };
+    const response = await send(new URL(`${metadata}/task`), { signal: AbortSignal.timeout(5000) });
+    const { TaskARN } = JSON.parse((await readBody(response)).toString()) as { TaskARN?: string };
     if (TaskARN) return TaskARN;
   }
   return `task-${randomUUID()}`;
@@ -59,21 +60,24 @@ export class TaskApiClient {
   constructor(
     private readonly run: ManagedRun,
     instanceId: string,
-    private readonly fetchImpl: typeof fetch = fetch,
   ) {
     this.caller = { userId: run.userId, streamId: run.streamId, instanceId };
   }
 
   /** Takes the run's lease and gets the spec; throws LeaseLost when another task holds it or the run is over. */
   async lease(): Promise<LeaseGrant> {
-    return (await this.send('lease', TASK_API.lease, 'POST', JSON.stringify(this.caller), 'application/json')).json() as Promise<LeaseGrant>;
+    return JSON.parse((await this.send('lease', TASK_API.lease, 'POST', JSON.stringify(this.caller), 'application/json')).toString()) as LeaseGrant;
   }
 
   /** Reports a heartbeat, which renews the lease; throws LeaseLost when refused, another error when unreachable. */
   async heartbeat(heartbeat: Heartbeat): Promise<HeartbeatAnswer> {
-    return (
-      await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json')
-    ).json() as Promise<HeartbeatAnswer>;
+    const answer = await this.send('heartbeat', TASK_API.heartbeat, 'POST', JSON.stringify({ ...this.caller, heartbeat }), 'application/json');
+    return JSON.parse(answer.toString()) as HeartbeatAnswer;
+  }
+
+  /** Reports what the ffprobe found in an input, for its item to keep (later tasks then skip the probe). */
+  async probe(input: 'video' | 'audio', probe: MediaProbe): Promise<void> {
+    await this.send('probe', TASK_API.probe, 'POST', JSON.stringify({ ...this.caller, input, probe }), 'application/json');
   }
 
   async preview(jpeg: Buffer): Promise<void> {
@@ -81,16 +85,19 @@ export class TaskApiClient {
     await this.send('preview', `${TASK_API.preview}?${query}`, 'PUT', jpeg, 'image/jpeg');
   }
 
-  private async send(what: string, path: string, method: string, body: string | Buffer, contentType: string): Promise<Response> {
-    const response = await this.fetchImpl(`${this.run.apiUrl}${path}`, {
+  /** The answer's body, once the task API accepted the request. */
+  private async send(what: string, path: string, method: string, body: string | Buffer, contentType: string): Promise<Buffer> {
+    const response = await send(new URL(`${this.run.apiUrl}${path}`), {
       method,
       headers: { authorization: `Bearer ${this.run.token}`, 'content-type': contentType },
-      body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+      body: typeof body === 'string' ? Buffer.from(body) : body,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    if (REFUSALS.has(response.status)) throw new LeaseLost(what, response.status);
-    if (!response.ok) throw new Error(`${what}: the task API answered HTTP ${response.status}`);
-    return response;
+    const answer = await readBody(response);
+    const status = response.statusCode ?? 0;
+    if (REFUSALS.has(status)) throw new LeaseLost(what, status);
+    if (status < 200 || status > 299) throw new Error(`${what}: the task API answered HTTP ${status}`);
+    return answer;
   }
 }
 

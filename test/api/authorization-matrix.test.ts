@@ -88,7 +88,7 @@ const publicAnswers: Record<string, Expected> = {
 // The task API answers any caller without a run token (lambdas/http/stream-tasks.ts): a session token is not one.
 const taskAnswers = (caller: 'anonymous' | 'other' | 'owner'): Record<string, Expected> => {
   const answer: Expected = caller === 'anonymous' ? [401, 'unauthorized'] : [409, 'task lease lost'];
-  return { 'POST /api/task/lease': answer, 'POST /api/task/heartbeat': answer, 'PUT /api/task/preview': answer };
+  return { 'POST /api/task/lease': answer, 'POST /api/task/heartbeat': answer, 'PUT /api/task/preview': answer, 'POST /api/task/probe': answer };
 };
 const noStripe: Expected = [503, 'payment provider missing configuration'];
 const otherUser: Record<string, Expected> = {

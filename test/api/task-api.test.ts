@@ -10,6 +10,7 @@ import { createStream, creatorWithDestination, type Creator } from '../helpers/c
 import { waitForStreamStatus } from '../helpers/media';
 import { startTestStack } from '../helpers/stack';
 import { streamTaskProcesses, taskCredentials } from '../helpers/stream-tasks';
+import { waitFor } from '../helpers/wait';
 
 let stack: LocalStack;
 let ada: Creator;
@@ -37,7 +38,7 @@ async function taskRequest(path: string, token: string | undefined, body: unknow
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as Record<string, any> };
 }
 
 test('the run token opens its own run only: another stream, another user, another instance or no token are refused', async () => {
@@ -70,6 +71,40 @@ test('the run token opens its own run only: another stream, another user, anothe
     'no token': '401 unauthorized',
   });
   for (const answer of Object.values(refusals)) expect(JSON.stringify(answer.body)).not.toContain(ada.key);
+}, 60_000);
+
+test("the task's probe of its video is kept with the item for the next task; only the run's lease holder reports one", async () => {
+  const [task] = streamTaskProcesses(adaStreamId);
+  const { caller, token } = taskCredentials(task!);
+  const lease = async () => ((await taskRequest(TASK_API.lease, token, caller)).body as LeaseGrant).spec;
+  // The task reported what its ffprobe found beside its start; a spec made after that hands it on.
+  const spec = await waitFor('the kept probe in the spec', lease, (found) => found.videoProbe !== undefined, 10_000);
+  const probe = spec.videoProbe!;
+  // It names the bytes the spec's URL serves, and says what they are.
+  const served = await fetch(spec.video, { headers: { range: 'bytes=0-0' } });
+  await served.arrayBuffer();
+  expect(probe.etag).toBe(served.headers.get('etag'));
+  const item = (await api(stack, 'GET', `/videos/${ada.videoId}`, { token: ada.token })).body;
+  expect(Math.abs(probe.durationUs / 1e6 - item.durationSeconds)).toBeLessThan(0.1);
+  expect(probe.streams.map((stream) => `${stream.codecType} ${stream.codecName}`).sort()).toEqual(['audio aac', 'video h264']);
+  expect(probe.timeline?.videoLength).toBeCloseTo(probe.durationUs / 1e6, 1);
+
+  const forged = { ...probe, etag: '"forged"', durationUs: 1 };
+  const reports = {
+    'a forged token': await taskRequest(TASK_API.probe, `${token}x`, { ...caller, input: 'video', probe: forged }),
+    "bob's stream": await taskRequest(TASK_API.probe, token, { ...caller, userId: bob.userId, streamId: bobStreamId, input: 'video', probe: forged }),
+    'a probe that is not one': await taskRequest(TASK_API.probe, token, { ...caller, input: 'video', probe: { ...forged, streams: 'h264' } }),
+    'an input the stream does not have': await taskRequest(TASK_API.probe, token, { ...caller, input: 'audio', probe: forged }),
+  };
+  expect(Object.fromEntries(Object.entries(reports).map(([what, answer]) => [what, `${answer.status} ${answer.body.error ?? ''}`]))).toEqual({
+    'a forged token': '409 task lease lost',
+    "bob's stream": '409 task lease lost',
+    'a probe that is not one': '400 invalid request',
+    // Nothing to keep it with: answered, and kept nowhere.
+    'an input the stream does not have': '204 ',
+  });
+  expect((await lease()).videoProbe).toEqual(probe);
+  expect((await lease()).audioProbe).toBeUndefined();
 }, 60_000);
 
 /** Whether a preview frame of the stream is in the media bucket. */

@@ -93,6 +93,7 @@ const samples: Record<string, Sample> = {
   'POST /api/task/lease': (w) => ({ body: taskCaller(w) }),
   'POST /api/task/heartbeat': (w) => ({ body: { ...taskCaller(w), heartbeat: stoppedHeartbeat(w.streamId) } }),
   'PUT /api/task/preview': (w) => ({ query: taskCaller(w), raw: { bytes: jpegBytes, contentType: 'image/jpeg' } }),
+  'POST /api/task/probe': (w) => ({ body: { ...taskCaller(w), input: 'video', probe: { etag: '"matrix"', durationUs: 1_000_000, streams: [] } } }),
 };
 
 const taskCaller = (w: World) => ({ userId: w.userId, streamId: w.streamId, instanceId: 'matrix-task' });

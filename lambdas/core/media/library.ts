@@ -188,7 +188,7 @@ export async function applyTranscodeUpdate(context: LibraryContext, update: Tran
         updatedAt: now,
       },
       { storedBytesDelta, ...(storageLimit === undefined ? {} : { storageLimit }) },
-      ['replacing'],
+      ['replacing', 'streamProbe'],
     );
     if (changed === 'storage limit') {
       if (video.replacing) return restoreAfterFailedChange(context, video, video.replacing, 'storage limit');

@@ -2,6 +2,7 @@
 import { AppError, type ErrorKey } from '../errors';
 import { outputProfiles, type MediaKind, type OutputSettings, type QualityChoice } from '../media-spec';
 import type { VideoOutput, VideoStatus, VideoView } from '../../contract/api/videos';
+import type { MediaProbe } from '../../contract/stream-task';
 
 export const videoOutputOf = (settings: OutputSettings): VideoOutput => ({
   profile: settings.profile,
@@ -61,6 +62,9 @@ export interface Video {
   replacing?: ReplacedOutput;
   /** The latest quality change failed with this; the item kept its earlier file. */
   qualityChangeError?: ErrorKey;
+  /** What a stream task's ffprobe found in the stream-ready file (for the bytes of the ETag it names), so that later
+   * starts skip the probe; removed when a new file replaces it. */
+  streamProbe?: MediaProbe;
   createdAt: string;
   updatedAt: string;
 }

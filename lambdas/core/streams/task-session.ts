@@ -1,12 +1,21 @@
 // What a stream task may do, through the task API (lambdas/http/stream-tasks.ts), with its run token: take the run's
 // lease and get what to stream, report heartbeats (each renews the lease), store preview frames. A task reaches
 // nothing else: not the table, not the keys, not other users' media (docs/security.md, docs/streams.md).
-import { TASK_LEASE, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type StreamTaskSpecInput, type TaskCaller } from '../../contract/stream-task';
+import {
+  TASK_LEASE,
+  type Heartbeat,
+  type HeartbeatAnswer,
+  type LeaseGrant,
+  type MediaProbe,
+  type StreamTaskSpecInput,
+  type TaskCaller,
+} from '../../contract/stream-task';
 import { hashToken } from '../accounts/tokens';
 import { egressBytesBetween } from './egress';
 import { pendingEdit, taskPlaylist } from './playlist';
 import { publishUrl } from '../channels/channel';
 import { AppError } from '../errors';
+import type { VideoStore } from '../media/ports';
 import type { TaskCredentials } from './ports';
 import { healthVerdict, runningStatuses, type StreamHealth } from './stream';
 import { publishState, sealContext, type StreamsContext } from './streams';
@@ -18,8 +27,10 @@ export interface TaskMedia {
   putPreview(userId: string, streamId: string, jpeg: Uint8Array): Promise<void>;
 }
 
-export type TaskSessionContext = Pick<StreamsContext, 'streams' | 'videos' | 'channels' | 'secrets' | 'broadcasts' | 'realtime' | 'history' | 'now'> & {
+export type TaskSessionContext = Pick<StreamsContext, 'streams' | 'channels' | 'secrets' | 'broadcasts' | 'realtime' | 'history' | 'now'> & {
   media: TaskMedia;
+  /** The items a run streams, and where what its probes found is kept. */
+  videos: Pick<VideoStore, 'get' | 'updateWhileReady'>;
 };
 
 const credentials = (caller: TaskCaller, token: string): TaskCredentials => ({ ...caller, tokenHash: hashToken(token) });
@@ -52,7 +63,8 @@ export async function taskSpec(
   return {
     streamId,
     video: await context.media.downloadUrl(video.outputKey),
-    ...(audio?.outputKey ? { audio: await context.media.downloadUrl(audio.outputKey) } : {}),
+    ...(video.streamProbe ? { videoProbe: video.streamProbe } : {}),
+    ...(audio?.outputKey ? { audio: await context.media.downloadUrl(audio.outputKey), ...(audio.streamProbe ? { audioProbe: audio.streamProbe } : {}) } : {}),
     ...(stream.playlist ? { playlist: await taskPlaylist(context.videos, (key) => context.media.downloadUrl(key), userId, stream.playlist) } : {}),
     destinations,
     restartTimes: stream.restartTimes,
@@ -159,4 +171,16 @@ export async function storePreview(context: TaskSessionContext, caller: TaskCall
   if (!(await context.streams.holdsLease(holder))) throw new AppError('task lease lost');
   await context.media.putPreview(caller.userId, caller.streamId, jpeg);
   if (!(await context.streams.notePreview(holder, context.now()))) throw new AppError('task lease lost');
+}
+
+/** The run's task reports what its ffprobe found in one of its inputs: the item keeps it for later starts. Nothing is
+ * kept when the stream no longer has such an input or the item is no longer ready (a quality change began): the next
+ * task probes again. */
+export async function storeProbe(context: TaskSessionContext, caller: TaskCaller, token: string, input: 'video' | 'audio', probe: MediaProbe): Promise<void> {
+  if (!(await context.streams.holdsLease(credentials(caller, token)))) throw new AppError('task lease lost');
+  const stream = await context.streams.get(caller.userId, caller.streamId);
+  const itemId = input === 'video' ? stream?.videoId : stream?.audioId;
+  const item = itemId ? await context.videos.get(caller.userId, itemId) : undefined;
+  if (item?.status !== 'ready') return;
+  await context.videos.updateWhileReady(caller.userId, item.id, item.revision ?? 0, { streamProbe: probe });
 }
