@@ -1,5 +1,6 @@
 // What a stream task may do, through the task API (lambdas/http/stream-tasks.ts), with its run token: take the run's
-// lease and get what to stream, report heartbeats (each renews the lease), store preview frames. A task reaches
+// lease and get what to stream, report heartbeats (each renews the lease), store preview frames, report what its
+// ffprobe found in its inputs (kept with the items for later starts). A task reaches
 // nothing else: not the table, not the keys, not other users' media (docs/security.md, docs/streams.md).
 import {
   TASK_LEASE,
