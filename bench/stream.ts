@@ -1,9 +1,9 @@
 // npm run bench:stream [-- --quick]
 //   BENCH_STREAM_MAX_LOOPS (default 300; quick 60), BENCH_STREAM_STEP (25; quick 20), BENCH_STREAM_FIRST (= the
 //   step), BENCH_STREAM_WINDOW_SECONDS (20; quick 10), BENCH_STREAM_PROFILE_AT (loops at which the supervisors'
-//   process is profiled during the window: the first step by default, 0 for none), BENCH_STREAM_PARTS (which
+//   process is profiled during the window: the first step by default, none with --quick; 0 for none), BENCH_STREAM_PARTS (which
 //   parts to run, comma-separated: cpu,ramp,recovery; all by default), BENCH_STREAM_PROFILE_PLAYLIST (0: no CPU
-//   profile of the playlist stream's process, taken in a window after its measured one)
+//   profile of the playlist stream's process, taken in a window after its measured one; --quick takes none)
 //
 // The stream-task's costs and recovery on this machine, against a real nginx-rtmp destination:
 //   1. CPU % of one core for one looping 1080p30 stream: stream copy (the real supervisor) and libx264 veryfast
@@ -43,9 +43,10 @@ const MAX_LOOPS = envNumber('BENCH_STREAM_MAX_LOOPS', quick ? 60 : 300);
 const STEP = envNumber('BENCH_STREAM_STEP', quick ? 20 : 25);
 const FIRST = envNumber('BENCH_STREAM_FIRST', STEP);
 const WINDOW_MS = envNumber('BENCH_STREAM_WINDOW_SECONDS', quick ? 10 : 20) * 1000;
-const PROFILE_AT = envNumber('BENCH_STREAM_PROFILE_AT', FIRST);
+// The profiles take windows of their own: a quick run, which checks the figures, leaves them to full runs.
+const PROFILE_AT = envNumber('BENCH_STREAM_PROFILE_AT', quick ? 0 : FIRST);
 const OUTAGES_SECONDS = quick ? [2, 10] : [2, 10, 30];
-const PROFILE_PLAYLIST = process.env.BENCH_STREAM_PROFILE_PLAYLIST !== '0';
+const PROFILE_PLAYLIST = (process.env.BENCH_STREAM_PROFILE_PLAYLIST ?? (quick ? '0' : '1')) !== '0';
 const PARTS = new Set((process.env.BENCH_STREAM_PARTS ?? 'cpu,ramp,recovery').split(','));
 
 const out = (line = '') => process.stdout.write(`${line}\n`);

@@ -1,5 +1,5 @@
 // npm run bench:upload [-- --quick] [--size 10GB] [--link-size 1GiB] [--links 50:40,200:40] [--sequential]
-//   (or BENCH_UPLOAD_SIZE, BENCH_UPLOAD_LINK_SIZE, BENCH_UPLOAD_LINKS; quick: 1 GiB and 256 MiB)
+//   (or BENCH_UPLOAD_SIZE, BENCH_UPLOAD_LINK_SIZE, BENCH_UPLOAD_LINKS; quick: 1 GiB and 128 MiB)
 //
 // One generated file (written to a temporary file once: tus-js-client's parallel uploads read it at several
 // places at once) uploaded into the same s3rver, in pairs:
@@ -301,7 +301,7 @@ function options(): Options {
   return {
     sequential: values.sequential ?? false,
     size: parseSize(values.size ?? process.env.BENCH_UPLOAD_SIZE ?? (quick ? '1GiB' : '10GB')),
-    linkSize: parseSize(values['link-size'] ?? process.env.BENCH_UPLOAD_LINK_SIZE ?? (quick ? '256MiB' : '1GiB')),
+    linkSize: parseSize(values['link-size'] ?? process.env.BENCH_UPLOAD_LINK_SIZE ?? (quick ? '128MiB' : '1GiB')),
     links: links ? links.split(',').map(parseLink) : [],
   };
 }

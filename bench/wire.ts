@@ -1,5 +1,5 @@
 // npm run bench:wire [-- --quick]
-//   BENCH_WIRE_WINDOW_SECONDS (20; quick 8)
+//   BENCH_WIRE_WINDOW_SECONDS (20; quick 5)
 //
 // What one looping stream puts on the wire for each byte of media, and what ffmpeg's CPU does with it. Egress is
 // most of a stream-month's cost (docs/costs.md), and RTMP makes it depend on the destination:
@@ -36,7 +36,7 @@ import { makeStreamReadySource } from './first-media';
 import { cpuSeconds } from './proc';
 import { figure, quick, recordResults, type Figure } from './results';
 
-const WINDOW_MS = Number(process.env.BENCH_WIRE_WINDOW_SECONDS ?? (quick ? 8 : 20)) * 1000;
+const WINDOW_MS = Number(process.env.BENCH_WIRE_WINDOW_SECONDS ?? (quick ? 5 : 20)) * 1000;
 const WARMUP_MS = 3_000;
 const CHUNK_SIZES = [4096, 128] as const;
 /** Ethernet (14), IPv4 (20) and TCP with the timestamp option (32) headers of one segment. */
