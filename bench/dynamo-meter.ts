@@ -9,6 +9,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { requiredLocalCredentials } from '../lambdas/contract/local-credentials';
 
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
@@ -29,12 +30,6 @@ export interface DynamoMeter {
   reset(): void;
   stop(): Promise<void>;
 }
-
-const readBody = async (stream: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
 
 interface Capacity {
   CapacityUnits?: number;
@@ -82,7 +77,7 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
   const server: Server = createServer(async (incoming, outgoing) => {
     try {
       const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      let body = await readBody(incoming);
+      let body = await buffer(incoming);
       let headers: IncomingHttpHeaders = incoming.headers;
       if (READS.has(operation) || WRITES.has(operation)) {
         body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString() || '{}'), ReturnConsumedCapacity: 'TOTAL' }));
@@ -97,7 +92,7 @@ export async function startDynamoMeter(upstream: string): Promise<DynamoMeter> {
           headers,
         },
         async (answer) => {
-          const bytes = await readBody(answer);
+          const bytes = await buffer(answer);
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
           outgoing.end(bytes);
           if (!operation) return;

@@ -28,10 +28,3 @@ export function send(url: URL, options: HttpRequest = {}): Promise<IncomingMessa
     request.end(body);
   });
 }
-
-/** The whole body of a response. */
-export async function readBody(response: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}

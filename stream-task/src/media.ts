@@ -121,20 +121,23 @@ export function describeInputs(video: ProbedMedia, audio?: ProbedMedia): { loopD
   return { loopDurationUs: video.durationUs, inputBitrateKbps: Math.round((streamBits || video.bitRate || 0) / 1000) };
 }
 
-/** What `fetched` holds: what an earlier probe found in the same bytes (the same S3 ETag), or a probe of it now, which
- * `onProbed` gets when the file came from S3 (for the item to keep). */
+type ProbeReport = (input: 'video' | 'audio', probe: MediaProbe) => void;
+
+/** What the `input` file holds: what an earlier probe found in the same bytes (the same S3 ETag), or a probe of it now,
+ * which `onProbed` gets when the file came from S3 (for the item to keep). */
 async function probeOnce(
+  input: 'video' | 'audio',
   fetched: FetchedInput,
   known: MediaProbe | undefined,
   probe: () => Promise<ProbedMedia>,
-  onProbed: ((probe: MediaProbe) => void) | undefined,
+  onProbed: ProbeReport | undefined,
 ): Promise<ProbedMedia> {
   if (fetched.etag && known?.etag === fetched.etag) {
     const { etag: _etag, ...media } = known;
     return media;
   }
   const media = await probe();
-  if (fetched.etag) onProbed?.({ etag: fetched.etag, ...media });
+  if (fetched.etag) onProbed?.(input, { etag: fetched.etag, ...media });
   return media;
 }
 
@@ -154,7 +157,7 @@ export async function prepareMedia(
   fetchers: readonly InputFetcher[],
   workDir: string,
   signal?: AbortSignal,
-  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void; onProbed?: (input: 'video' | 'audio', probe: MediaProbe) => void } = {},
+  options: { random?: () => number; events?: PlaylistEvents; onFetched?: () => void; onProbed?: ProbeReport } = {},
 ): Promise<PreparedMedia> {
   const { onFetched, onProbed, ...playlistOptions } = options;
   if (sources.playlist) return preparePlaylistMedia({ ...sources, playlist: sources.playlist }, fetchers, workDir, signal, playlistOptions);
@@ -167,8 +170,8 @@ export async function prepareMedia(
   // of the item answers for every stream: with a separate audio track its own sound is not sent, and its timeline
   // not used.
   const [video, audio] = await Promise.all([
-    probeOnce(videoFile, sources.videoProbe, () => probeMedia(videoFile.path, signal, { timeline: true }), onProbed && ((probe) => onProbed('video', probe))),
-    audioFile && probeOnce(audioFile, sources.audioProbe, () => probeMedia(audioFile.path, signal), onProbed && ((probe) => onProbed('audio', probe))),
+    probeOnce('video', videoFile, sources.videoProbe, () => probeMedia(videoFile.path, signal, { timeline: true }), onProbed),
+    audioFile && probeOnce('audio', audioFile, sources.audioProbe, () => probeMedia(audioFile.path, signal), onProbed),
   ]);
   const described = describeInputs(video, audio);
   const loopPath = audioFile ? videoFile.path : await loopReadyVideo(videoFile.path, video.timeline, workDir, signal);

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { TASK_API, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type MediaProbe, type TaskCaller } from '../../lambdas/contract/stream-task';
 import { TASK_ENVIRONMENT } from '../../lambdas/contract/stream-lifecycle';
-import { readBody, send } from './http';
+import { buffer } from 'node:stream/consumers';
+import { send } from './http';
 
 /** A run this process was started for by the lifecycle. */
 export interface ManagedRun {
@@ -34,7 +35,7 @@ export async function taskInstanceId(env: NodeJS.ProcessEnv): Promise<string> {
   const metadata = env.ECS_CONTAINER_METADATA_URI_V4;
   if (metadata) {
     const response = await send(new URL(`${metadata}/task`), { signal: AbortSignal.timeout(5000) });
-    const { TaskARN } = JSON.parse((await readBody(response)).toString()) as { TaskARN?: string };
+    const { TaskARN } = JSON.parse((await buffer(response)).toString()) as { TaskARN?: string };
     if (TaskARN) return TaskARN;
   }
   return `task-${randomUUID()}`;
@@ -93,7 +94,7 @@ export class TaskApiClient {
       body: typeof body === 'string' ? Buffer.from(body) : body,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    const answer = await readBody(response);
+    const answer = await buffer(response);
     const status = response.statusCode ?? 0;
     if (REFUSALS.has(status)) throw new LeaseLost(what, status);
     if (status < 200 || status > 299) throw new Error(`${what}: the task API answered HTTP ${status}`);
