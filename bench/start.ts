@@ -110,7 +110,7 @@ interface ApiStart {
 
 const PHASES: Record<keyof ApiStart['phases'], string> = {
   lifecycle: 'request to task process (API, lifecycle, PrepareTask, RunTask, process spawn)',
-  taskStart: 'task process to lease (Node start, the lease request)',
+  taskStart: 'task process to lease (Node start, the lease request while the task loads)',
   download: 'lease to inputs on the disk (the download from S3)',
   probes: 'inputs on the disk to inputs ready (ffprobe, a remux if the sound needs one)',
   handshake: 'inputs to ffmpeg spawned (destination handshake probe)',

@@ -107,7 +107,7 @@ export const HANDOVER_AFTER_SECONDS = 180 * DAY;
 export const ROUNDS_PER_EXECUTION = 250;
 
 /** The stream task's exit code when it does not (or no longer) hold its run's lease: the run ended or another task
- * carries it. Not a failure of the stream: never counted as a restart (stream-task/src/main.ts). */
+ * carries it. Not a failure of the stream: never counted as a restart (stream-task/src/task.ts). */
 export const LEASE_LOST_EXIT_CODE = 3;
 
 /** Where RunStreamTask runs the stream task: the stage's data plane (lambdas/contract/data-planes.ts). */

@@ -128,13 +128,7 @@ export const TASK_LEASE = {
   ttlSeconds: 90,
 } as const;
 
-/** The task API, below the HTTP API's base path; every request carries `Authorization: Bearer <run token>`. */
-export const TASK_API = {
-  lease: '/task/lease',
-  heartbeat: '/task/heartbeat',
-  preview: '/task/preview',
-  probe: '/task/probe',
-} as const;
+export { TASK_API } from './task-api-paths';
 
 /** Who is asking: the run the token was minted for and the instance that holds (or asks for) its lease. */
 export const taskCallerSchema = z.object({

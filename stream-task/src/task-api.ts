@@ -3,7 +3,9 @@
 // as short-lived URLs) when it takes the run's lease, renews the lease with every heartbeat, and stops when a
 // renewal is refused (docs/streams.md, "The run lease").
 import { randomUUID } from 'node:crypto';
-import { TASK_API, type Heartbeat, type HeartbeatAnswer, type LeaseGrant, type MediaProbe, type TaskCaller } from '../../lambdas/contract/stream-task';
+// Types only from the task contract (its schemas load Zod): the lease is asked for before the rest of the task loads.
+import type { Heartbeat, HeartbeatAnswer, LeaseGrant, MediaProbe, TaskCaller } from '../../lambdas/contract/stream-task';
+import { TASK_API } from '../../lambdas/contract/task-api-paths';
 import { TASK_ENVIRONMENT } from '../../lambdas/contract/stream-lifecycle';
 import { buffer } from 'node:stream/consumers';
 import { send } from './http';
@@ -39,6 +41,20 @@ export async function taskInstanceId(env: NodeJS.ProcessEnv): Promise<string> {
     if (TaskARN) return TaskARN;
   }
   return `task-${randomUUID()}`;
+}
+
+/** A managed run whose lease this process holds: the task API's client and what the lease granted. */
+export interface LeasedRun {
+  api: TaskApiClient;
+  grant: LeaseGrant;
+}
+
+/** Managed mode: takes the lease of the run the environment names; undefined when the process runs standalone. */
+export async function leaseManagedRun(env: NodeJS.ProcessEnv): Promise<LeasedRun | undefined> {
+  const run = managedRunFromEnv(env);
+  if (!run) return undefined;
+  const api = new TaskApiClient(run, await taskInstanceId(env));
+  return { api, grant: await api.lease() };
 }
 
 /** The task API refused: this task does not (or no longer) carry its run. */
