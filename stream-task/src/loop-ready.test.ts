@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { audioCutoff, endsInterval, loopReadyVideo, loopTimeline, PAST_ANY_END, timelineOf, timelineReachesEnd } from './loop-ready';
 import type { MediaProbe } from '../../lambdas/contract/stream-task';
 import type { InputFetcher } from './inputs';
-import { prepareMedia, probeMedia } from './media';
+import { ffprobeArgs, prepareMedia, probeMedia } from './media';
 
 const run = promisify(execFile);
 let dir: string;
@@ -162,4 +162,29 @@ test('a local file, with no ETag to name its bytes, is probed and never reported
   });
   expect(reported).toEqual([]);
   expect(media.files).toEqual({ videoPath: inside });
+});
+
+test("an MP4's probe stops ffprobe's analysis at the first packet and answers as the full analysis does; other containers keep it", async () => {
+  const mp4s = [await clip('analysed-padded.mp4', 88_200), await clip('analysed-inside.mp4', 86_016, 3), await clip('analysed-silent.mp4', 'silent')];
+  // 29.97 fps with B-frames and 48 kHz sound, its index in front (as the stream-ready profile writes it); sound alone.
+  const ntsc = join(dir, 'analysed-ntsc.mp4');
+  const lavfi = ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30000/1001:duration=3', '-f', 'lavfi', '-i', 'sine=sample_rate=48000:duration=3'];
+  await run('ffmpeg', ['-v', 'error', ...lavfi, '-c:v', 'libx264', '-preset', 'medium', '-c:a', 'aac', '-movflags', '+faststart', '-y', ntsc]);
+  const m4a = join(dir, 'analysed.m4a');
+  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=sample_rate=44100:duration=3', '-c:a', 'aac', '-y', m4a]);
+  const answer = async (args: string[]) => (await run('ffprobe', args)).stdout;
+  const fullAnalysis = (args: string[]) => args.filter((arg, i) => arg !== '-probesize' && args[i - 1] !== '-probesize');
+  for (const path of [...mp4s, ntsc, m4a]) {
+    const args = await ffprobeArgs(path, { timeline: true });
+    expect(args).toContain('-probesize');
+    const quick = await answer(args);
+    expect(quick).toBe(await answer(fullAnalysis(args)));
+    expect(JSON.parse(quick).packets.length).toBeGreaterThan(8);
+  }
+  // An FLV learns its packets' durations while ffprobe analyses: cut short, its first packets would have none.
+  const flv = join(dir, 'analysed.flv');
+  await run('ffmpeg', ['-v', 'error', '-i', mp4s[0]!, '-c', 'copy', '-y', flv]);
+  const args = await ffprobeArgs(flv, { timeline: true });
+  expect(args).not.toContain('-probesize');
+  expect(await answer(['-probesize', '32', ...args])).not.toBe(await answer(args));
 });

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FfmpegInputs } from './ffmpeg';
 import type { Soundtrack } from './feeder';
@@ -64,27 +64,46 @@ const positive = (value: unknown): number | undefined => {
   return Number.isFinite(number) && number > 0 ? number : undefined;
 };
 
+/** Whether the file is ISO BMFF (MP4, M4A, MOV: an `ftyp` box first), whose index (the `moov` box) holds every
+ * track's codec parameters, durations, bitrate and packet timing. */
+async function isIsoBmff(path: string): Promise<boolean> {
+  const file = await open(path, 'r').catch(() => undefined); // ffprobe then says what is wrong with the path
+  if (!file) return false;
+  try {
+    const { bytesRead, buffer } = await file.read(Buffer.alloc(8), 0, 8, 0);
+    return bytesRead === 8 && buffer.toString('latin1', 4, 8) === 'ftyp';
+  } finally {
+    await file.close();
+  }
+}
+
+/** ffprobe's arguments for `probeMedia`. ISO BMFF: `-probesize 32` ends ffprobe's stream analysis at the first packet,
+ * so it decodes no frames to guess what the index already says (some 40 ms of a video's first start), and its answer
+ * is the same (loop-ready.test.ts). Other containers learn their packets' durations while analysing, and keep it. */
+export async function ffprobeArgs(path: string, options: { timeline?: boolean } = {}): Promise<string[]> {
+  const entries = 'format=duration,bit_rate,start_time:stream=codec_type,codec_name,bit_rate';
+  return [
+    '-v',
+    'error',
+    ...((await isIsoBmff(path)) ? ['-probesize', '32'] : []),
+    '-print_format',
+    'json',
+    ...(options.timeline
+      ? ['-read_intervals', endsInterval(PAST_ANY_END), '-show_entries', `${entries}:packet=codec_type,pts_time,duration_time`]
+      : ['-show_entries', entries]),
+    path,
+  ];
+}
+
 /** What the file holds, from one ffprobe. With `timeline`, the same ffprobe reads its packets at both ends too (one
  * process fewer before a stream starts: each costs some 130 ms of loading ffmpeg's libraries); a container that
  * cannot seek past its end (FLV) gets a second ffprobe that knows the length. */
 export async function probeMedia(path: string, signal?: AbortSignal, options: { timeline?: boolean } = {}): Promise<ProbedMedia> {
-  const entries = 'format=duration,bit_rate,start_time:stream=codec_type,codec_name,bit_rate';
-  const { stdout } = await run(
-    'ffprobe',
-    [
-      '-v',
-      'error',
-      '-print_format',
-      'json',
-      ...(options.timeline
-        ? ['-read_intervals', endsInterval(PAST_ANY_END), '-show_entries', `${entries}:packet=codec_type,pts_time,duration_time`]
-        : ['-show_entries', entries]),
-      path,
-    ],
-    { signal, maxBuffer: 16 * 1024 * 1024 },
-  ).catch((error: Error & { stderr?: string }) => {
-    throw new Error(`ffprobe cannot read ${path}: ${(error.stderr || error.message).trim()}`);
-  });
+  const { stdout } = await run('ffprobe', await ffprobeArgs(path, options), { signal, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: Error & { stderr?: string }) => {
+      throw new Error(`ffprobe cannot read ${path}: ${(error.stderr || error.message).trim()}`);
+    },
+  );
   const json = JSON.parse(stdout) as {
     format?: { duration?: string; bit_rate?: string; start_time?: string };
     streams?: { codec_type?: string; codec_name?: string; bit_rate?: string }[];
