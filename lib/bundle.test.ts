@@ -9,7 +9,7 @@ import { localCredentialsEnvironment } from '../lambdas/contract/local-credentia
 import type { LocalStack } from '../local/stack';
 import { apiEvent, testContext } from '../test/helpers/api-event';
 import { startTestStack } from '../test/helpers/stack';
-import { HandlerFunction } from './constructs/handler-function';
+import { HandlerFunction, SHIPPED_PACKAGES } from './constructs/handler-function';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -17,10 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-function bundleSystemHandler(): string {
+/** The asset CDK builds for the function of `entry` (below lambdas/), as the stacks bundle it. */
+function bundleHandler(entry: string): string {
   const app = new App({ context: { 'aws:cdk:enable-asset-metadata': true } });
   const bundled = new Stack(app, 'Bundle');
-  new HandlerFunction(bundled, 'System', { entry: 'http/system.ts', description: 'bundle test', environment: {} });
+  new HandlerFunction(bundled, 'Handler', { entry, description: 'bundle test', environment: {} });
   const outdir = app.synth().directory;
   const template = JSON.parse(readFileSync(join(outdir, 'Bundle.template.json'), 'utf8'));
   const fn = Object.values<{ Type: string; Metadata?: Record<string, string> }>(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function');
@@ -31,9 +32,9 @@ function bundleSystemHandler(): string {
 
 // Asynchronous on purpose: s3rver may live in this very process (jest in band), a sync child would deadlock it.
 test('the bundled system handler (ESM, Node 24) answers GET /api/health', async () => {
-  const dir = bundleSystemHandler();
-  expect(readdirSync(dir)).toContain('index.mjs');
-  expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+  const dir = bundleHandler('http/system.ts');
+  // It imports none of the shipped packages, so it carries none; the build's metafile is not shipped.
+  expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
 
   const script = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
     const result = await handler(${JSON.stringify(apiEvent('GET /api/health'))}, ${JSON.stringify(testContext())});
@@ -69,4 +70,20 @@ test('the bundled system handler (ESM, Node 24) answers GET /api/health', async 
   const result = JSON.parse(stdout);
   expect({ status: result.statusCode, body: JSON.parse(result.body) }).toMatchObject({ status: 200 });
   expect(JSON.parse(result.body)).toMatchObject({ status: 'ok', dependencies: { dynamodb: { status: 'up' }, s3: { status: 'up' } } });
+}, 120_000);
+
+test('the lists a few routes read on first use ship beside the bundle, not in it, and load from there', async () => {
+  const dir = bundleHandler('http/account.ts');
+  expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', 'node_modules']);
+  const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
+  expect(bundle).not.toContain('mailinator.com');
+  // What the routes do on first use (lambdas/core/accounts: email-address.ts, passwords.ts), resolved from the asset.
+  const script = `const { default: MailChecker } = await import('mailchecker');
+    const { dictionary } = await import('@zxcvbn-ts/language-common');
+    process.stdout.write(JSON.stringify({ throwaway: !MailChecker.isValid('a@mailinator.com'), common: dictionary['passwords-common'].includes('password') }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, timeout: 60_000 });
+  expect(JSON.parse(stdout)).toEqual({ throwaway: true, common: true });
+  expect(SHIPPED_PACKAGES.map((name) => existsSync(join(dir, 'node_modules', name, 'package.json')))).toEqual([true, true]);
+  // With what they depend on (the password list is stored compressed).
+  expect(existsSync(join(dir, 'node_modules', '@zxcvbn-ts', 'dictionary-compression', 'package.json'))).toBe(true);
 }, 120_000);

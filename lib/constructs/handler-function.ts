@@ -8,6 +8,13 @@ import { join } from 'node:path';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
+/** Packages kept out of the bundles and shipped beside them as they are: lists that a few routes read on first use,
+ * the common-password list (sign-up, password changes) and mailchecker's throwaway domains (e-mail addresses).
+ * Bundled, their 1.4 MB of JavaScript was parsed at every cold start of the functions that import them, 11 MiB of
+ * memory before the first event (docs/decisions.md, "Cold starts"). A function's asset gets those its bundle imports
+ * (`ship-packages.mjs`). */
+export const SHIPPED_PACKAGES = ['@zxcvbn-ts/language-common', 'mailchecker'];
+
 export interface HandlerFunctionProps {
   /** Entry file below lambdas/, e.g. `http/system.ts`; it exports `handler`. */
   entry: string;
@@ -56,8 +63,17 @@ export class HandlerFunction extends NodejsFunction {
         // The source map ships beside the code, but Node does not load it (`--enable-source-maps`): that cost every
         // cold start 80-100 ms and 40 MiB (docs/decisions.md); docs/operations.md maps a position back to its source.
         keepNames: true,
-        // The AWS SDK is bundled too, not taken from the runtime: the same SDK version as the tests ran.
-        externalModules: [],
+        // Everything is bundled but the shipped lists; the AWS SDK too, not taken from the runtime: the same SDK version
+        // as the tests ran. The metafile tells ship-packages.mjs which lists the bundle imports; it removes it after.
+        externalModules: SHIPPED_PACKAGES,
+        metafile: true,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_projectRoot, assetDir) => [
+            [process.execPath, join(import.meta.dirname, 'ship-packages.mjs'), repoRoot, assetDir, ...SHIPPED_PACKAGES].map((arg) => `"${arg}"`).join(' '),
+          ],
+        },
         sourceMap: true,
         // ESM bundles of CommonJS dependencies still call require() for Node built-ins.
         banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
