@@ -164,7 +164,7 @@ test('a local file, with no ETag to name its bytes, is probed and never reported
   expect(media.files).toEqual({ videoPath: inside });
 });
 
-test("an MP4's probe stops ffprobe's analysis at the first packet and answers as the full analysis does; other containers keep it", async () => {
+test("an MP4's probe stops ffprobe's analysis at the first packet and answers as the full analysis does; other files keep it", async () => {
   const mp4s = [await clip('analysed-padded.mp4', 88_200), await clip('analysed-inside.mp4', 86_016, 3), await clip('analysed-silent.mp4', 'silent')];
   // 29.97 fps with B-frames and 48 kHz sound, its index in front (as the stream-ready profile writes it); sound alone.
   const ntsc = join(dir, 'analysed-ntsc.mp4');
@@ -181,10 +181,15 @@ test("an MP4's probe stops ffprobe's analysis at the first packet and answers as
     expect(quick).toBe(await answer(fullAnalysis(args)));
     expect(JSON.parse(quick).packets.length).toBeGreaterThan(8);
   }
-  // An FLV learns its packets' durations while ffprobe analyses: cut short, its first packets would have none.
+  // An FLV and a fragmented MP4 learn their packets' durations while ffprobe analyses: cut short, some packets would
+  // have none. Both are analysed in full.
   const flv = join(dir, 'analysed.flv');
   await run('ffmpeg', ['-v', 'error', '-i', mp4s[0]!, '-c', 'copy', '-y', flv]);
-  const args = await ffprobeArgs(flv, { timeline: true });
-  expect(args).not.toContain('-probesize');
-  expect(await answer(['-probesize', '32', ...args])).not.toBe(await answer(args));
+  const fragmented = join(dir, 'analysed-fragmented.mp4');
+  await run('ffmpeg', ['-v', 'error', '-i', ntsc, '-c', 'copy', '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-y', fragmented]);
+  for (const path of [flv, fragmented]) {
+    const args = await ffprobeArgs(path, { timeline: true });
+    expect(args).not.toContain('-probesize');
+    expect(await answer(['-probesize', '32', ...args])).not.toBe(await answer(args));
+  }
 });

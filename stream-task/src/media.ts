@@ -64,28 +64,45 @@ const positive = (value: unknown): number | undefined => {
   return Number.isFinite(number) && number > 0 ? number : undefined;
 };
 
-/** Whether the file is ISO BMFF (MP4, M4A, MOV: an `ftyp` box first), whose index (the `moov` box) holds every
- * track's codec parameters, durations, bitrate and packet timing. */
-async function isIsoBmff(path: string): Promise<boolean> {
+/** The most top-level boxes an indexed MP4 is expected to have (ftyp, moov, mdat, a few free or uuid boxes). */
+const MAX_TOP_LEVEL_BOXES = 16;
+
+/** Whether the file is an MP4 whose index holds all of it: ISO BMFF (MP4, M4A, MOV: an `ftyp` box first) with one
+ * `moov` box, which then holds every track's codec parameters, durations, bitrate and packet timing, and not
+ * fragmented (no `moof` boxes, whose packet timing ffprobe reads as it goes). Reads the top-level box headers only. */
+async function isIndexedMp4(path: string): Promise<boolean> {
   const file = await open(path, 'r').catch(() => undefined); // ffprobe then says what is wrong with the path
   if (!file) return false;
   try {
-    const { bytesRead, buffer } = await file.read(Buffer.alloc(8), 0, 8, 0);
-    return bytesRead === 8 && buffer.toString('latin1', 4, 8) === 'ftyp';
+    const { size } = await file.stat();
+    const header = Buffer.alloc(16);
+    const types: string[] = [];
+    for (let offset = 0; offset < size && types.length <= MAX_TOP_LEVEL_BOXES;) {
+      const { bytesRead } = await file.read(header, 0, header.length, offset);
+      if (bytesRead < 8) return false;
+      const declared = header.readUInt32BE(0);
+      // 1: a 64-bit size follows the type; 0: the box runs to the end of the file.
+      const boxSize = declared === 1 ? Number(header.readBigUInt64BE(8)) : declared === 0 ? size - offset : declared;
+      if (boxSize < 8) return false;
+      types.push(header.toString('latin1', 4, 8));
+      offset += boxSize;
+    }
+    return types[0] === 'ftyp' && types.length <= MAX_TOP_LEVEL_BOXES && types.filter((type) => type === 'moov').length === 1 && !types.includes('moof');
   } finally {
     await file.close();
   }
 }
 
-/** ffprobe's arguments for `probeMedia`. ISO BMFF: `-probesize 32` ends ffprobe's stream analysis at the first packet,
- * so it decodes no frames to guess what the index already says (some 40 ms of a video's first start), and its answer
- * is the same (loop-ready.test.ts). Other containers learn their packets' durations while analysing, and keep it. */
+/** ffprobe's arguments for `probeMedia`. An indexed MP4: `-probesize 32` ends ffprobe's stream analysis at the first
+ * packet, so it decodes no frames to guess what the index already says (some 40 ms of a video's first start), and its
+ * answer is the same (loop-ready.test.ts). Other files (FLV, Matroska, fragmented MP4) learn their packets' durations
+ * while analysing, and keep it. */
 export async function ffprobeArgs(path: string, options: { timeline?: boolean } = {}): Promise<string[]> {
   const entries = 'format=duration,bit_rate,start_time:stream=codec_type,codec_name,bit_rate';
   return [
     '-v',
     'error',
-    ...((await isIsoBmff(path)) ? ['-probesize', '32'] : []),
+    ...((await isIndexedMp4(path)) ? ['-probesize', '32'] : []),
     '-print_format',
     'json',
     ...(options.timeline
