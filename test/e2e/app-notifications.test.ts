@@ -109,11 +109,12 @@ describe('the Notifications page', () => {
     // The creator presses Start in Telegram: the page turns linked without a reload; the bot answers in Ukrainian.
     expect(await telegram.userSends(4242, `/start ${startToken}`)).toBe(200);
     await page.getByText(en.notifications.telegram.linkedToast).waitFor({ timeout: 15_000 });
-    await telegramCard(page)
-      .getByText(/^Linked on November \d{1,2}, \d{4}: alerts also go to your Telegram chat\.$/)
-      .waitFor();
+    const linked = (await api(stack, 'GET', '/notifications', { token: user.token })).body.telegram;
+    expect(linked).toMatchObject({ available: true, linked: true });
+    // The day the API says the chat was linked, as the page's language and time zone write it.
+    const linkedDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: TIME_ZONE }).format(new Date(linked.linkedAt));
+    await telegramCard(page).getByText(`Linked on ${linkedDay}: alerts also go to your Telegram chat.`, { exact: true }).waitFor();
     expect(telegram.messages.at(-1)).toEqual({ chatId: '4242', text: expect.stringContaining('Прив’язано до облікового запису Loopcast користувача alerts') });
-    expect((await api(stack, 'GET', '/notifications', { token: user.token })).body.telegram).toMatchObject({ available: true, linked: true });
     await screenshot(page, 'notifications-telegram-linked-en-1366');
 
     // Unlinking gives the button back.
