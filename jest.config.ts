@@ -35,6 +35,10 @@ const config: Config = {
   // Three test files at a time on CI's two cores: about a third of the suite's time is real-time waiting (long runs,
   // schedules, playlists, outages) that leaves a core mostly idle, so a third worker fills it.
   maxWorkers: 3,
+  // A worker keeps what every file it ran loaded (jest's ESM module registries are not all freed): over a run its
+  // heap grew to gigabytes and each garbage collection with it, until a CDK test file that costs 15 CPU-s alone cost
+  // 130 in the suite. A worker past this much heap after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '512MB',
   testSequencer: '<rootDir>/test/helpers/longest-first-sequencer.cjs',
   projects: [
     project('cdk', ['lib']),

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CfnElement, Environment } from 'aws-cdk-lib';
+import { VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { handlerGroups, routes } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
@@ -6,13 +9,18 @@ import { LoopcastChecks } from './constructs/nag';
 import { stageConfigFromContext, type StageConfig } from './stage';
 import { synthesizeForTest } from './test-app';
 
-const { app, stacks } = synthesizeForTest();
+/** The part of CDK's validation report (validation-report.json in the assembly) the test reads. */
+type ValidationReport = { pluginReports: { pluginName: string; violations: { ruleName: string; description: string }[] }[] };
+
+const { stacks } = synthesizeForTest();
 const template = (stack: keyof typeof stacks) => Template.fromStack(stacks[stack]);
 
 describe('CDK app', () => {
   // cdk-nag runs on the synthesized tree, as `cdk synth` runs it: cross-stack references are exports by then, and
   // a deploy's stacks carry their account and region (which end up in the findings' ids). Every deployment option of
-  // the streaming stack (docs/deploy.md, "Context keys") is synthesized and checked.
+  // the streaming stack (docs/deploy.md, "Context keys") is synthesized and checked, by cdk-nag and by CDK's own
+  // CloudFormation validation (its rules engine; cdk.json makes its errors fail `cdk synth`), whose report must be
+  // empty: no error and no warning.
   test.each([
     ['default options, environment-agnostic', {}, undefined],
     ['default options, deployed to an account and region', {}, { account: '123456789012', region: 'eu-west-1' }],
@@ -20,12 +28,15 @@ describe('CDK app', () => {
     ['the external data plane (ECS Anywhere), amd64 hosts', { dataPlane: 'external' }, undefined],
     ['the external data plane, ARM hosts, deployed', { dataPlane: 'external', hostArchitecture: 'arm64' }, { account: '123456789012', region: 'eu-west-1' }],
   ] as [string, Partial<StageConfig>, Environment | undefined][])('cdk-nag AWS Solutions: no unacknowledged finding in any stack (%s)', (_, config, env) => {
-    const synthesized = Object.keys(config).length || env ? synthesizeForTest(config, { ...(env ? { env } : {}) }).app : app;
-    synthesized.synth();
+    const synthesized = synthesizeForTest(config, { validate: true, ...(env ? { env } : {}) }).app;
+    const assembly = synthesized.synth();
     const report = new LoopcastChecks(synthesized).validateScope(synthesized);
     const findings = report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
+    const validation = JSON.parse(readFileSync(join(assembly.directory, VALIDATION_REPORT_FILE), 'utf8')) as ValidationReport;
+    expect(validation.pluginReports.map((plugin) => plugin.pluginName)).toEqual(['CloudFormation Validate']);
+    expect(validation.pluginReports.flatMap((plugin) => plugin.violations.map((v) => `${v.ruleName}: ${v.description}`))).toEqual([]);
   });
 
   test('stage options from the CDK context: checked values, Fargate-only and external-only settings refused on the other plane', () => {

@@ -1,10 +1,8 @@
 // The web stack's CloudFront distribution (issue 3): S3 with OAC, /api/* to the HTTP API, security headers with a
 // hash-based CSP, cache rules, the CloudFront Function on both viewer events, and no distribution-wide error pages.
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { inlineScriptHashes } from '../web/edge/content-security-policy';
 import { handlerGroups } from '../lambdas/contract/routes';
-import { createLoopcastStacks } from './loopcast-app';
 import { LoopcastChecks } from './constructs/nag';
 import { synthesizeForTest } from './test-app';
 import { originVerifyRotationContext, webBuildDir } from './web-stack';
@@ -152,10 +150,7 @@ describe('web stack', () => {
     });
 
     test('a new originVerifyRotation context value changes the distribution, so CloudFront reads the rotated value', () => {
-      const rotated = new App({
-        context: { '@aws-cdk/core:defaultCrossStackReferences': 'strong', 'aws:cdk:bundling-stacks': [], [originVerifyRotationContext]: '2' },
-      });
-      const { web: rotatedWeb } = createLoopcastStacks(rotated, { stage: 'test', mailFrom: 'no-reply@loopcast.test' });
+      const { web: rotatedWeb } = synthesizeForTest({}, { context: { [originVerifyRotationContext]: '2' } }).stacks;
       const config = Object.values(Template.fromStack(rotatedWeb).findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
       const headers = (config.Origins as { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[])
         .flatMap((origin) => origin.OriginCustomHeaders ?? [])
