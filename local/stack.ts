@@ -23,6 +23,7 @@ import { hlsMount, LocalPreviews } from './hls-mount';
 import { createUploadServer } from '../lambdas/uploads/tus-server';
 import { uploadHooks } from '../lambdas/wiring/uploads';
 import { FfmpegTranscoder } from '../lambdas/adapters/transcoder/ffmpeg-transcoder';
+import type { FfmpegTuning } from '../lambdas/adapters/transcoder/ffmpeg-args';
 import { localSecretBox } from '../lambdas/adapters/crypto/envelope';
 import { createLifecycleHandler } from '../lambdas/workflow/lifecycle';
 import { createLifecycleFailedHandler } from '../lambdas/events/lifecycle-failed';
@@ -115,6 +116,8 @@ export interface LocalStackOptions {
   publicDestinationsOnly?: boolean;
   /** The cost of new password hashes; PASSWORD_COST unless the test suite asks for less (test/helpers/stack.ts). */
   passwordCost?: ScryptCost;
+  /** The local transcoder's x264 speed; its default (veryfast) unless the test suite asks for faster. */
+  transcodeTuning?: Partial<FfmpegTuning>;
 }
 
 export interface LocalStack {
@@ -251,7 +254,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         signingKey: async () => signingKey,
         paymentProvider: async () => (options.stripe ? new StripeProvider(options.stripe) : undefined),
         makeTranscoder: (onUpdate) => {
-          const transcoder = new FfmpegTranscoder({ s3: deps!.s3, bucket: config.buckets.media, onUpdate, workDir: join(options.dataDir, 'transcode') });
+          const transcoder = new FfmpegTranscoder({
+            s3: deps!.s3,
+            bucket: config.buckets.media,
+            onUpdate,
+            workDir: join(options.dataDir, 'transcode'),
+            ...(options.transcodeTuning ? { tuning: options.transcodeTuning } : {}),
+          });
           transcoders.push(transcoder);
           return transcoder;
         },
