@@ -22,7 +22,7 @@ test('ports come from below the kernel’s ephemeral range', async () => {
 
 /** Ports handed out by a separate Node process, as another test file's worker would. */
 function portsOfAnotherProcess(count: number): Promise<number[]> {
-  const script = `const { freePort } = require(${JSON.stringify(join(__dirname, 'ports.ts'))});
+  const script = `const { freePort } = require(${JSON.stringify(join(import.meta.dirname, 'ports.ts'))});
     Promise.all(Array.from({ length: ${count} }, () => freePort())).then((ports) => console.log(JSON.stringify(ports)));`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
