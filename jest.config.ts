@@ -34,7 +34,7 @@ const config: Config = {
   testTimeout: 30_000,
   // Four test files at a time on CI's two cores: much of the suite's time is real-time waiting (long runs, schedules,
   // playlists, outages, streams going live) that leaves a core idle. Three workers kept the cores 143 % busy and took
-  // 1,424 s; four, 162 % and 1,277 s (2026-12-01).
+  // 1,424 s; four, 162 % and 1,277 s (2026-12-01). Five took as long as four (1,282 s against 1,286, 2026-12-02).
   maxWorkers: 4,
   // A worker keeps what every file it ran loaded (jest's ESM module registries are not all freed): over a run its
   // heap grew to gigabytes and each garbage collection with it, until a CDK test file that costs 15 CPU-s alone cost

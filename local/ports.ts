@@ -19,30 +19,25 @@ export class PortInUseError extends Error {
   }
 }
 
-/** Resolves when the port can be bound on 127.0.0.1, rejects with PortInUseError otherwise. */
-export function assertPortFree(port: number, what: string, envVar?: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** Binds the port on 127.0.0.1 and lets it go: undefined when that worked, else why not. */
+function tryBind(port: number): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortInUseError(port, what, envVar) : error),
-    );
-    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve()));
+    probe.once('error', resolve);
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(undefined)));
   });
+}
+
+/** Resolves when the port can be bound on 127.0.0.1, rejects with PortInUseError otherwise. */
+export async function assertPortFree(port: number, what: string, envVar?: string): Promise<void> {
+  const error = await tryBind(port);
+  if (error) throw error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortInUseError(port, what, envVar) : error;
 }
 
 const FIRST_HANDED_OUT_PORT = 20_000;
 const DEFAULT_EPHEMERAL_START = 32_768;
 /** A claim older than this belongs to a process that is gone, or to a server that bound its port long since. */
 const CLAIM_LIFETIME_MS = 60 * 60_000;
-
-/** Whether the port can be bound on 127.0.0.1 right now. */
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
 
 /** The first port of the kernel's ephemeral range: below it, no `listen(0)` and no outgoing connection is given a
  * port by the kernel. */
@@ -91,7 +86,7 @@ export async function freePort(): Promise<number> {
     const port = FIRST_HANDED_OUT_PORT + randomInt(span);
     if (handedOut.has(port) || !claim(directory, port)) continue;
     handedOut.add(port);
-    if (await canBind(port)) return port;
+    if (!(await tryBind(port))) return port;
   }
   throw new Error(`no free port between ${FIRST_HANDED_OUT_PORT} and ${FIRST_HANDED_OUT_PORT + span} after 200 tries`);
 }
