@@ -21,6 +21,10 @@ export default async function globalSetup(): Promise<void> {
     );
   }
   const dir = mkdtempSync(join(tmpdir(), 'loopcast-test-'));
+  // Set first: the ports handed out below are claimed there too (local/ports.ts).
+  const runTemporaryFiles = join(dir, 'tmp');
+  mkdirSync(runTemporaryFiles);
+  process.env.TMPDIR = runTemporaryFiles;
   const credentials = randomLocalCredentials();
   useLocalCredentials(credentials);
   const dynamo = await startDynamoDbLocal({ port: await freePort(), logFile: join(dir, 'dynamodb-local.log'), credentials });
@@ -28,8 +32,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.LOOPCAST_TEST_DYNAMODB = dynamo.endpoint;
   process.env.LOOPCAST_TEST_S3 = s3.endpoint;
   process.env.LOOPCAST_TEST_DIR = dir;
-  const runTemporaryFiles = join(dir, 'tmp');
-  mkdirSync(runTemporaryFiles);
-  process.env.TMPDIR = runTemporaryFiles;
   (globalThis as { loopcastTestStandIns?: unknown }).loopcastTestStandIns = [dynamo, s3];
 }
