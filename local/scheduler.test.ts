@@ -79,8 +79,14 @@ describe('EventBridgeStreamWakeups against the local Scheduler', () => {
   test('a wake-up fires its target with the wake-up as input, at most a minute early, and stays (NONE) without firing again', async () => {
     const adapter = wakeups();
     const at = new Date(Date.now() + 6_500);
+    const before = new Date();
     await adapter.arm(wakeup('s2', at));
-    const wake = wakeupTime(at, new Date());
+    const after = new Date();
+    // The adapter took its own now between the two: the wake-up is the one it stored, 5 s from then on a whole second.
+    const stored = /^at\((.+)\)$/.exec([...scheduler.schedules.values()][0]!.ScheduleExpression)![1]!;
+    const wake = new Date(`${stored}Z`);
+    expect(wake.getTime()).toBeGreaterThanOrEqual(wakeupTime(at, before).getTime());
+    expect(wake.getTime()).toBeLessThanOrEqual(wakeupTime(at, after).getTime());
     await new Promise((resolve) => setTimeout(resolve, wake.getTime() - Date.now() + 300));
     expect(fired).toEqual([wakeup('s2', at)]);
     expect(scheduler.invocations[0]!.at).toBeGreaterThanOrEqual(wake.getTime());

@@ -91,11 +91,17 @@ afterAll(async () => {
 /** Stream keys are `<name>-SECRET`: they must never show up in logs. */
 const keyOf = (name: string) => `${name}-SECRET`;
 
+/** A daily restart half a day away, in the spec's zone: one at a fixed hour would restart ffmpeg under a run that
+ * happens to reach it, and cut the packets a test reads. */
+const restartFarFromNow = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Kyiv' }).format(
+  new Date(Date.now() + 12 * 3600_000),
+);
+
 const spec = (name: string, video = `s3://${bucket}/media/u1/v1/stream.mp4`): StreamTaskSpecInput => ({
   streamId: `st_${name}`,
   video,
   destinations: [{ id: 'local', url: destination.url(keyOf(name)) }],
-  restartTimes: ['03:00'],
+  restartTimes: [restartFarFromNow],
   timeZone: 'Europe/Kyiv',
 });
 

@@ -7,7 +7,7 @@
 import { rateLimits } from '../../lambdas/core/accounts/rate-limits';
 import { FLAT_RESPONSE_MS } from '../../lambdas/http/auth';
 import type { LocalStack } from '../../local/stack';
-import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type ApiResult } from '../helpers/accounts';
+import { api, holdTheClock, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type ApiResult } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -15,6 +15,9 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack.stop());
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
 /** A request CloudFront forwards for the viewer `ip` (the API's own endpoint with the origin-verify secret). */
 async function fromViewer(ip: string, path: string, body: unknown, cookie?: string): Promise<ApiResult<Record<string, any>>> {
@@ -36,6 +39,7 @@ const deviceCookieOf = (answer: ApiResult<unknown>) => {
 
 describe('sign-in guessing (M4)', () => {
   test("a stranger's wrong passwords never keep the owner's own browser out; guessing stays limited", async () => {
+    holdTheClock(stack);
     const { email } = await signedInUser(stack, 'owner');
     const ownBrowser = deviceCookieOf(await fromViewer('198.51.100.1', '/login', { email, password: strongPassword }));
 
@@ -57,6 +61,7 @@ describe('sign-in guessing (M4)', () => {
   }, 120_000);
 
   test('a device cookie counts only for its own account and its own attempts', async () => {
+    holdTheClock(stack);
     const alice = await signedInUser(stack, 'alice');
     const bob = await signedInUser(stack, 'bob');
     const alicesBrowser = deviceCookieOf(await fromViewer('198.51.100.3', '/login', { email: alice.email, password: strongPassword }));

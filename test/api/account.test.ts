@@ -15,7 +15,7 @@ import { closureContext } from '../../lambdas/wiring/account';
 import type { LocalStack } from '../../local/stack';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe/server';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/server';
-import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
+import { api, holdTheClock, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail } from '../helpers/accounts';
 import { createStream, creatorWithDestination } from '../helpers/creators';
 import { holdTranscodes, type HeldTranscodes } from '../helpers/held-transcodes';
 import { leftoversOf } from '../helpers/leftovers';
@@ -72,8 +72,10 @@ async function claimOf(email: string): Promise<string | undefined> {
   return Item?.userId as string | undefined;
 }
 
-/** Spends a rate limit's whole budget with `attempt`, then expects the next one refused with Retry-After. */
+/** Spends a rate limit's whole budget with `attempt`, then expects the next one refused with Retry-After, the clock
+ * held still from here to the test's end. */
 async function exhaust(limit: number, attempt: () => Promise<{ status: number }>) {
+  holdTheClock(stack);
   for (let i = 0; i < limit; i++) expect((await attempt()).status).not.toBe(429);
   const refused = await attempt();
   expect(refused.status).toBe(429);

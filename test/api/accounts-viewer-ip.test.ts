@@ -4,7 +4,7 @@
 // `urls.api` (the local origin, CloudFront's part included) and `urls.apiDirect` (the API's own endpoint).
 import { rateLimits } from '../../lambdas/core/accounts/rate-limits';
 import type { LocalStack } from '../../local/stack';
-import { uniqueEmail } from '../helpers/accounts';
+import { holdTheClock, uniqueEmail } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -12,6 +12,9 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack.stop());
+afterEach(() => {
+  stack.deps.now = () => new Date();
+});
 
 /** Password-reset requests per IP: cheap (an unknown e-mail sends nothing), a fresh e-mail each time so only the
  * per-IP limit can answer 429. */
@@ -46,6 +49,7 @@ async function statuses(count: number, request: () => Promise<{ status: number }
 const accepted = (count: number) => Array.from({ length: count }, () => 202);
 
 test('requests CloudFront vouches for keep a bucket per viewer', async () => {
+  holdTheClock(stack);
   const viaCloudFront = (viewer: string) => () => forgotPassword(stack.urls.apiDirect, { 'x-viewer-address': viewer, 'x-origin-verify': stack.originVerify });
   expect(await statuses(perIpLimit, viaCloudFront('203.0.113.10'))).toEqual(accepted(perIpLimit));
   const refused = await viaCloudFront('203.0.113.10')();
@@ -72,6 +76,7 @@ test("a direct request without CloudFront's value is refused, whatever address i
 
 test('through the local origin the client cannot choose its address either: both headers are overwritten', async () => {
   // All of these count as 127.0.0.1, whose bucket these requests spend.
+  holdTheClock(stack);
   const forgedThroughOrigin = () => forgotPassword(stack.urls.api, { 'x-viewer-address': forgedAddress(), 'x-origin-verify': 'guessed' });
   const results = await statuses(perIpLimit + 1, forgedThroughOrigin);
   expect(results.at(-1)).toBe(429);

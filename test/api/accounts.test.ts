@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../local/stack';
 import { DynamoAccountsStore } from '../../lambdas/adapters/dynamo/accounts-store';
 import { rateLimits, type Limit } from '../../lambdas/core/accounts/rate-limits';
-import { api, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type ApiResult } from '../helpers/accounts';
+import { api, holdTheClock, mailsTo, signedInUser, strongPassword, tokenOf, uniqueEmail, type ApiResult } from '../helpers/accounts';
 import { startTestStack } from '../helpers/stack';
 
 let stack: LocalStack;
@@ -214,6 +214,7 @@ describe('password reset', () => {
 describe('rate limits', () => {
   test('sign-in attempts per e-mail are limited with Retry-After', async () => {
     const { email } = await signedInUser(stack);
+    holdTheClock(stack);
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 11; i++) {
@@ -232,6 +233,7 @@ describe('rate limits', () => {
   // resetting for an hour. Now the answer stays the same and nothing more is sent; the owner has the links sent.
   test('password-reset requests over the per-e-mail limit are answered the same and send nothing', async () => {
     const { email } = await signedInUser(stack);
+    holdTheClock(stack);
     const responses = [];
     for (let i = 0; i < rateLimits.resetRequestPerEmail.limit + 2; i++) responses.push(await api(stack, 'POST', '/forgot-password', { body: { email } }));
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 202));
@@ -243,12 +245,10 @@ describe('rate limits', () => {
   });
 
   // Per-IP limits: requests through `api` (the local origin) all count as 127.0.0.1, which the other tests of this
-  // file share, so these play CloudFront for viewers of their own (see accounts-viewer-ip.test.ts). The clock is
-  // held still so a fixed window cannot roll over half-way.
+  // file share, so these play CloudFront for viewers of their own (see accounts-viewer-ip.test.ts).
   test('sign-in attempts per IP are limited with Retry-After, across e-mails; another IP still signs in', async () => {
     const { email } = await signedInUser(stack);
-    const pinned = new Date();
-    stack.deps.now = () => pinned;
+    holdTheClock(stack);
     const { limit } = rateLimits.loginPerIp;
     const viewer = '203.0.113.20';
     // A fresh e-mail each time, so only the per-IP limit can answer 429.
@@ -265,8 +265,7 @@ describe('rate limits', () => {
   }, 120_000); // every attempt spends the decoy scrypt time: about 15 s on two shared cores
 
   test('registrations per IP are limited with Retry-After, refused ones included; another IP still registers', async () => {
-    const pinned = new Date();
-    stack.deps.now = () => pinned;
+    holdTheClock(stack);
     const { limit } = rateLimits.registerPerIp;
     const viewer = '203.0.113.30';
     expect((await fromViewer(viewer, '/register', registration(uniqueEmail('ip')))).status).toBe(202);

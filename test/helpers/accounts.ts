@@ -81,3 +81,11 @@ export async function signedInUser(
   if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   return { email, token: confirmed.body.token, userId: confirmed.body.user.id };
 }
+
+/** Holds the stack's clock still for the rest of the test (an afterEach lets it go): a rate limit's window is fixed on
+ * the wall clock (quarter hours, whole hours: lambdas/adapters/dynamo/rate-limiter.ts), and one that began anew
+ * half-way through a test that spends a budget would answer its last attempts. */
+export function holdTheClock(stack: Pick<LocalStack, 'deps'>): void {
+  const pinned = new Date();
+  stack.deps.now = () => pinned;
+}
