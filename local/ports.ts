@@ -41,7 +41,7 @@ const CLAIM_LIFETIME_MS = 60 * 60_000;
 
 /** The first port of the kernel's ephemeral range: below it, no `listen(0)` and no outgoing connection is given a
  * port by the kernel. */
-function ephemeralRangeStart(): number {
+export function ephemeralRangeStart(): number {
   try {
     const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(first) && first > FIRST_HANDED_OUT_PORT + 1000 ? first : DEFAULT_EPHEMERAL_START;

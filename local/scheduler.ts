@@ -79,7 +79,7 @@ class ServiceError extends Error {
 const invalid = (message: string) => new ServiceError('ValidationException', 400, message);
 
 /** The instant an `at()` expression names in its time zone. */
-function fireTimeOf(schedule: Pick<LocalSchedule, 'ScheduleExpression' | 'ScheduleExpressionTimezone'>): number {
+export function fireTimeOf(schedule: Pick<LocalSchedule, 'ScheduleExpression' | 'ScheduleExpressionTimezone'>): number {
   const match = AT_PATTERN.exec(schedule.ScheduleExpression);
   if (!match) throw invalid(`Invalid Schedule Expression ${schedule.ScheduleExpression}. Only at() expressions are supported locally.`);
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
