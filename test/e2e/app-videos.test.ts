@@ -63,7 +63,10 @@ describe.each(['en', 'ua'] as const)('the Videos page in %s', (code) => {
     await card(page, 'ready').waitFor({ timeout: TRANSCODE_MS });
     const thumbnail = card(page).locator('img.video-card__thumbnail');
     await thumbnail.waitFor();
-    await expect(thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    // The picture once it has loaded (decode() waits for that, and fails for a broken one): the card can show before
+    // its bytes arrive, and a check at once failed on a loaded machine. It loads lazily, so in view.
+    await thumbnail.scrollIntoViewIfNeeded();
+    await expect(thumbnail.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth > 0))).resolves.toBe(true);
     await page.getByText(texts.videos.status.ready, { exact: true }).waitFor();
     const facts = await card(page).locator('.video-card__facts').textContent();
     expect(facts).toContain(texts.videos.kind.video);
