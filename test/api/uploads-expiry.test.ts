@@ -2,26 +2,16 @@
 // found'), so the client starts over; S3 lifecycle rules remove what is left in AWS.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestStorage, MiB, startTestOrigin, testHooks, tokens, tusHeaders, type TestOrigin, type TestStorage } from '../helpers/upload-server';
+import { MiB, tokens, tusHeaders, uploadOriginForFile } from '../helpers/upload-server';
 
 // Long enough that creating the upload and sending its first MiB fit well inside it on a loaded 2-core CI runner
 // (one second did not: the first PATCH once arrived after the expiry and got 410).
 const EXPIRATION_MS = 5_000;
-let storage: TestStorage;
-let origin: TestOrigin;
-
-beforeAll(async () => {
-  storage = await createTestStorage();
-  origin = await startTestOrigin(storage, testHooks(), { expirationMs: EXPIRATION_MS });
-});
-afterAll(async () => {
-  await origin.stop();
-  storage.stop();
-});
+const file = uploadOriginForFile({ expirationMs: EXPIRATION_MS });
 
 test('an unfinished upload answers 410 once expired, to HEAD and PATCH alike', async () => {
   const before = Date.now();
-  const created = await fetch(origin.endpoint, {
+  const created = await fetch(file.origin.endpoint, {
     method: 'POST',
     headers: { ...tusHeaders(tokens.alice), 'Upload-Length': String(4 * MiB), 'Upload-Metadata': 'filename YS5tcDQ=,kind dmlkZW8=' },
   });
@@ -30,7 +20,7 @@ test('an unfinished upload answers 410 once expired, to HEAD and PATCH alike', a
   const expires = Date.parse(created.headers.get('upload-expires')!);
   expect(expires).toBeGreaterThanOrEqual(Math.floor((before + EXPIRATION_MS) / 1000) * 1000);
   expect(expires).toBeLessThanOrEqual(Date.now() + EXPIRATION_MS);
-  const url = new URL(created.headers.get('location')!, origin.endpoint);
+  const url = new URL(created.headers.get('location')!, file.origin.endpoint);
   const patch = (offset: number) =>
     fetch(url, {
       method: 'PATCH',

@@ -4,7 +4,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { MAX_CHUNK_BYTES } from '../../lambdas/uploads/tus-server';
 import {
-  createTestStorage,
   MiB,
   QUOTA_BYTES,
   refusalOf,
@@ -12,40 +11,25 @@ import {
   startDroppingProxy,
   startTestOrigin,
   storedSha256,
-  testHooks,
   tokens,
   tusHeaders,
   tusUpload,
+  uploadOriginForFile,
   videoMetadata,
-  type TestHooks,
-  type TestOrigin,
-  type TestStorage,
 } from '../helpers/upload-server';
 
-let storage: TestStorage;
-let hooks: TestHooks;
-let origin: TestOrigin;
+const file = uploadOriginForFile();
 
-beforeAll(async () => {
-  storage = await createTestStorage();
-  hooks = testHooks();
-  origin = await startTestOrigin(storage, hooks);
-});
-afterAll(async () => {
-  await origin.stop();
-  storage.stop();
-});
-
-const upload = (data: Buffer, options: Parameters<typeof tusUpload>[1]) => tusUpload(data, { endpoint: origin.endpoint, ...options });
+const upload = (data: Buffer, options: Parameters<typeof tusUpload>[1]) => tusUpload(data, { endpoint: file.origin.endpoint, ...options });
 const keyOf = (userId: string, url: string) => `uploads/${userId}/${url.slice(url.lastIndexOf('/') + 1)}`;
 
 async function createUpload(token: string, length: number): Promise<string> {
-  const response = await fetch(origin.endpoint, {
+  const response = await fetch(file.origin.endpoint, {
     method: 'POST',
     headers: { ...tusHeaders(token), 'Upload-Length': String(length), 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
   });
   expect(response.status).toBe(201);
-  return new URL(response.headers.get('location')!, origin.endpoint).href;
+  return new URL(response.headers.get('location')!, file.origin.endpoint).href;
 }
 
 async function patch(url: string, token: string, offset: number, body: Buffer): Promise<Response> {
@@ -75,7 +59,7 @@ test('an upload cut off at a random byte resumes from where it stopped and store
   // The network drops at a random byte of the body of PATCH number `interrupted` (0-based), away from its ends.
   const interrupted = randomInt(1, 4);
   const intoChunk = randomInt(256 * 1024, MAX_CHUNK_BYTES - 256 * 1024);
-  const proxy = await startDroppingProxy(origin.endpoint, interrupted * MAX_CHUNK_BYTES + intoChunk);
+  const proxy = await startDroppingProxy(file.origin.endpoint, interrupted * MAX_CHUNK_BYTES + intoChunk);
   const requests: { method: string; offset: number }[] = [];
   let proxiedUrl: string;
   try {
@@ -101,14 +85,14 @@ test('an upload cut off at a random byte resumes from where it stopped and store
     Array.from({ length: Math.ceil((data.length - resumedAt) / MAX_CHUNK_BYTES) }, (_, i) => resumedAt + i * MAX_CHUNK_BYTES),
   );
 
-  const url = new URL(new URL(proxiedUrl).pathname, origin.endpoint).href;
+  const url = new URL(new URL(proxiedUrl).pathname, file.origin.endpoint).href;
   const key = keyOf('alice', url);
-  expect(await storedSha256(storage, key)).toBe(sha256(data));
-  expect(hooks.finished.filter((f) => f.key === key)).toEqual([
+  expect(await storedSha256(file.storage, key)).toBe(sha256(data));
+  expect(file.hooks.finished.filter((f) => f.key === key)).toEqual([
     { userId: 'alice', uploadId: key.split('/')[2], key, size: data.length, metadata: videoMetadata },
   ]);
   // The staging objects of an unfinished upload are gone; the finished one cannot be terminated through tus.
-  await expect(storage.s3.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: `${key}.part` }))).rejects.toMatchObject({ name: 'NotFound' });
+  await expect(file.storage.s3.send(new HeadObjectCommand({ Bucket: file.storage.bucket, Key: `${key}.part` }))).rejects.toMatchObject({ name: 'NotFound' });
   await expectRefusal(await fetch(url, { method: 'DELETE', headers: tusHeaders(tokens.alice) }), 400, 'invalid request');
 }, 60_000);
 
@@ -128,7 +112,7 @@ test("another user's HEAD, PATCH and DELETE on an upload find nothing, and leave
 
 test('a request without a valid Bearer token is refused with the uploader token error', async () => {
   const url = await createUpload(tokens.alice, 10);
-  const withoutToken = await fetch(origin.endpoint, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '10' } });
+  const withoutToken = await fetch(file.origin.endpoint, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '10' } });
   expect(await expectRefusal(withoutToken, 401, 'uploader token error')).toEqual({
     error: 'uploader token error',
     message: 'Upload failed due to authentication error. Please refresh and try again',
@@ -141,7 +125,7 @@ test('a request without a valid Bearer token is refused with the uploader token 
 });
 
 test('Upload-Length is required: a deferred length is refused', async () => {
-  const response = await fetch(origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.alice), 'Upload-Defer-Length': '1' } });
+  const response = await fetch(file.origin.endpoint, { method: 'POST', headers: { ...tusHeaders(tokens.alice), 'Upload-Defer-Length': '1' } });
   const body = await expectRefusal(response, 400, 'invalid request');
   expect(body.details).toEqual({ fields: { 'Upload-Length': expect.any(String) } });
 });
@@ -158,7 +142,7 @@ test('metadata: a file name with control or invisible formatting characters is r
 // and Upload-Length on a PATCH got tus's 501, which was passed on as 503 so clients retried a client error.
 test('an empty upload is refused at creation', async () => {
   for (const length of ['0', '00']) {
-    const response = await fetch(origin.endpoint, {
+    const response = await fetch(file.origin.endpoint, {
       method: 'POST',
       headers: { ...tusHeaders(tokens.alice), 'Upload-Length': length, 'Upload-Metadata': 'filename aC5tcDQ=,filetype dmlkZW8vbXA0,kind dmlkZW8=' },
     });
@@ -180,7 +164,7 @@ test('a header tus does not implement on a PATCH is a catalogued 400, not a 5xx'
 // Security audit L11: the uploads Function URL bypasses CloudFront and its WAF. Where CloudFront is in front, a
 // request without its origin-verify value is refused before anything else, OPTIONS included.
 test('behind CloudFront, only requests with its origin-verify value are served', async () => {
-  const guarded = await startTestOrigin(storage, hooks, { originVerify: async () => ['the-cloudfront-secret'] });
+  const guarded = await startTestOrigin(file.storage, file.hooks, { originVerify: async () => ['the-cloudfront-secret'] });
   try {
     for (const [method, headers] of [
       ['POST', { 'Upload-Length': '10' }],
@@ -221,17 +205,17 @@ test('metadata: filename and a kind of video or audio are required', async () =>
     token: tokens.alice,
     metadata: { filename: 'take.flac', filetype: '', kind: 'audio', name: 'take.flac', relativePath: 'null' },
   });
-  expect(hooks.finished.find((f) => f.key === keyOf('alice', url))?.metadata).toEqual({ filename: 'take.flac', filetype: '', kind: 'audio' });
+  expect(file.hooks.finished.find((f) => f.key === keyOf('alice', url))?.metadata).toEqual({ filename: 'take.flac', filetype: '', kind: 'audio' });
 });
 
 test('creation with upload: the first chunk comes with the POST', async () => {
   const data = randomBytes(6 * MiB + 5);
   const url = await upload(data, { token: tokens.alice, uploadDataDuringCreation: true });
-  expect(await storedSha256(storage, keyOf('alice', url))).toBe(sha256(data));
+  expect(await storedSha256(file.storage, keyOf('alice', url))).toBe(sha256(data));
 });
 
 test("the plan's refusal reaches the client as the catalogued message, and nothing is stored", async () => {
-  const before = await storage.s3.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket }));
+  const before = await file.storage.s3.send(new ListMultipartUploadsCommand({ Bucket: file.storage.bucket }));
 
   const overQuota = await upload(Buffer.alloc(0), { token: tokens.alice, uploadSize: QUOTA_BYTES + 1 }).catch(refusalOf);
   expect(overQuota).toEqual({
@@ -244,7 +228,7 @@ test("the plan's refusal reaches the client as the catalogued message, and nothi
     body: { error: 'no active subscription', message: 'No active subscription found. Please subscribe to continue' },
   });
 
-  const after = await storage.s3.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket }));
+  const after = await file.storage.s3.send(new ListMultipartUploadsCommand({ Bucket: file.storage.bucket }));
   expect(after.Uploads?.length ?? 0).toBe(before.Uploads?.length ?? 0);
 });
 
@@ -257,16 +241,16 @@ test('DELETE removes the multipart upload and every staging object', async () =>
     offset += size;
   }
   const key = keyOf('alice', url);
-  const inProgress = await storage.s3.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket, Prefix: key }));
+  const inProgress = await file.storage.s3.send(new ListMultipartUploadsCommand({ Bucket: file.storage.bucket, Prefix: key }));
   expect(inProgress.Uploads?.map((u) => u.Key)).toEqual([key]);
-  await storage.s3.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: `${key}.part` }));
+  await file.storage.s3.send(new HeadObjectCommand({ Bucket: file.storage.bucket, Key: `${key}.part` }));
 
   expect((await fetch(url, { method: 'DELETE', headers: tusHeaders(tokens.alice) })).status).toBe(204);
 
-  const remaining = await storage.s3.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket, Prefix: key }));
+  const remaining = await file.storage.s3.send(new ListMultipartUploadsCommand({ Bucket: file.storage.bucket, Prefix: key }));
   expect(remaining.Uploads ?? []).toEqual([]);
   for (const staged of [key, `${key}.info`, `${key}.part`]) {
-    await expect(storage.s3.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: staged }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(file.storage.s3.send(new HeadObjectCommand({ Bucket: file.storage.bucket, Key: staged }))).rejects.toMatchObject({ name: 'NotFound' });
   }
   expectHeadRefusal(await fetch(url, { method: 'HEAD', headers: tusHeaders(tokens.alice) }), 404);
 });
@@ -280,7 +264,7 @@ test('chunks above 4 MiB, other methods and other paths are refused in the catal
   const withoutVersion = await fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${tokens.alice}` } });
   await expectRefusal(withoutVersion, 412, 'invalid request');
 
-  const options = await fetch(origin.endpoint, { method: 'OPTIONS' });
+  const options = await fetch(file.origin.endpoint, { method: 'OPTIONS' });
   expect(options.status).toBe(204);
   expect(options.headers.get('tus-extension')?.split(',')).not.toContain('creation-defer-length');
 });

@@ -125,6 +125,39 @@ export async function startTestOrigin(
   };
 }
 
+/** A test file's storage, hooks and origin: started before its tests, stopped after them. */
+export function uploadOriginForFile(options: Parameters<typeof startTestOrigin>[2] = {}): {
+  readonly storage: TestStorage;
+  readonly hooks: TestHooks;
+  readonly origin: TestOrigin;
+} {
+  let started: { storage: TestStorage; hooks: TestHooks; origin: TestOrigin } | undefined;
+  beforeAll(async () => {
+    const storage = await createTestStorage();
+    const hooks = testHooks();
+    started = { storage, hooks, origin: await startTestOrigin(storage, hooks, options) };
+  });
+  afterAll(async () => {
+    await started?.origin.stop();
+    started?.storage.stop();
+  });
+  const get = () => {
+    if (!started) throw new Error('the upload origin is started in beforeAll');
+    return started;
+  };
+  return {
+    get storage() {
+      return get().storage;
+    },
+    get hooks() {
+      return get().hooks;
+    },
+    get origin() {
+      return get().origin;
+    },
+  };
+}
+
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 export async function storedSha256(storage: TestStorage, key: string): Promise<string> {
