@@ -2,10 +2,11 @@
 //
 // What a Lambda cold start costs in Node before the first event: every function of the CDK app bundled exactly as
 // `cdk deploy` bundles it (the app synthesized with bundling, the local esbuild), then imported by a fresh Node 24
-// process with the function's own NODE_OPTIONS, as Lambda's runtime does. Per function: the import's time and the
-// process's peak RSS (VmHWM) half a second after it, so work the import starts in the background counts too;
-// the median of 5 processes (3 with --quick). Goal: no function's peak above 128 MiB after its import (a quarter of
-// the 512 MB each has, the rest for its work). Times are this machine's, not Lambda's: compare runs, not platforms.
+// process with the function's own process settings (NODE_OPTIONS, glibc's MALLOC_*), as Lambda's runtime starts
+// it. Per function: the import's time and the process's peak RSS (VmHWM) half a second after it, so work the
+// import starts in the background counts too; the median of 5 processes (3 with --quick). Goal: no function's peak
+// above 128 MiB after its import (a quarter of the 512 MB each has, the rest for its work). Times are this
+// machine's, not Lambda's: compare runs, not platforms.
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +20,11 @@ const PEAK_GOAL_MIB = 128;
 interface BundledFunction {
   description: string;
   dir: string;
-  nodeOptions: string[];
+  /** The function's variables that set up its process rather than its code. */
+  processEnvironment: Record<string, string>;
 }
+
+const PROCESS_SETTING = /^(NODE_OPTIONS|MALLOC_\w+)$/;
 
 interface LambdaResource {
   Type: string;
@@ -43,11 +47,13 @@ function bundledFunctions(): { functions: BundledFunction[]; assemblyDir: string
           resource.Properties.Description.startsWith('Loopcast '),
       )
       .map((resource) => {
-        const nodeOptions = resource.Properties.Environment?.Variables?.NODE_OPTIONS;
+        const variables = Object.entries(resource.Properties.Environment?.Variables ?? {});
         return {
           description: resource.Properties.Description!.replace(/^Loopcast \w+: /, ''),
           dir: join(assembly.directory, resource.Metadata!['aws:asset:path']!),
-          nodeOptions: typeof nodeOptions === 'string' ? nodeOptions.split(' ').filter(Boolean) : [],
+          processEnvironment: Object.fromEntries(
+            variables.filter((entry): entry is [string, string] => PROCESS_SETTING.test(entry[0]) && typeof entry[1] === 'string'),
+          ),
         };
       });
   });
@@ -65,8 +71,8 @@ setTimeout(() => {
 async function coldStart(fn: BundledFunction): Promise<{ importMs: number; peakMiB: number }> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...fn.nodeOptions, '--input-type=commonjs', '-e', `(async () => { ${IMPORT_SCRIPT} })()`, join(fn.dir, 'index.mjs')],
-    { env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' }, timeout: 60_000 },
+    ['--input-type=commonjs', '-e', `(async () => { ${IMPORT_SCRIPT} })()`, join(fn.dir, 'index.mjs')],
+    { env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', ...fn.processEnvironment }, timeout: 60_000 },
   );
   return JSON.parse(stdout) as { importMs: number; peakMiB: number };
 }

@@ -10,28 +10,36 @@
 // One pair on this machine's loopback (`--size`, 10 GB by default: the server's memory at 10 GB is a goal), then
 // one pair through each emulated creator's uplink (bench/uplink.ts: rate and round trip, `--link-size` each).
 // `--sequential`: tus as one upload, one chunk at a time, whatever the size (the web app before partial uploads).
-// s3rver and the upload server are child processes running this file bundled by esbuild (as Lambda runs the
-// handler), so the upload server's peak RSS (VmHWM) is its own. Every stored object is read back and compared
+// s3rver and the upload server are child processes running bench/upload-children.ts bundled by esbuild (as Lambda
+// runs the handler), so the upload server's peak RSS (VmHWM) is its own. Every stored object is read back and compared
 // by sha256. Prints MB/s (10^6 bytes), the ratios, and the upload server's RSS; records them in
 // bench/results/upload.jsonl.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statfsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { Upload as MultipartUpload } from '@aws-sdk/lib-storage';
+import { build } from 'esbuild';
+import { Upload } from 'tus-js-client';
+import { CHUNK_BYTES, RETRY_DELAYS_MS, parallelUploadOptions } from '../web/src/features/videos/upload-settings';
+import { localCredentials } from '../lambdas/adapters/aws-clients';
+import { appTable } from '../lambdas/contract/tables';
+import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { freePort } from '../local/ports';
+import { createBucket, createTable } from '../local/provision';
 import { cpuSeconds, residentSet, resetPeak } from './proc';
 import { figure, goalText, quick, recordResults, type Figure } from './results';
 import { describeLink, parseLink, startUplink, type LinkSpec } from './uplink';
-import type { UploadConfig, UploadHooks } from '../lambdas/uploads/tus-server';
-
-// Each role imports only what it runs, so the upload server holds no client, s3rver or DynamoDB Local code.
+import { UPLOADS_FUNCTION_ENVIRONMENT } from '../lambdas/uploads/process-environment';
+import type { UploadConfig } from '../lambdas/uploads/tus-server';
+import type { UploadServerChildOptions } from './upload-children';
 
 const MiB = 1024 * 1024;
 const BENCH_TOKEN = 'bench-token';
@@ -50,61 +58,31 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(' ');
 
-// ---- children -------------------------------------------------------------------------------------------------
-
-async function runS3Child(directory: string): Promise<void> {
-  const { startS3Server } = await import('../local/s3-server');
-  const s3 = await startS3Server({ port: 0, directory });
-  process.send!({ endpoint: s3.endpoint });
-  process.on('disconnect', () => void s3.stop().finally(() => process.exit(0)));
+interface ChildSettings {
+  execArgv?: string[];
+  env?: Readonly<Record<string, string>>;
 }
 
-async function runUploadServerChild(config: UploadConfig): Promise<void> {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
-  const { localCredentials } = await import('../lambdas/adapters/aws-clients');
-  const { createUploadServer } = await import('../lambdas/uploads/tus-server');
-  const { uploadsMount } = await import('../local/uploads-mount');
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb!, credentials: localCredentials }));
-  const hooks: UploadHooks = {
-    authenticate: async (token) => (token === BENCH_TOKEN ? { userId: 'bench' } : undefined),
-    authorizeCreation: async () => undefined,
-    onUploadFinished: async () => undefined,
-  };
-  const mount = uploadsMount(createUploadServer({ deps: { config, db }, hooks }));
-  const http = createServer((request, response) => {
-    mount.handle(request, response).catch((error: unknown) => {
-      console.error('upload request failed', error);
-      response.destroy();
-    });
-  });
-  http.keepAliveTimeout = 65_000;
-  // What the process's memory is made of when its RSS is highest, sampled: the parent resets and asks for it.
-  let atPeak = process.memoryUsage();
-  setInterval(() => {
-    const now = process.memoryUsage();
-    if (now.rss > atPeak.rss) atPeak = now;
-  }, 100).unref();
-  process.on('message', (message) => {
-    if (message === 'reset-memory') atPeak = process.memoryUsage();
-    else if (message === 'memory') process.send!({ memory: atPeak });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  process.send!({ port: (http.address() as AddressInfo).port, prefix: mount.prefix });
-  process.on('disconnect', () => process.exit(0));
-}
+/** The upload server child runs with the uploads function's environment (its NODE_OPTIONS and glibc's allocator
+ * settings). BENCH_UPLOAD_SERVER_FLAGS adds Node flags (experiments; they are printed and recorded with the figures). */
+const UPLOAD_SERVER: ChildSettings = {
+  execArgv: process.env.BENCH_UPLOAD_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [],
+  env: UPLOADS_FUNCTION_ENVIRONMENT,
+};
 
-/** Node flags of the upload server child. V8 sizes its young generation from the machine's memory (here up to
- * ~130 MB of mostly empty heap on a 24 GB machine: a GC policy, not data held); capped, the peak shows the
- * server's working set. docs/uploads.md has the figures with and without. BENCH_UPLOAD_SERVER_FLAGS adds flags
- * (experiments; they are printed and recorded with the figures). */
-const UPLOAD_SERVER_FLAGS = ['--max-semi-space-size=4', ...(process.env.BENCH_UPLOAD_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])];
+const describeSettings = ({ execArgv = [], env = {} }: ChildSettings) =>
+  [...Object.entries(env).map(([name, value]) => `${name}=${value}`), 'node', ...execArgv].join(' ');
 
-/** Runs the bundle of this file as a child process in the given role; resolves with its first message. */
-function startChild<T>(bundle: string, role: string, argument: string, execArgv: string[] = []): Promise<{ child: ChildProcess; ready: T }> {
+/** Runs the children's bundle (bench/upload-children.ts) as a child process in the given role; resolves with its first message. */
+function startChild<T>(
+  bundle: string,
+  role: string,
+  argument: string,
+  { execArgv = [], env = {} }: ChildSettings = {},
+): Promise<{ child: ChildProcess; ready: T }> {
   const child = fork(bundle, [role, argument], {
     execArgv,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    env: { ...process.env, ...env, POWERTOOLS_LOG_LEVEL: 'WARN' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -153,7 +131,6 @@ async function writeSource(path: string, size: number, prefixes: number[]): Prom
 }
 
 async function storedSha256(s3: S3Client, bucket: string, key: string): Promise<string> {
-  const { GetObjectCommand } = await import('@aws-sdk/client-s3');
   const { Body } = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   const hash = createHash('sha256');
   for await (const chunk of Body as Readable) hash.update(chunk as Buffer);
@@ -175,8 +152,6 @@ function progressPrinter(label: string, size: number, detail: (tenth: number) =>
 
 /** The first `size` bytes of the file at `path`, sent as the web app sends a file (upload-settings.ts). */
 async function tusUpload(endpoint: string, path: string, size: number, sequential: boolean, onProgress: (sent: number) => void): Promise<string> {
-  const { Upload } = await import('tus-js-client');
-  const { CHUNK_BYTES, RETRY_DELAYS_MS, parallelUploadOptions } = await import('../web/src/features/videos/upload-settings');
   const metadata = { filename: 'bench.mp4', filetype: 'video/mp4', kind: 'video' as const };
   return new Promise((resolve, reject) => {
     const upload = new Upload(createReadStream(path, { start: 0, end: size - 1 }), {
@@ -216,8 +191,6 @@ interface Rig {
 /** tus, then direct, for the first `size` bytes of the source, to the given endpoints (the servers' own, or an
  * uplink's in front of them). Checks both stored objects, removes them, and that no staging object is left. */
 async function runPair(rig: Rig, label: string, size: number, tusEndpoint: string, s3Endpoint: string): Promise<PairResult> {
-  const { DeleteObjectsCommand, ListObjectsV2Command } = await import('@aws-sdk/client-s3');
-  const { Upload: MultipartUpload } = await import('@aws-sdk/lib-storage');
   console.log(`\n${label}: ${gib(size)} GiB (${size} bytes); load average ${load()}`);
   resetPeak(rig.serverPid);
   rig.server.send('reset-memory');
@@ -307,15 +280,6 @@ function options(): Options {
 }
 
 async function runBench({ sequential, size, linkSize, links }: Options): Promise<void> {
-  const { build } = await import('esbuild');
-  const { S3Client } = await import('@aws-sdk/client-s3');
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { localCredentials } = await import('../lambdas/adapters/aws-clients');
-  const { appTable } = await import('../lambdas/contract/tables');
-  const { startDynamoDbLocal } = await import('../local/dynamodb-local');
-  const { freePort } = await import('../local/ports');
-  const { createBucket, createTable } = await import('../local/provision');
-
   const dir = mkdtempSync(join(tmpdir(), 'loopcast-bench-upload-'));
   const largest = Math.max(size, links.length ? linkSize : 0);
   const { bavail, bsize } = statfsSync(dir);
@@ -323,9 +287,9 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
   if (bavail * bsize < 4.2 * largest) throw new Error(`${gib(bavail * bsize)} GiB free in ${dir}; ${gib(4.2 * largest)} GiB needed`);
   const stoppers: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   try {
-    const bundle = join(dir, 'upload-bench.mjs');
+    const bundle = join(dir, 'upload-children.mjs');
     await build({
-      entryPoints: [fileURLToPath(import.meta.url)],
+      entryPoints: [fileURLToPath(new URL('./upload-children.ts', import.meta.url))],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -363,7 +327,12 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
     stoppers.push(() => s3.destroy());
     await createBucket(s3, config.buckets.media);
 
-    const server = await startChild<{ port: number; prefix: string }>(bundle, 'server', JSON.stringify(config), UPLOAD_SERVER_FLAGS);
+    const server = await startChild<{ port: number; prefix: string }>(
+      bundle,
+      'server',
+      JSON.stringify({ config, token: BENCH_TOKEN } satisfies UploadServerChildOptions),
+      UPLOAD_SERVER,
+    );
     stoppers.push(() => void server.child.kill());
     const serverPid = server.child.pid!;
     const idleRss = residentSet(serverPid).now;
@@ -397,7 +366,7 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
     figures.serverPeakRss = figure(Number(mb(loopback.serverPeak)), 'MB', { op: '<', value: 200 });
     lines.push(
       `  loopback, ${gib(size)} GiB: tus ${figures.loopbackTus.value} MB/s, direct ${figures.loopbackDirect.value} MB/s, ratio ${figures.loopbackRatio.value} ${goalText(figures.loopbackRatio)}`,
-      `  upload server RSS (node ${UPLOAD_SERVER_FLAGS.join(' ')}): idle ${mb(idleRss)} MB, peak ${figures.serverPeakRss.value} MB ${goalText(figures.serverPeakRss)}`,
+      `  upload server RSS (${describeSettings(UPLOAD_SERVER)}): idle ${mb(idleRss)} MB, peak ${figures.serverPeakRss.value} MB ${goalText(figures.serverPeakRss)}`,
     );
 
     for (const link of links) {
@@ -436,7 +405,8 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
       linkSize,
       links: links.map(describeLink),
       byteExact: exact,
-      serverFlags: UPLOAD_SERVER_FLAGS,
+      serverFlags: UPLOAD_SERVER.execArgv,
+      serverEnvironment: UPLOAD_SERVER.env,
       tus: sequential ? 'sequential' : 'web app settings',
     });
     if (!exact) process.exitCode = 1;
@@ -445,7 +415,4 @@ async function runBench({ sequential, size, linkSize, links }: Options): Promise
   }
 }
 
-const [role, argument] = process.argv.slice(2);
-if (role === 's3') await runS3Child(argument!);
-else if (role === 'server') await runUploadServerChild(JSON.parse(argument!) as UploadConfig);
-else await runBench(options());
+await runBench(options());

@@ -17,6 +17,7 @@ import type { Construct } from 'constructs';
 import { envFromConfig } from '../lambdas/adapters/config';
 import { API_BASE, handlerGroups, routeKeyOf, routes, type HandlerGroup } from '../lambdas/contract/routes';
 import { appTable } from '../lambdas/contract/tables';
+import { UPLOADS_FUNCTION_ENVIRONMENT } from '../lambdas/uploads/process-environment';
 import { HandlerFunction } from './constructs/handler-function';
 import { acknowledgeFindings, acknowledgeMediaPrefixes } from './constructs/nag';
 import { publicUrlParameterName, type StageConfig } from './stage';
@@ -524,7 +525,7 @@ export class ApiStack extends Stack {
   private addUploads(): HandlerFunction {
     // The last PATCH completes the S3 multipart upload and registers the item: more than the API's 15 s.
     const fn = this.handlerFunction(this, 'UploadsFunction', 'uploads/function-url.ts', 'tus uploads (Function URL)', Duration.seconds(60));
-    fn.addEnvironment('NODE_OPTIONS', '--max-old-space-size=384');
+    for (const [name, value] of Object.entries(UPLOADS_FUNCTION_ENVIRONMENT)) fn.addEnvironment(name, value);
     this.grantTableData(fn, 'uploads');
     this.grantRealtimePublish(fn);
     this.grantMedia(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], ['uploads/*']);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { LIFECYCLE_TIMEOUTS, STATES } from '../lambdas/contract/stream-lifecycle';
+import { UPLOADS_FUNCTION_ENVIRONMENT } from '../lambdas/uploads/process-environment';
 import { synthesizeForTest } from './test-app';
 
 const { stacks } = synthesizeForTest();
@@ -323,6 +324,13 @@ describe('media pipeline in AWS', () => {
 
   test('uploads have their own function behind a Function URL (bytes never pass API Gateway)', () => {
     api.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED' });
+  });
+
+  test("the uploads function runs with its process settings: V8's generations and glibc's allocator, as bench:upload measured them", () => {
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('tus uploads'),
+      Environment: { Variables: Match.objectLike(UPLOADS_FUNCTION_ENVIRONMENT) },
+    });
   });
 
   test("MediaConvert may only be handed the transcode role, Scheduler only the stream schedules' role", () => {
