@@ -4,9 +4,10 @@
 // glibc's allocator: each PATCH moves up to 4 MiB, and the leftover it reads back, through short-lived buffers. By
 // default glibc raises its mmap threshold to the largest block freed (up to 32 MiB), so once a large buffer is
 // freed, later ones of its size come from the heap, where freed blocks between live ones stay resident rather than
-// returned, and each thread's arena holds its own. Fixed thresholds return every block above 128 KiB to the system when freed and trim the heap's top as soon
-// as 128 KiB is free there, and two arenas bound the per-thread copies. Measured (bench:upload, 2026-12-02): peak
-// RSS at 10 GB 176.0 and 176.8 MB with these, 190.6 MB with glibc's defaults, at the same CPU (docs/uploads.md).
+// returned, and each thread's arena holds its own. Fixed thresholds return every block above 128 KiB to the system
+// when freed and trim the heap's top as soon as 128 KiB is free there; two arenas bound the per-thread copies.
+// Measured (bench:upload, 2026-12-02): peak RSS at 10 GB 162.7-176.8 MB in three runs with these, 190.6 MB with
+// glibc's defaults, at the same CPU (docs/uploads.md).
 export const UPLOADS_FUNCTION_ENVIRONMENT = {
   // The function has 512 MB; the old generation is capped well below it (the live heap is about 20 MB). V8 sizes
   // the young generation from the memory the process sees (128 MB of it on a 24 GB machine, mostly empty: a GC
