@@ -11,9 +11,9 @@
 // one pair through each emulated creator's uplink (bench/uplink.ts: rate and round trip, `--link-size` each).
 // `--sequential`: tus as one upload, one chunk at a time, whatever the size (the web app before partial uploads).
 // s3rver and the upload server are child processes running bench/upload-children.ts bundled by esbuild (as Lambda
-// runs the handler), so the upload server's peak RSS (VmHWM) is its own. Every stored object is read back and compared
-// by sha256. Prints MB/s (10^6 bytes), the ratios, and the upload server's RSS; records them in
-// bench/results/upload.jsonl.
+// runs the handler; the server with the uploads function's environment), so the upload server's peak RSS (VmHWM)
+// is its own. Every stored object is read back and compared by sha256. Prints MB/s (10^6 bytes), the ratios, and
+// the upload server's RSS; records them in bench/results/upload.jsonl.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statfsSync } from 'node:fs';
